@@ -1,0 +1,1 @@
+package dev.sieve; final class Placeholder { private Placeholder() {} }
