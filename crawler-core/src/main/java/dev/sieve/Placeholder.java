@@ -1,1 +1,0 @@
-package dev.sieve; final class Placeholder { private Placeholder() {} }

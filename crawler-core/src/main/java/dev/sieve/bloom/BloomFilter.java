@@ -1,0 +1,380 @@
+package dev.sieve.bloom;
+
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
+import java.util.Locale;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.zip.CRC32C;
+
+/**
+ * The classic Bloom filter (Bloom 1970): a set that answers "definitely not present" or "might be
+ * present", with exact tracking of how many bits are set.
+ *
+ * <h2>The maths</h2>
+ *
+ * For {@code n} expected insertions and a target false-positive rate {@code ε}, the optimal number
+ * of bits is {@code m = ⌈−n·ln ε / (ln 2)²⌉} and of hash functions {@code k = max(1, round((m/n)·ln
+ * 2))}. With {@code X} bits set the number of distinct keys inserted is estimated by {@code n̂ =
+ * −(m/k)·ln(1 − X/m)} (Swamidass &amp; Baldi 2007) and the current false-positive rate by {@code
+ * (X/m)^k}. The k bit positions come from one 128-bit hash ({@link Hash128}) by enhanced double
+ * hashing (Kirsch &amp; Mitzenmacher 2006; Dillinger &amp; Manolios 2004) in 64-bit arithmetic,
+ * each mapped into {@code [0, m)} by multiply-high (Lemire 2019) rather than a division.
+ *
+ * <h2>Thread safety</h2>
+ *
+ * All methods may be called from many threads at once without external locking: bits are set with
+ * an atomic OR per 64-bit word, and {@link #setBitCount()} is exact once concurrent puts have
+ * returned. {@link #put} reports whether <em>this</em> call flipped a bit; two threads putting the
+ * same key at once may both see {@code true} (callers that need exactly-once, like the Sieve, lock
+ * per key).
+ */
+public final class BloomFilter {
+  /** Identifies the hash and index scheme in the serialized form: Murmur3 x64_128, enhanced DH. */
+  public static final int HASH_ID = 1;
+
+  static final long MAGIC = 0x5349_4556_4542_4c4dL; // "SIEVEBLM"
+  static final int FORMAT_VERSION = 1;
+  /** Java arrays hold at most about 2³¹ elements; 2³¹ − 16 words of 64 bits. */
+  static final long MAX_BITS = (Integer.MAX_VALUE - 16L) * Long.SIZE;
+
+  private static final VarHandle WORDS = MethodHandles.arrayElementVarHandle(long[].class);
+  private static final double LN2_SQUARED = Math.log(2) * Math.log(2);
+
+  private final long[] words;
+  private final long bits;
+  private final int hashes;
+  private final long expectedInsertions;
+  private final LongAdder setBits = new LongAdder();
+
+  private BloomFilter(long bits, int hashes, long expectedInsertions) {
+    this.bits = bits;
+    this.hashes = hashes;
+    this.expectedInsertions = expectedInsertions;
+    this.words = allocate(bits);
+  }
+
+  /**
+   * Creates a filter sized for {@code expectedInsertions} keys at {@code falsePositiveRate}.
+   *
+   * @throws IllegalArgumentException if {@code expectedInsertions ≤ 0}, the rate is not in (0, 1),
+   *     or the filter would be too large to allocate
+   */
+  public static BloomFilter create(long expectedInsertions, double falsePositiveRate) {
+    long bits = optimalBits(expectedInsertions, falsePositiveRate);
+    return new BloomFilter(bits, optimalHashes(expectedInsertions, bits), expectedInsertions);
+  }
+
+  /**
+   * Creates a filter of exactly {@code bits} bits probed by {@code hashes} hash functions. Its
+   * expected insertions are taken as the count at which {@code hashes} is optimal.
+   */
+  public static BloomFilter create(long bits, int hashes) {
+    checkBits(bits);
+    if (hashes < 1 || hashes > 255) {
+      throw new IllegalArgumentException("hashes (" + hashes + ") must be in [1, 255]");
+    }
+    long expected = Math.max(1, Math.round(bits * Math.log(2) / hashes));
+    return new BloomFilter(bits, hashes, expected);
+  }
+
+  /** The optimal bit count {@code ⌈−n·ln ε / (ln 2)²⌉} for {@code n} keys at rate {@code ε}. */
+  public static long optimalBits(long expectedInsertions, double falsePositiveRate) {
+    checkInsertions(expectedInsertions);
+    checkRate(falsePositiveRate);
+    double bits = Math.ceil(-expectedInsertions * Math.log(falsePositiveRate) / LN2_SQUARED);
+    if (bits > MAX_BITS) {
+      throw new IllegalArgumentException(
+          String.format(
+              Locale.ROOT,
+              "expectedInsertions (%d) at falsePositiveRate (%s) needs %.0f bits, more than the"
+                  + " %d one filter can hold",
+              expectedInsertions,
+              falsePositiveRate,
+              bits,
+              MAX_BITS));
+    }
+    return (long) bits;
+  }
+
+  /** The optimal hash count {@code max(1, round((m/n)·ln 2))}. */
+  public static int optimalHashes(long expectedInsertions, long bits) {
+    checkInsertions(expectedInsertions);
+    checkBits(bits);
+    return (int) Math.min(255, Math.max(1, Math.round((double) bits / expectedInsertions * Math.log(2))));
+  }
+
+  /**
+   * Adds {@code key}.
+   *
+   * @return true if the key was definitely absent before (this call flipped at least one bit);
+   *     false if it might have been present already
+   */
+  public boolean put(CharSequence key) {
+    return put(Hash128.of(key));
+  }
+
+  /** Adds the key whose hash is {@code hash}; see {@link #put(CharSequence)}. */
+  public boolean put(Hash128 hash) {
+    long x = hash.h1();
+    long y = hash.h2();
+    int flipped = 0;
+    for (int i = 0; i < hashes; i++) {
+      long index = index(x, bits);
+      long mask = 1L << index;
+      long old = (long) WORDS.getAndBitwiseOr(words, (int) (index >>> 6), mask);
+      if ((old & mask) == 0) {
+        flipped++;
+      }
+      x += y;
+      y += i;
+    }
+    if (flipped == 0) {
+      return false;
+    }
+    setBits.add(flipped);
+    return true;
+  }
+
+  /** True if {@code key} might have been put; false if it definitely was not. */
+  public boolean mightContain(CharSequence key) {
+    return mightContain(Hash128.of(key));
+  }
+
+  /** True if the key whose hash is {@code hash} might have been put; false if definitely not. */
+  public boolean mightContain(Hash128 hash) {
+    long x = hash.h1();
+    long y = hash.h2();
+    for (int i = 0; i < hashes; i++) {
+      long index = index(x, bits);
+      long word = (long) WORDS.getOpaque(words, (int) (index >>> 6));
+      if ((word & (1L << index)) == 0) {
+        return false;
+      }
+      x += y;
+      y += i;
+    }
+    return true;
+  }
+
+  /** Maps a 64-bit value uniformly into [0, bits): the high word of the unsigned product. */
+  static long index(long x, long bits) {
+    return Math.multiplyHigh(x, bits) + ((x >> 63) & bits);
+  }
+
+  /** The number of bits set (X), exact once concurrent puts have returned. */
+  public long setBitCount() {
+    return setBits.sum();
+  }
+
+  /** The number of bits (m). */
+  public long bitSize() {
+    return bits;
+  }
+
+  /** The number of hash functions (k). */
+  public int hashCount() {
+    return hashes;
+  }
+
+  /** The number of keys the filter was sized for (n). */
+  public long expectedInsertions() {
+    return expectedInsertions;
+  }
+
+  /** The estimated number of distinct keys put: {@code −(m/k)·ln(1 − X/m)}. */
+  public long approximateElementCount() {
+    return estimateCount(setBitCount(), bits, hashes);
+  }
+
+  /** The probability that a key never put is reported present now: {@code (X/m)^k}. */
+  public double expectedFpp() {
+    return Math.pow((double) setBitCount() / bits, hashes);
+  }
+
+  /** The estimate {@code −(m/k)·ln(1 − X/m)}; {@link Long#MAX_VALUE} when every bit is set. */
+  static long estimateCount(long setBits, long bits, int hashes) {
+    if (setBits >= bits) {
+      return Long.MAX_VALUE;
+    }
+    double estimate = -((double) bits / hashes) * Math.log1p(-(double) setBits / bits);
+    return Math.round(estimate);
+  }
+
+  /**
+   * Writes the filter: a header (magic, format version, hash id, m, k, n, X), the bit words, and a
+   * CRC32C of the words. Not atomic with respect to concurrent puts: quiesce writers first for an
+   * exact snapshot.
+   */
+  public void writeTo(OutputStream out) throws IOException {
+    DataOutputStream data = new DataOutputStream(out);
+    data.writeLong(MAGIC);
+    data.writeInt(FORMAT_VERSION);
+    data.writeInt(HASH_ID);
+    data.writeLong(bits);
+    data.writeInt(hashes);
+    data.writeLong(expectedInsertions);
+    data.writeLong(setBitCount());
+    CRC32C crc = new CRC32C();
+    ByteBuffer chunk = ByteBuffer.allocate(64 * 1024);
+    for (long word : words) {
+      if (!chunk.hasRemaining()) {
+        flushChunk(chunk, crc, data);
+      }
+      chunk.putLong(word);
+    }
+    flushChunk(chunk, crc, data);
+    data.writeLong(crc.getValue());
+    data.flush();
+  }
+
+  private static void flushChunk(ByteBuffer chunk, CRC32C crc, DataOutputStream out)
+      throws IOException {
+    crc.update(chunk.array(), 0, chunk.position());
+    out.write(chunk.array(), 0, chunk.position());
+    chunk.clear();
+  }
+
+  /**
+   * Reads a filter written by {@link #writeTo}.
+   *
+   * @throws IOException if the stream is not a Sieve filter, has another format version or hash,
+   *     is truncated, or fails its checksum; the message says which
+   */
+  public static BloomFilter readFrom(InputStream in) throws IOException {
+    DataInputStream data = new DataInputStream(in);
+    long magic = readHeader(data, "magic", DataInputStream::readLong);
+    if (magic != MAGIC) {
+      throw new IOException(
+          String.format(Locale.ROOT, "not a Sieve Bloom filter: bad magic 0x%016x", magic));
+    }
+    int version = readHeader(data, "version", DataInputStream::readInt);
+    if (version != FORMAT_VERSION) {
+      throw new IOException(
+          "unsupported Bloom filter format version " + version + " (this build reads "
+              + FORMAT_VERSION + ")");
+    }
+    int hashId = readHeader(data, "hash id", DataInputStream::readInt);
+    if (hashId != HASH_ID) {
+      throw new IOException(
+          "unsupported hash id " + hashId + " (this build uses " + HASH_ID + ")");
+    }
+    long bits = readHeader(data, "bit count", DataInputStream::readLong);
+    int hashes = readHeader(data, "hash count", DataInputStream::readInt);
+    long expected = readHeader(data, "expected insertions", DataInputStream::readLong);
+    long setBits = readHeader(data, "set-bit count", DataInputStream::readLong);
+    if (bits <= 0 || bits > MAX_BITS || hashes < 1 || hashes > 255 || expected <= 0
+        || setBits < 0 || setBits > bits) {
+      throw new IOException(
+          "corrupt Bloom filter header: m=" + bits + ", k=" + hashes + ", n=" + expected + ", X="
+              + setBits);
+    }
+    BloomFilter filter = new BloomFilter(bits, hashes, expected);
+    long[] words = filter.words;
+    CRC32C crc = new CRC32C();
+    ByteBuffer chunk = ByteBuffer.allocate(64 * 1024);
+    long popCount = 0;
+    int i = 0;
+    while (i < words.length) {
+      int want = Math.min(chunk.capacity(), (words.length - i) * Long.BYTES);
+      try {
+        data.readFully(chunk.array(), 0, want);
+      } catch (EOFException e) {
+        throw new IOException(
+            "truncated Bloom filter: expected " + words.length + " words of bits, stream ended"
+                + " within word " + i);
+      }
+      crc.update(chunk.array(), 0, want);
+      chunk.position(0).limit(want);
+      while (chunk.hasRemaining()) {
+        long word = chunk.getLong();
+        popCount += Long.bitCount(word);
+        words[i++] = word;
+      }
+      chunk.clear();
+    }
+    long storedCrc = readHeader(data, "checksum", DataInputStream::readLong);
+    if (storedCrc != crc.getValue()) {
+      throw new IOException("corrupt Bloom filter: checksum mismatch in the bit words");
+    }
+    if (popCount != setBits) {
+      throw new IOException(
+          "corrupt Bloom filter: header says " + setBits + " bits set, the words hold "
+              + popCount);
+    }
+    filter.setBits.add(setBits);
+    return filter;
+  }
+
+  private interface Field<T> {
+    T read(DataInputStream in) throws IOException;
+  }
+
+  private static <T> T readHeader(DataInputStream in, String name, Field<T> field)
+      throws IOException {
+    try {
+      return field.read(in);
+    } catch (EOFException e) {
+      throw new IOException("truncated Bloom filter: stream ended before the " + name);
+    }
+  }
+
+  private static long[] allocate(long bits) {
+    long words = (bits + 63) >>> 6;
+    long bytes = words * Long.BYTES;
+    long available = Runtime.getRuntime().maxMemory();
+    if (bytes > available) {
+      throw new IllegalArgumentException(
+          String.format(
+              Locale.ROOT,
+              "bits (%d) cannot be allocated: %d bytes needed, the heap allows at most %d"
+                  + " (raise -Xmx)",
+              bits,
+              bytes,
+              available));
+    }
+    try {
+      return new long[(int) words];
+    } catch (OutOfMemoryError e) {
+      throw new IllegalArgumentException(
+          "bits (" + bits + ") cannot be allocated: " + bytes + " bytes needed, heap exhausted", e);
+    }
+  }
+
+  private static void checkInsertions(long expectedInsertions) {
+    if (expectedInsertions <= 0) {
+      throw new IllegalArgumentException(
+          "expectedInsertions (" + expectedInsertions + ") must be > 0");
+    }
+  }
+
+  private static void checkRate(double falsePositiveRate) {
+    if (!(falsePositiveRate > 0 && falsePositiveRate < 1)) {
+      throw new IllegalArgumentException(
+          "falsePositiveRate (" + falsePositiveRate + ") must be in (0, 1)");
+    }
+  }
+
+  private static void checkBits(long bits) {
+    if (bits <= 0 || bits > MAX_BITS) {
+      throw new IllegalArgumentException("bits (" + bits + ") must be in [1, " + MAX_BITS + "]");
+    }
+  }
+
+  @Override
+  public String toString() {
+    return String.format(
+        Locale.ROOT,
+        "BloomFilter{m=%d, k=%d, n=%d, setBits=%d}",
+        bits,
+        hashes,
+        expectedInsertions,
+        setBitCount());
+  }
+}

@@ -1,0 +1,205 @@
+package dev.sieve.frontier;
+
+import dev.sieve.bloom.BloomFilter;
+import dev.sieve.bloom.Hash128;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A Bloom filter of every URL ever pushed in front of a FIFO queue of pending URLs: a URL is
+ * enqueued only the first time it is pushed.
+ *
+ * <p>{@link #push} is exactly-once per URL under any concurrency: the filter's check-and-set is
+ * atomic per URL (a lock striped by the URL's hash), so when many threads push the same URL at
+ * once exactly one of them enqueues it. Like any Bloom filter it may wrongly report a new URL as
+ * seen, with probability {@link #expectedFpp()}; it never lets a seen URL through twice.
+ *
+ * <p>When the estimated count of distinct URLs first reaches 100% of the capacity, and again at
+ * 150%, 200%, 300%, 400%…, one WARN line starting {@code Sieve capacity exceeded:} goes to logger
+ * {@value #CAPACITY_LOGGER}, once per threshold.
+ *
+ * <p>Thread-safe.
+ */
+public final class Sieve {
+  /** The logger of capacity warnings, which people monitor. */
+  public static final String CAPACITY_LOGGER = "dev.sieve.capacity";
+
+  private static final Logger capacityLog = LoggerFactory.getLogger(CAPACITY_LOGGER);
+  private static final int STRIPES = 4096;
+
+  private final BloomFilter seen;
+  private final double targetFpp;
+  private final Object[] stripes = new Object[STRIPES];
+  private final Queue<PendingUrl> pending = new ConcurrentLinkedQueue<>();
+  private final AtomicLong pendingCount = new AtomicLong();
+  private final Consumer<CapacityWarning> capacityListener;
+  /** Index of the next threshold to warn about; guarded by {@code this}. */
+  private int nextThreshold;
+  /** The set-bit count of the next threshold: a lock-free fast-path check for push. */
+  private volatile long nextThresholdBits;
+  private final AtomicInteger capacityWarnings = new AtomicInteger();
+
+  private Sieve(BloomFilter seen, double targetFpp, Consumer<CapacityWarning> capacityListener) {
+    this.seen = seen;
+    this.targetFpp = targetFpp;
+    this.capacityListener = capacityListener;
+    for (int i = 0; i < STRIPES; i++) {
+      stripes[i] = new Object();
+    }
+    this.nextThresholdBits = setBitsAt(threshold(0));
+  }
+
+  /**
+   * Creates a Sieve for {@code expectedUrls} distinct URLs at {@code falsePositiveRate}.
+   *
+   * @throws IllegalArgumentException as {@link BloomFilter#create(long, double)} does
+   */
+  public static Sieve create(long expectedUrls, double falsePositiveRate) {
+    return create(expectedUrls, falsePositiveRate, warning -> {});
+  }
+
+  /**
+   * Creates a Sieve that also hands each capacity warning to {@code capacityListener}, after
+   * logging it, on the pushing thread.
+   */
+  public static Sieve create(
+      long expectedUrls, double falsePositiveRate, Consumer<CapacityWarning> capacityListener) {
+    BloomFilter filter = BloomFilter.create(expectedUrls, falsePositiveRate);
+    return new Sieve(filter, falsePositiveRate, capacityListener);
+  }
+
+  /** Pushes {@code url} at depth 0; see {@link #push(String, int)}. */
+  public boolean push(String url) {
+    return push(url, 0);
+  }
+
+  /**
+   * Enqueues {@code url} if the filter has never seen it.
+   *
+   * @return true if this call enqueued the URL; false if it was (or might have been) seen before
+   */
+  public boolean push(String url, int depth) {
+    PendingUrl entry = new PendingUrl(url, depth);
+    Hash128 hash = Hash128.of(url);
+    boolean isNew;
+    synchronized (stripes[(int) (hash.h2() >>> 52)]) {
+      isNew = seen.put(hash);
+    }
+    if (!isNew) {
+      return false;
+    }
+    pendingCount.incrementAndGet();
+    pending.add(entry);
+    if (seen.setBitCount() >= nextThresholdBits) {
+      warnCapacity();
+    }
+    return true;
+  }
+
+  /** Removes and returns the oldest pending URL, or empty when none is pending. */
+  public Optional<PendingUrl> pop() {
+    PendingUrl next = pending.poll();
+    if (next != null) {
+      pendingCount.decrementAndGet();
+    }
+    return Optional.ofNullable(next);
+  }
+
+  /** True if {@code url} might have been pushed before; false if it definitely was not. */
+  public boolean mightHaveSeen(String url) {
+    return seen.mightContain(url);
+  }
+
+  /** The number of URLs pending. */
+  public long pending() {
+    return pendingCount.get();
+  }
+
+  /** The estimated number of distinct URLs ever pushed. */
+  public long approximateSeen() {
+    return seen.approximateElementCount();
+  }
+
+  /** The estimated probability that a new URL is wrongly dropped as seen, now. */
+  public double expectedFpp() {
+    return seen.expectedFpp();
+  }
+
+  /** The false-positive rate the filter was sized for. */
+  public double targetFpp() {
+    return targetFpp;
+  }
+
+  /** The number of distinct URLs the filter was sized for. */
+  public long capacity() {
+    return seen.expectedInsertions();
+  }
+
+  /** The number of capacity warnings logged so far. */
+  public int capacityWarnings() {
+    return capacityWarnings.get();
+  }
+
+  /** The filter's size in bits. */
+  public long filterBits() {
+    return seen.bitSize();
+  }
+
+  /** Thresholds as multiples of capacity: 1.0, 1.5, 2.0, 3.0, 4.0, ... */
+  static double threshold(int index) {
+    return switch (index) {
+      case 0 -> 1.0;
+      case 1 -> 1.5;
+      default -> index;
+    };
+  }
+
+  /**
+   * The set-bit count X at which the filter's estimate reaches {@code multiple} × capacity: the
+   * inverse of the estimate, {@code m·(1 − e^(−c·k/m))} for {@code c} URLs.
+   */
+  private long setBitsAt(double multiple) {
+    double bits = seen.bitSize();
+    double count = multiple * seen.expectedInsertions();
+    return (long) Math.ceil(-bits * Math.expm1(-count * seen.hashCount() / bits));
+  }
+
+  /**
+   * Logs every threshold the estimate has crossed, once each and in order. Serialized: it runs a
+   * handful of times in a filter's life.
+   */
+  private synchronized void warnCapacity() {
+    long setBits = seen.setBitCount();
+    while (setBits >= setBitsAt(threshold(nextThreshold))) {
+      double crossed = threshold(nextThreshold++);
+      CapacityWarning warning =
+          new CapacityWarning(
+              crossed,
+              seen.approximateElementCount(),
+              seen.expectedInsertions(),
+              seen.expectedFpp(),
+              targetFpp);
+      capacityWarnings.incrementAndGet();
+      capacityLog.warn(
+          String.format(
+              Locale.ROOT,
+              "Sieve capacity exceeded: ~%,d URLs seen, %.0f%% of capacity %,d; estimated"
+                  + " false-positive rate %.3g (target %.3g). New URLs are being dropped as seen"
+                  + " more often than planned: raise --expected-urls.",
+              warning.estimatedCount(),
+              warning.threshold() * 100,
+              warning.capacity(),
+              warning.estimatedFpp(),
+              warning.targetFpp()));
+      capacityListener.accept(warning);
+    }
+    nextThresholdBits = setBitsAt(threshold(nextThreshold));
+  }
+}

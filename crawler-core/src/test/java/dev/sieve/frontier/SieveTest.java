@@ -1,0 +1,162 @@
+package dev.sieve.frontier;
+
+import static dev.sieve.testing.SyntheticUrls.url;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import dev.sieve.testing.CapturedLogs;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.RepeatedTest;
+import org.junit.jupiter.api.Test;
+
+class SieveTest {
+  private static ExecutorService pool;
+
+  @BeforeAll
+  static void startPool() {
+    pool = Executors.newFixedThreadPool(16);
+  }
+
+  @AfterAll
+  static void stopPool() {
+    pool.shutdownNow();
+  }
+
+  @Test
+  void push_newUrl_enqueuedAndPoppedInOrder() {
+    Sieve sieve = Sieve.create(1000, 0.001);
+
+    assertThat(sieve.push("https://a.example/1")).isTrue();
+    assertThat(sieve.push("https://a.example/2", 3)).isTrue();
+    assertThat(sieve.pending()).isEqualTo(2);
+
+    assertThat(sieve.pop()).contains(new PendingUrl("https://a.example/1", 0));
+    assertThat(sieve.pop()).contains(new PendingUrl("https://a.example/2", 3));
+    assertThat(sieve.pop()).isEmpty();
+    assertThat(sieve.pending()).isZero();
+  }
+
+  @Test
+  void push_seenUrl_droppedEvenAfterItWasPopped() {
+    Sieve sieve = Sieve.create(1000, 0.001);
+    sieve.push("https://a.example/");
+    sieve.pop();
+
+    assertThat(sieve.push("https://a.example/")).isFalse();
+    assertThat(sieve.pending()).isZero();
+    assertThat(sieve.mightHaveSeen("https://a.example/")).isTrue();
+    assertThat(sieve.approximateSeen()).isEqualTo(1);
+  }
+
+  @RepeatedTest(25)
+  void push_sameUrlsFromSixteenThreads_eachEnqueuedExactlyOnce() throws Exception {
+    Sieve sieve = Sieve.create(1_000_000, 1e-6);
+    int urls = 5_000;
+    CountDownLatch start = new CountDownLatch(1);
+    AtomicInteger accepted = new AtomicInteger();
+    List<Future<?>> done = new ArrayList<>();
+    for (int t = 0; t < 16; t++) {
+      int offset = t * 313;
+      done.add(pool.submit(() -> {
+        start.await();
+        for (int i = 0; i < urls; i++) {
+          if (sieve.push(url(0, (i + offset) % urls))) {
+            accepted.incrementAndGet();
+          }
+        }
+        return null;
+      }));
+    }
+    start.countDown();
+    for (Future<?> f : done) {
+      f.get();
+    }
+
+    Set<String> popped = new HashSet<>();
+    int pops = 0;
+    for (Optional<PendingUrl> next = sieve.pop(); next.isPresent(); next = sieve.pop()) {
+      popped.add(next.get().url());
+      pops++;
+    }
+    assertThat(accepted.get()).isEqualTo(urls);
+    assertThat(pops).isEqualTo(urls);
+    assertThat(popped).hasSize(urls);
+  }
+
+  @Test
+  void push_pastCapacity_warnsOncePerThreshold() {
+    List<CapacityWarning> warnings = new ArrayList<>();
+    try (CapturedLogs logs = new CapturedLogs(Sieve.CAPACITY_LOGGER)) {
+      Sieve sieve = Sieve.create(1000, 0.01, warnings::add);
+      for (int i = 0; i < 3_500; i++) {
+        sieve.push(url(0, i));
+      }
+
+      assertThat(warnings).extracting(CapacityWarning::threshold).containsExactly(1.0, 1.5, 2.0, 3.0);
+      assertThat(sieve.capacityWarnings()).isEqualTo(4);
+      assertThat(logs.events()).hasSize(4).allMatch(e -> e.getLevel() == Level.WARN);
+      assertThat(logs.messages())
+          .allMatch(m -> m.startsWith("Sieve capacity exceeded:"))
+          .allMatch(m -> m.contains("capacity 1,000") && m.contains("(target 0.0100)"));
+      assertThat(logs.messages().get(0)).contains("100% of capacity");
+      assertThat(logs.messages().get(3)).contains("300% of capacity");
+      CapacityWarning first = warnings.get(0);
+      assertThat(first.estimatedCount()).isBetween(1000L, 1030L);
+      assertThat(first.estimatedFpp()).isBetween(0.009, 0.012);
+      assertThat(warnings.get(3).estimatedFpp()).isGreaterThan(0.1);
+    }
+  }
+
+  @Test
+  void push_belowCapacity_neverWarns() {
+    try (CapturedLogs logs = new CapturedLogs(Sieve.CAPACITY_LOGGER)) {
+      Sieve sieve = Sieve.create(10_000, 0.01);
+      for (int i = 0; i < 9_000; i++) {
+        sieve.push(url(0, i));
+      }
+      assertThat(logs.events()).isEmpty();
+      assertThat(sieve.capacityWarnings()).isZero();
+    }
+  }
+
+  @RepeatedTest(10)
+  void push_pastCapacityFromEightThreads_eachThresholdLoggedOnce() throws Exception {
+    List<CapacityWarning> warnings = new CopyOnWriteArrayList<>();
+    try (CapturedLogs logs = new CapturedLogs(Sieve.CAPACITY_LOGGER)) {
+      Sieve sieve = Sieve.create(2_000, 0.01, warnings::add);
+      CountDownLatch start = new CountDownLatch(1);
+      List<Future<?>> done = new ArrayList<>();
+      for (int t = 0; t < 8; t++) {
+        int stream = t;
+        done.add(pool.submit(() -> {
+          start.await();
+          for (int i = 0; i < 875; i++) {
+            sieve.push(url(stream, i));
+          }
+          return null;
+        }));
+      }
+      start.countDown();
+      for (Future<?> f : done) {
+        f.get();
+      }
+
+      // 7,000 URLs into a filter for 2,000: the estimate passes 100%, 150%, 200% and 300%.
+      assertThat(warnings).extracting(CapacityWarning::threshold).containsExactlyInAnyOrder(1.0, 1.5, 2.0, 3.0);
+      assertThat(logs.events()).extracting(ILoggingEvent::getLevel).containsOnly(Level.WARN).hasSize(4);
+    }
+  }
+}
