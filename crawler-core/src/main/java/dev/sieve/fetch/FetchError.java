@@ -1,0 +1,93 @@
+package dev.sieve.fetch;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.ConnectException;
+import java.net.ProtocolException;
+import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
+import java.util.Locale;
+import javax.net.ssl.SSLException;
+
+/**
+ * Why a fetch got no (complete) response. Expected network failures are reported as data in a
+ * {@link FetchResult}, never thrown.
+ */
+public enum FetchError {
+  /** A connect, read or whole-call timeout expired. */
+  TIMEOUT("timeout"),
+  /** The TCP connection could not be established, e.g. refused or unreachable. */
+  CONNECT("connect"),
+  /** The host name did not resolve. */
+  DNS("dns"),
+  /** The TLS handshake or TLS session failed. */
+  TLS("tls"),
+  /** The server broke the HTTP protocol, e.g. a malformed status line. */
+  PROTOCOL("protocol"),
+  /** Any other I/O failure, e.g. the connection was reset mid-response. */
+  IO("io");
+
+  private final String label;
+
+  FetchError(String label) {
+    this.label = label;
+  }
+
+  /** A short lower-case label for logs and crawl summaries, e.g. {@code "timeout"}. */
+  public String label() {
+    return label;
+  }
+
+  /** Maps a failure of an OkHttp call to its kind. */
+  static FetchError classify(IOException e) {
+    if (e instanceof SocketTimeoutException) {
+      return TIMEOUT;
+    }
+    if (e instanceof InterruptedIOException && "timeout".equals(e.getMessage())) {
+      return TIMEOUT; // OkHttp's call timeout
+    }
+    if (e instanceof ConnectException) {
+      return CONNECT;
+    }
+    if (e instanceof UnknownHostException) {
+      return DNS;
+    }
+    if (e instanceof SSLException) {
+      return TLS;
+    }
+    if (e instanceof ProtocolException) {
+      return PROTOCOL;
+    }
+    return IO;
+  }
+
+  /** A short human reason for a failure of kind {@link #classify(IOException)}. */
+  static String reason(IOException e) {
+    return switch (classify(e)) {
+      case TIMEOUT -> {
+        if (!(e instanceof SocketTimeoutException)) {
+          yield "call timed out";
+        }
+        yield messageContains(e, "connect") ? "connect timed out" : "read timed out";
+      }
+      case CONNECT -> messageContains(e, "refused") ? "connection refused" : "connect failed";
+      case DNS -> "unknown host";
+      case TLS -> "tls error";
+      case PROTOCOL -> "protocol error";
+      case IO -> e.getMessage() == null
+          ? "i/o error (" + e.getClass().getSimpleName() + ")"
+          : "i/o error: " + e.getMessage();
+    };
+  }
+
+  /** Whether {@code e} or one of its causes has a message containing {@code word}. */
+  private static boolean messageContains(Throwable e, String word) {
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      String message = t.getMessage();
+      if (message != null && message.toLowerCase(Locale.ROOT).contains(word)) {
+        return true;
+      }
+    }
+    return false;
+  }
+}

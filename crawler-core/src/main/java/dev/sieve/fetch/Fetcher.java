@@ -1,0 +1,267 @@
+package dev.sieve.fetch;
+
+import com.google.common.base.Ticker;
+import java.io.EOFException;
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import okhttp3.Call;
+import okhttp3.HttpUrl;
+import okhttp3.OkHttpClient;
+import okhttp3.Request;
+import okhttp3.Response;
+import okio.Buffer;
+import okio.BufferedSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Fetches one URL with a GET and returns what happened as a {@link FetchResult}; network and HTTP
+ * failures are results, not exceptions. Redirects are not followed. Thread-safe: share one
+ * instance (and so one connection pool) across workers, and {@link #close()} it when done.
+ */
+public final class Fetcher implements AutoCloseable {
+  /** The default {@code User-Agent}. */
+  public static final String DEFAULT_USER_AGENT = "SieveBot/0.1 (+https://example.invalid/sieve)";
+
+  private static final Logger log = LoggerFactory.getLogger(Fetcher.class);
+  private static final String ACCEPT =
+      "text/html,application/xhtml+xml;q=0.9,text/plain;q=0.8,*/*;q=0.5";
+
+  private final OkHttpClient client;
+  private final String userAgent;
+  private final long maxBodyBytes;
+  private final Ticker ticker;
+  private final Clock clock;
+  private final AtomicBoolean closed = new AtomicBoolean();
+
+  private Fetcher(Builder b) {
+    this.userAgent = b.userAgent;
+    this.maxBodyBytes = b.maxBodyBytes;
+    this.ticker = b.ticker;
+    this.clock = b.clock;
+    this.client =
+        new OkHttpClient.Builder()
+            .connectTimeout(b.connectTimeout)
+            .readTimeout(b.readTimeout)
+            .callTimeout(b.callTimeout)
+            .followRedirects(false)
+            .followSslRedirects(false)
+            .build();
+  }
+
+  /** Returns a builder with the documented defaults. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * GETs {@code url} and reads its body (decompressed, capped at {@code maxBodyBytes}) whatever
+   * the status. Blocks for at most about {@code callTimeout}. Never throws for network or HTTP
+   * problems; see {@link FetchResult#error()}.
+   *
+   * @param url an absolute http or https URL
+   * @throws IllegalArgumentException if {@code url} is null or not an absolute http(s) URL
+   * @throws IllegalStateException if this fetcher is closed
+   */
+  public FetchResult fetch(String url) {
+    HttpUrl httpUrl = url == null ? null : HttpUrl.parse(url);
+    if (httpUrl == null) {
+      throw new IllegalArgumentException("url (" + url + ") must be an absolute http(s) URL");
+    }
+    if (closed.get()) {
+      throw new IllegalStateException("Fetcher is closed");
+    }
+    Request request =
+        new Request.Builder()
+            .url(httpUrl)
+            .header("User-Agent", userAgent)
+            .header("Accept", ACCEPT)
+            .build();
+    long start = ticker.read();
+    Call call = client.newCall(request);
+    try (Response response = call.execute()) {
+      return read(url, call, response, start);
+    } catch (IOException e) {
+      FetchError error = FetchError.classify(e);
+      String reason = FetchError.reason(e);
+      log.debug("fetch {} failed: {} ({})", url, error.label(), reason);
+      return FetchResult.failure(url, elapsedMs(start), error, reason);
+    }
+  }
+
+  private FetchResult read(String url, Call call, Response response, long start) {
+    int status = response.code();
+    String location = status >= 300 && status < 400 ? response.header("Location") : null;
+    Duration retryAfter =
+        status == 429 || status == 503
+            ? RetryAfter.parse(response.headers(), clock.instant()).orElse(null)
+            : null;
+
+    // Read at most maxBodyBytes + 1 decompressed bytes: the extra byte tells a capped body from
+    // one that is exactly maxBodyBytes long. Memory stays bounded whatever the wire sends.
+    Buffer buffer = new Buffer();
+    boolean truncated = false;
+    FetchError error = null;
+    String reason = null;
+    try {
+      BufferedSource source = response.body().source();
+      long limit = maxBodyBytes + 1;
+      while (buffer.size() < limit) {
+        if (source.read(buffer, limit - buffer.size()) == -1) {
+          break;
+        }
+      }
+      if (buffer.size() > maxBodyBytes) {
+        truncated = true;
+        call.cancel(); // drop the connection instead of draining the rest of the body
+      }
+    } catch (IOException e) {
+      truncated = true;
+      error = FetchError.classify(e);
+      reason = FetchError.reason(e);
+      log.debug("fetch {} status {} body read failed: {} ({})", url, status, error.label(), reason);
+    }
+    return new FetchResult(
+        url,
+        status,
+        response.header("Content-Type"),
+        keep(buffer, maxBodyBytes),
+        truncated,
+        location,
+        retryAfter,
+        elapsedMs(start),
+        error,
+        reason);
+  }
+
+  /** Returns the first {@code max} bytes of {@code buffer}, or all of them if fewer. */
+  private static byte[] keep(Buffer buffer, long max) {
+    try {
+      return buffer.readByteArray(Math.min(buffer.size(), max));
+    } catch (EOFException impossible) {
+      throw new AssertionError(impossible);
+    } finally {
+      buffer.clear();
+    }
+  }
+
+  private long elapsedMs(long start) {
+    return TimeUnit.NANOSECONDS.toMillis(ticker.read() - start);
+  }
+
+  /**
+   * Releases the dispatcher's threads and the pooled connections. Idempotent; {@link #fetch}
+   * must not be called afterwards.
+   */
+  @Override
+  public void close() {
+    if (closed.compareAndSet(false, true)) {
+      client.dispatcher().executorService().shutdown();
+      client.connectionPool().evictAll();
+    }
+  }
+
+  /**
+   * Settings for a {@link Fetcher}; validated once in {@link #build()}. Not thread-safe. Null
+   * arguments are reported by {@code build()}.
+   */
+  public static final class Builder {
+    private static final long MAX_BODY_LIMIT = Integer.MAX_VALUE - 8;
+
+    private String userAgent = DEFAULT_USER_AGENT;
+    private Duration connectTimeout = Duration.ofSeconds(10);
+    private Duration readTimeout = Duration.ofSeconds(30);
+    private Duration callTimeout = Duration.ofSeconds(60);
+    private long maxBodyBytes = 10L * 1024 * 1024;
+    private Ticker ticker = Ticker.systemTicker();
+    private Clock clock = Clock.systemUTC();
+
+    private Builder() {}
+
+    /** The {@code User-Agent} sent with every request; must not be blank. */
+    public Builder userAgent(String userAgent) {
+      this.userAgent = userAgent;
+      return this;
+    }
+
+    /** Bounds establishing the TCP (and TLS) connection. Default 10 s. */
+    public Builder connectTimeout(Duration connectTimeout) {
+      this.connectTimeout = connectTimeout;
+      return this;
+    }
+
+    /** Bounds each wait for bytes from the server. Default 30 s. */
+    public Builder readTimeout(Duration readTimeout) {
+      this.readTimeout = readTimeout;
+      return this;
+    }
+
+    /**
+     * Bounds the whole fetch, body read included, so a slow-drip server cannot hold a worker
+     * longer. Default 60 s.
+     */
+    public Builder callTimeout(Duration callTimeout) {
+      this.callTimeout = callTimeout;
+      return this;
+    }
+
+    /** The most decompressed body bytes kept; longer bodies are truncated. Default 10 MiB. */
+    public Builder maxBodyBytes(long maxBodyBytes) {
+      this.maxBodyBytes = maxBodyBytes;
+      return this;
+    }
+
+    /** Measures {@link FetchResult#fetchMs()}. Default {@link Ticker#systemTicker()}. */
+    public Builder ticker(Ticker ticker) {
+      this.ticker = ticker;
+      return this;
+    }
+
+    /** The "now" that HTTP-date {@code Retry-After} values are relative to. Default UTC. */
+    public Builder clock(Clock clock) {
+      this.clock = clock;
+      return this;
+    }
+
+    /**
+     * Returns a new fetcher with its own connection pool.
+     *
+     * @throws IllegalArgumentException naming the first invalid setting
+     */
+    public Fetcher build() {
+      if (userAgent == null || userAgent.isBlank()) {
+        throw new IllegalArgumentException("userAgent (" + userAgent + ") must not be blank");
+      }
+      checkTimeout("connectTimeout", connectTimeout);
+      checkTimeout("readTimeout", readTimeout);
+      checkTimeout("callTimeout", callTimeout);
+      if (maxBodyBytes <= 0) {
+        throw new IllegalArgumentException("maxBodyBytes (" + maxBodyBytes + ") must be > 0");
+      }
+      if (maxBodyBytes > MAX_BODY_LIMIT) {
+        throw new IllegalArgumentException(
+            "maxBodyBytes (" + maxBodyBytes + ") must be <= " + MAX_BODY_LIMIT);
+      }
+      if (ticker == null) {
+        throw new IllegalArgumentException("ticker (null) must not be null");
+      }
+      if (clock == null) {
+        throw new IllegalArgumentException("clock (null) must not be null");
+      }
+      return new Fetcher(this);
+    }
+
+    private static void checkTimeout(String name, Duration value) {
+      if (value == null || value.compareTo(Duration.ofMillis(1)) < 0) {
+        throw new IllegalArgumentException(name + " (" + value + ") must be >= 1 ms");
+      }
+      if (value.compareTo(Duration.ofMillis(Integer.MAX_VALUE)) > 0) {
+        throw new IllegalArgumentException(
+            name + " (" + value + ") must be <= " + Integer.MAX_VALUE + " ms");
+      }
+    }
+  }
+}
