@@ -35,12 +35,10 @@ import java.util.zip.CRC32C;
  * same key at once may both see {@code true} (callers that need exactly-once, like the Sieve, lock
  * per key).
  */
-public final class BloomFilter {
+public final class BloomFilter implements MembershipFilter {
   /** Identifies the hash and index scheme in the serialized form: Murmur3 x64_128, enhanced DH. */
   public static final int HASH_ID = 1;
 
-  static final long MAGIC = 0x5349_4556_4542_4c4dL; // "SIEVEBLM"
-  static final int FORMAT_VERSION = 1;
   /** Java arrays hold at most about 2³¹ elements; 2³¹ − 16 words of 64 bits. */
   static final long MAX_BITS = (Integer.MAX_VALUE - 16L) * Long.SIZE;
 
@@ -116,11 +114,13 @@ public final class BloomFilter {
    * @return true if the key was definitely absent before (this call flipped at least one bit);
    *     false if it might have been present already
    */
+  @Override
   public boolean put(CharSequence key) {
     return put(Hash128.of(key));
   }
 
   /** Adds the key whose hash is {@code hash}; see {@link #put(CharSequence)}. */
+  @Override
   public boolean put(Hash128 hash) {
     long x = hash.h1();
     long y = hash.h2();
@@ -143,11 +143,13 @@ public final class BloomFilter {
   }
 
   /** True if {@code key} might have been put; false if it definitely was not. */
+  @Override
   public boolean mightContain(CharSequence key) {
     return mightContain(Hash128.of(key));
   }
 
   /** True if the key whose hash is {@code hash} might have been put; false if definitely not. */
+  @Override
   public boolean mightContain(Hash128 hash) {
     long x = hash.h1();
     long y = hash.h2();
@@ -174,6 +176,7 @@ public final class BloomFilter {
   }
 
   /** The number of bits (m). */
+  @Override
   public long bitSize() {
     return bits;
   }
@@ -184,16 +187,19 @@ public final class BloomFilter {
   }
 
   /** The number of keys the filter was sized for (n). */
+  @Override
   public long expectedInsertions() {
     return expectedInsertions;
   }
 
   /** The estimated number of distinct keys put: {@code −(m/k)·ln(1 − X/m)}. */
+  @Override
   public long approximateElementCount() {
     return estimateCount(setBitCount(), bits, hashes);
   }
 
   /** The probability that a key never put is reported present now: {@code (X/m)^k}. */
+  @Override
   public double expectedFpp() {
     return Math.pow((double) setBitCount() / bits, hashes);
   }
@@ -208,14 +214,14 @@ public final class BloomFilter {
   }
 
   /**
-   * Writes the filter: a header (magic, format version, hash id, m, k, n, X), the bit words, and a
+   * Writes the filter: a header (magic, format version, layout, hash id, m, k, n, X), the bit words, and a
    * CRC32C of the words. Not atomic with respect to concurrent puts: quiesce writers first for an
    * exact snapshot.
    */
+  @Override
   public void writeTo(OutputStream out) throws IOException {
     DataOutputStream data = new DataOutputStream(out);
-    data.writeLong(MAGIC);
-    data.writeInt(FORMAT_VERSION);
+    FilterFormat.writePreamble(data, Layout.CLASSIC);
     data.writeInt(HASH_ID);
     data.writeLong(bits);
     data.writeInt(hashes);
@@ -248,18 +254,15 @@ public final class BloomFilter {
    *     is truncated, or fails its checksum; the message says which
    */
   public static BloomFilter readFrom(InputStream in) throws IOException {
-    DataInputStream data = new DataInputStream(in);
-    long magic = readHeader(data, "magic", DataInputStream::readLong);
-    if (magic != MAGIC) {
-      throw new IOException(
-          String.format(Locale.ROOT, "not a Sieve Bloom filter: bad magic 0x%016x", magic));
+    MembershipFilter filter = MembershipFilter.readFrom(in);
+    if (!(filter instanceof BloomFilter)) {
+      throw new IOException("not a classic Bloom filter: " + filter);
     }
-    int version = readHeader(data, "version", DataInputStream::readInt);
-    if (version != FORMAT_VERSION) {
-      throw new IOException(
-          "unsupported Bloom filter format version " + version + " (this build reads "
-              + FORMAT_VERSION + ")");
-    }
+    return (BloomFilter) filter;
+  }
+
+  /** Reads what follows the preamble of a classic filter. */
+  static BloomFilter readBody(DataInputStream data) throws IOException {
     int hashId = readHeader(data, "hash id", DataInputStream::readInt);
     if (hashId != HASH_ID) {
       throw new IOException(
@@ -282,12 +285,12 @@ public final class BloomFilter {
     long popCount = 0;
     int i = 0;
     while (i < words.length) {
-      int want = Math.min(chunk.capacity(), (words.length - i) * Long.BYTES);
+      int want = (int) Math.min(chunk.capacity(), (long) (words.length - i) * Long.BYTES);
       try {
         data.readFully(chunk.array(), 0, want);
       } catch (EOFException e) {
         throw new IOException(
-            "truncated Bloom filter: expected " + words.length + " words of bits, stream ended"
+            "truncated filter: expected " + words.length + " words of bits, stream ended"
                 + " within word " + i);
       }
       crc.update(chunk.array(), 0, want);
@@ -312,17 +315,9 @@ public final class BloomFilter {
     return filter;
   }
 
-  private interface Field<T> {
-    T read(DataInputStream in) throws IOException;
-  }
-
-  private static <T> T readHeader(DataInputStream in, String name, Field<T> field)
-      throws IOException {
-    try {
-      return field.read(in);
-    } catch (EOFException e) {
-      throw new IOException("truncated Bloom filter: stream ended before the " + name);
-    }
+  private static <T> T readHeader(
+      DataInputStream in, String name, FilterFormat.Field<T> field) throws IOException {
+    return FilterFormat.readField(in, name, field);
   }
 
   private static long[] allocate(long bits) {

@@ -2,6 +2,7 @@ package dev.sieve.frontier;
 
 import dev.sieve.bloom.BloomFilter;
 import dev.sieve.bloom.Hash128;
+import dev.sieve.bloom.MembershipFilter;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Queue;
@@ -34,7 +35,7 @@ public final class Sieve {
   private static final Logger capacityLog = LoggerFactory.getLogger(CAPACITY_LOGGER);
   private static final int STRIPES = 4096;
 
-  private final BloomFilter seen;
+  private final MembershipFilter seen;
   private final double targetFpp;
   private final Object[] stripes = new Object[STRIPES];
   private final Queue<PendingUrl> pending = new ConcurrentLinkedQueue<>();
@@ -42,18 +43,18 @@ public final class Sieve {
   private final Consumer<CapacityWarning> capacityListener;
   /** Index of the next threshold to warn about; guarded by {@code this}. */
   private int nextThreshold;
-  /** The set-bit count of the next threshold: a lock-free fast-path check for push. */
-  private volatile long nextThresholdBits;
+  /** The estimated count of the next threshold: a lock-free fast-path check for push. */
+  private volatile long nextThresholdCount;
   private final AtomicInteger capacityWarnings = new AtomicInteger();
 
-  private Sieve(BloomFilter seen, double targetFpp, Consumer<CapacityWarning> capacityListener) {
+  private Sieve(MembershipFilter seen, double targetFpp, Consumer<CapacityWarning> capacityListener) {
     this.seen = seen;
     this.targetFpp = targetFpp;
     this.capacityListener = capacityListener;
     for (int i = 0; i < STRIPES; i++) {
       stripes[i] = new Object();
     }
-    this.nextThresholdBits = setBitsAt(threshold(0));
+    this.nextThresholdCount = thresholdCount(0);
   }
 
   /**
@@ -73,6 +74,15 @@ public final class Sieve {
       long expectedUrls, double falsePositiveRate, Consumer<CapacityWarning> capacityListener) {
     BloomFilter filter = BloomFilter.create(expectedUrls, falsePositiveRate);
     return new Sieve(filter, falsePositiveRate, capacityListener);
+  }
+
+  /**
+   * Creates a Sieve in front of {@code filter}, which should be empty and sized for {@code
+   * targetFpp}; the capacity is the filter's expected insertions.
+   */
+  public static Sieve over(
+      MembershipFilter filter, double targetFpp, Consumer<CapacityWarning> capacityListener) {
+    return new Sieve(filter, targetFpp, capacityListener);
   }
 
   /** Pushes {@code url} at depth 0; see {@link #push(String, int)}. */
@@ -97,7 +107,7 @@ public final class Sieve {
     }
     pendingCount.incrementAndGet();
     pending.add(entry);
-    if (seen.setBitCount() >= nextThresholdBits) {
+    if (seen.approximateElementCount() >= nextThresholdCount) {
       warnCapacity();
     }
     return true;
@@ -161,14 +171,9 @@ public final class Sieve {
     };
   }
 
-  /**
-   * The set-bit count X at which the filter's estimate reaches {@code multiple} × capacity: the
-   * inverse of the estimate, {@code m·(1 − e^(−c·k/m))} for {@code c} URLs.
-   */
-  private long setBitsAt(double multiple) {
-    double bits = seen.bitSize();
-    double count = multiple * seen.expectedInsertions();
-    return (long) Math.ceil(-bits * Math.expm1(-count * seen.hashCount() / bits));
+  /** The estimated count at which the threshold with this index is crossed. */
+  private long thresholdCount(int index) {
+    return (long) Math.ceil(threshold(index) * seen.expectedInsertions());
   }
 
   /**
@@ -176,13 +181,13 @@ public final class Sieve {
    * handful of times in a filter's life.
    */
   private synchronized void warnCapacity() {
-    long setBits = seen.setBitCount();
-    while (setBits >= setBitsAt(threshold(nextThreshold))) {
+    long estimate = seen.approximateElementCount();
+    while (estimate >= thresholdCount(nextThreshold)) {
       double crossed = threshold(nextThreshold++);
       CapacityWarning warning =
           new CapacityWarning(
               crossed,
-              seen.approximateElementCount(),
+              estimate,
               seen.expectedInsertions(),
               seen.expectedFpp(),
               targetFpp);
@@ -200,6 +205,6 @@ public final class Sieve {
               warning.targetFpp()));
       capacityListener.accept(warning);
     }
-    nextThresholdBits = setBitsAt(threshold(nextThreshold));
+    nextThresholdCount = thresholdCount(nextThreshold);
   }
 }

@@ -1,0 +1,128 @@
+package dev.sieve.bloom;
+
+import java.io.DataInputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.Locale;
+
+/**
+ * An approximate set: it answers "definitely not present" or "might be present". Every member of
+ * the family (the classic {@link BloomFilter} and its variants) keeps this contract: no false
+ * negatives for keys put (and, where supported, not removed), and a false-positive rate bounded
+ * as the implementation documents.
+ *
+ * <p>Keys are hashed once to a {@link Hash128}; compute it once and pass it to every call.
+ * Implementations are thread-safe unless they say otherwise.
+ */
+public interface MembershipFilter {
+  /**
+   * Adds the key with this hash.
+   *
+   * @return true if the key was definitely absent before this call; false if it might have been
+   *     present already
+   */
+  boolean put(Hash128 hash);
+
+  /** Adds {@code key}; see {@link #put(Hash128)}. */
+  default boolean put(CharSequence key) {
+    return put(Hash128.of(key));
+  }
+
+  /** True if the key with this hash might have been put; false if it definitely was not. */
+  boolean mightContain(Hash128 hash);
+
+  /** True if {@code key} might have been put; false if it definitely was not. */
+  default boolean mightContain(CharSequence key) {
+    return mightContain(Hash128.of(key));
+  }
+
+  /** The estimated number of distinct keys put. */
+  long approximateElementCount();
+
+  /** The estimated probability, now, that a key never put is reported present. */
+  double expectedFpp();
+
+  /** The number of keys the filter was sized for. */
+  long expectedInsertions();
+
+  /** The memory the filter's table takes, in bits. */
+  long bitSize();
+
+  /** Writes the filter so that {@link #readFrom} restores one that answers the same. */
+  void writeTo(OutputStream out) throws IOException;
+
+  /**
+   * Reads any filter of the family written by {@link #writeTo}.
+   *
+   * @throws IOException if the stream is not a Sieve filter, is of an unknown format version or
+   *     layout, is truncated, or fails its checksum; the message says which
+   */
+  static MembershipFilter readFrom(InputStream in) throws IOException {
+    DataInputStream data = new DataInputStream(in);
+    Layout layout = FilterFormat.readPreamble(data);
+    return switch (layout) {
+      case CLASSIC -> BloomFilter.readBody(data);
+    };
+  }
+
+  /** The layouts of the family, as stored in the serialized form. */
+  enum Layout {
+    CLASSIC(1);
+
+    final int id;
+
+    Layout(int id) {
+      this.id = id;
+    }
+  }
+
+  /** The serialized preamble shared by every layout: magic, format version, layout id. */
+  final class FilterFormat {
+    static final long MAGIC = 0x5349_4556_4542_4c4dL; // "SIEVEBLM"
+    static final int VERSION = 1;
+
+    private FilterFormat() {}
+
+    static void writePreamble(java.io.DataOutputStream out, Layout layout) throws IOException {
+      out.writeLong(MAGIC);
+      out.writeInt(VERSION);
+      out.writeInt(layout.id);
+    }
+
+    static Layout readPreamble(DataInputStream in) throws IOException {
+      long magic = readField(in, "magic", DataInputStream::readLong);
+      if (magic != MAGIC) {
+        throw new IOException(
+            String.format(Locale.ROOT, "not a Sieve filter: bad magic 0x%016x", magic));
+      }
+      int version = readField(in, "version", DataInputStream::readInt);
+      if (version != VERSION) {
+        throw new IOException(
+            "unsupported filter format version " + version + " (this build reads " + VERSION
+                + ")");
+      }
+      int id = readField(in, "layout", DataInputStream::readInt);
+      for (Layout layout : Layout.values()) {
+        if (layout.id == id) {
+          return layout;
+        }
+      }
+      throw new IOException("unknown filter layout " + id);
+    }
+
+    interface Field<T> {
+      T read(DataInputStream in) throws IOException;
+    }
+
+    /** Reads one field, turning a premature end into a message that names the field. */
+    static <T> T readField(DataInputStream in, String name, Field<T> field) throws IOException {
+      try {
+        return field.read(in);
+      } catch (EOFException e) {
+        throw new IOException("truncated filter: stream ended before the " + name);
+      }
+    }
+  }
+}
