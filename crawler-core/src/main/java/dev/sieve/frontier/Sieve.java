@@ -97,20 +97,30 @@ public final class Sieve {
    */
   public boolean push(String url, int depth) {
     PendingUrl entry = new PendingUrl(url, depth);
+    if (!admit(url)) {
+      return false;
+    }
+    pendingCount.incrementAndGet();
+    pending.add(entry);
+    return true;
+  }
+
+  /**
+   * Marks {@code url} seen without queueing it here, for a caller that keeps its own pending URLs
+   * (the {@link Frontier}). Exactly-once like {@link #push}.
+   *
+   * @return true if the filter had never seen the URL; false if it was (or might have been) seen
+   */
+  public boolean admit(String url) {
     Hash128 hash = Hash128.of(url);
     boolean isNew;
     synchronized (stripes[(int) (hash.h2() >>> 52)]) {
       isNew = seen.put(hash);
     }
-    if (!isNew) {
-      return false;
-    }
-    pendingCount.incrementAndGet();
-    pending.add(entry);
-    if (seen.approximateElementCount() >= nextThresholdCount) {
+    if (isNew && seen.approximateElementCount() >= nextThresholdCount) {
       warnCapacity();
     }
-    return true;
+    return isNew;
   }
 
   /** Removes and returns the oldest pending URL, or empty when none is pending. */

@@ -30,7 +30,8 @@ public final class ParsedPage {
     this.linksCapped = linksCapped;
   }
 
-  static ParsedPage empty() {
+  /** A page with no links, for responses that are not parsed. */
+  public static ParsedPage empty() {
     return EMPTY;
   }
 

@@ -1,0 +1,371 @@
+package dev.sieve.crawl;
+
+import com.google.common.base.Ticker;
+import dev.sieve.fetch.Fetcher;
+import dev.sieve.frontier.QueueKey;
+import dev.sieve.url.Scope;
+import dev.sieve.url.Url;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The settings of one crawl. Immutable; built with {@link #builder()} and validated once in
+ * {@link Builder#build()}, whose messages name the offending value.
+ */
+public final class CrawlConfig {
+  final List<Url> seeds;
+  final int threads;
+  final long maxPages;
+  final int maxDepth;
+  final long expectedUrls;
+  final double falsePositiveRate;
+  final Scope scope;
+  final String userAgent;
+  final Duration politenessDelay;
+  final int maxInFlightPerHost;
+  final long maxPagesPerHost;
+  final QueueKey queueKey;
+  final int retries;
+  final Duration retryBackoff;
+  final int maxRedirects;
+  final long maxBodyBytes;
+  final Duration connectTimeout;
+  final Duration readTimeout;
+  final Duration callTimeout;
+  final int maxUrlLength;
+  final int maxOutlinks;
+  final int maxPathDepth;
+  final int maxRepeatedSegments;
+  final boolean followNofollow;
+  final boolean allowPrivate;
+  final boolean respectRobots;
+  final Duration robotsTtl;
+  final Duration maxCrawlDelay;
+  final Duration stopTimeout;
+  final Ticker ticker;
+  final Clock clock;
+
+  private CrawlConfig(Builder b) {
+    this.seeds = List.copyOf(b.seeds);
+    this.threads = b.threads;
+    this.maxPages = b.maxPages;
+    this.maxDepth = b.maxDepth;
+    this.expectedUrls = b.expectedUrls;
+    this.falsePositiveRate = b.falsePositiveRate;
+    this.scope = b.scope;
+    this.userAgent = b.userAgent;
+    this.politenessDelay = b.politenessDelay;
+    this.maxInFlightPerHost = b.maxInFlightPerHost;
+    this.maxPagesPerHost = b.maxPagesPerHost;
+    this.queueKey = b.queueKey;
+    this.retries = b.retries;
+    this.retryBackoff = b.retryBackoff;
+    this.maxRedirects = b.maxRedirects;
+    this.maxBodyBytes = b.maxBodyBytes;
+    this.connectTimeout = b.connectTimeout;
+    this.readTimeout = b.readTimeout;
+    this.callTimeout = b.callTimeout;
+    this.maxUrlLength = b.maxUrlLength;
+    this.maxOutlinks = b.maxOutlinks;
+    this.maxPathDepth = b.maxPathDepth;
+    this.maxRepeatedSegments = b.maxRepeatedSegments;
+    this.followNofollow = b.followNofollow;
+    this.allowPrivate = b.allowPrivate;
+    this.respectRobots = b.respectRobots;
+    this.robotsTtl = b.robotsTtl;
+    this.maxCrawlDelay = b.maxCrawlDelay;
+    this.stopTimeout = b.stopTimeout;
+    this.ticker = b.ticker;
+    this.clock = b.clock;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  public List<Url> seeds() {
+    return seeds;
+  }
+
+  public int threads() {
+    return threads;
+  }
+
+  public long expectedUrls() {
+    return expectedUrls;
+  }
+
+  public double falsePositiveRate() {
+    return falsePositiveRate;
+  }
+
+  /** Settings of a crawl; every value has a documented default except the seeds. */
+  public static final class Builder {
+    private List<Url> seeds = List.of();
+    private int threads = 8;
+    private long maxPages = Long.MAX_VALUE;
+    private int maxDepth = Integer.MAX_VALUE;
+    private long expectedUrls = 10_000_000;
+    private double falsePositiveRate = 1e-6;
+    private Scope scope = Scope.HOST;
+    private String userAgent = Fetcher.DEFAULT_USER_AGENT;
+    private Duration politenessDelay = Duration.ofSeconds(1);
+    private int maxInFlightPerHost = 1;
+    private long maxPagesPerHost = Long.MAX_VALUE;
+    private QueueKey queueKey = QueueKey.HOST;
+    private int retries = 2;
+    private Duration retryBackoff = Duration.ofSeconds(2);
+    private int maxRedirects = 5;
+    private long maxBodyBytes = 10L << 20;
+    private Duration connectTimeout = Duration.ofSeconds(10);
+    private Duration readTimeout = Duration.ofSeconds(30);
+    private Duration callTimeout = Duration.ofSeconds(60);
+    private int maxUrlLength = 2048;
+    private int maxOutlinks = 5000;
+    private int maxPathDepth = 20;
+    private int maxRepeatedSegments = 3;
+    private boolean followNofollow;
+    private boolean allowPrivate;
+    private boolean respectRobots = true;
+    private Duration robotsTtl = Duration.ofHours(24);
+    private Duration maxCrawlDelay = Duration.ofSeconds(30);
+    private Duration stopTimeout = Duration.ofSeconds(30);
+    private Ticker ticker = Ticker.systemTicker();
+    private Clock clock = Clock.systemUTC();
+
+    private Builder() {}
+
+    /** The URLs the crawl starts from, at depth 0. Required. */
+    public Builder seeds(List<Url> seeds) {
+      this.seeds = Objects.requireNonNull(seeds, "seeds");
+      return this;
+    }
+
+    /** Worker threads (default 8). */
+    public Builder threads(int threads) {
+      this.threads = threads;
+      return this;
+    }
+
+    /** Stop after this many URLs are done (default unlimited). */
+    public Builder maxPages(long maxPages) {
+      this.maxPages = maxPages;
+      return this;
+    }
+
+    /** Follow links at most this deep; seeds are depth 0 (default unlimited). */
+    public Builder maxDepth(int maxDepth) {
+      this.maxDepth = maxDepth;
+      return this;
+    }
+
+    /** The Sieve's capacity in distinct URLs (default 10,000,000). */
+    public Builder expectedUrls(long expectedUrls) {
+      this.expectedUrls = expectedUrls;
+      return this;
+    }
+
+    /** The Sieve's target false-positive rate (default 1e-6). */
+    public Builder falsePositiveRate(double falsePositiveRate) {
+      this.falsePositiveRate = falsePositiveRate;
+      return this;
+    }
+
+    /** Which links are followed, relative to the seeds (default {@link Scope#HOST}). */
+    public Builder scope(Scope scope) {
+      this.scope = Objects.requireNonNull(scope, "scope");
+      return this;
+    }
+
+    /** Sent on every request; its product token is the robots.txt agent name. */
+    public Builder userAgent(String userAgent) {
+      this.userAgent = userAgent;
+      return this;
+    }
+
+    /** The least time between fetches of one host (default 1 s). */
+    public Builder politenessDelay(Duration delay) {
+      this.politenessDelay = Objects.requireNonNull(delay, "politenessDelay");
+      return this;
+    }
+
+    /** Fetches of one host in flight at once (default 1). */
+    public Builder maxInFlightPerHost(int max) {
+      this.maxInFlightPerHost = max;
+      return this;
+    }
+
+    /** URLs fetched per host at most (default unlimited). */
+    public Builder maxPagesPerHost(long max) {
+      this.maxPagesPerHost = max;
+      return this;
+    }
+
+    /** What politeness is counted per (default the host). */
+    public Builder queueKey(QueueKey queueKey) {
+      this.queueKey = Objects.requireNonNull(queueKey, "queueKey");
+      return this;
+    }
+
+    /** Retries of a 5xx or network failure (default 2). */
+    public Builder retries(int retries) {
+      this.retries = retries;
+      return this;
+    }
+
+    /** The first retry's delay, doubled for each later one (default 2 s). */
+    public Builder retryBackoff(Duration backoff) {
+      this.retryBackoff = Objects.requireNonNull(backoff, "retryBackoff");
+      return this;
+    }
+
+    /** Redirects followed in one chain (default 5). */
+    public Builder maxRedirects(int maxRedirects) {
+      this.maxRedirects = maxRedirects;
+      return this;
+    }
+
+    /** Body bytes kept per page, after decompression (default 10 MiB). */
+    public Builder maxBodyBytes(long maxBodyBytes) {
+      this.maxBodyBytes = maxBodyBytes;
+      return this;
+    }
+
+    public Builder connectTimeout(Duration timeout) {
+      this.connectTimeout = Objects.requireNonNull(timeout, "connectTimeout");
+      return this;
+    }
+
+    public Builder readTimeout(Duration timeout) {
+      this.readTimeout = Objects.requireNonNull(timeout, "readTimeout");
+      return this;
+    }
+
+    /** Bounds a whole fetch, so a slow-drip server cannot hold a worker longer (default 60 s). */
+    public Builder callTimeout(Duration timeout) {
+      this.callTimeout = Objects.requireNonNull(timeout, "callTimeout");
+      return this;
+    }
+
+    /** Longer links are not followed (default 2,048). */
+    public Builder maxUrlLength(int max) {
+      this.maxUrlLength = max;
+      return this;
+    }
+
+    /** Links taken from one page at most (default 5,000). */
+    public Builder maxOutlinks(int max) {
+      this.maxOutlinks = max;
+      return this;
+    }
+
+    /** Links with more path segments are not followed (default 20). */
+    public Builder maxPathDepth(int max) {
+      this.maxPathDepth = max;
+      return this;
+    }
+
+    /** Links repeating one path segment more often are not followed (default 3). */
+    public Builder maxRepeatedSegments(int max) {
+      this.maxRepeatedSegments = max;
+      return this;
+    }
+
+    /** Follow {@code rel=nofollow} links and links of {@code nofollow} pages (default false). */
+    public Builder followNofollow(boolean follow) {
+      this.followNofollow = follow;
+      return this;
+    }
+
+    /**
+     * Follow links to loopback, private, link-local and metadata addresses that are not a seed's
+     * host (default false).
+     */
+    public Builder allowPrivate(boolean allow) {
+      this.allowPrivate = allow;
+      return this;
+    }
+
+    /** Obey robots.txt (default true). */
+    public Builder respectRobots(boolean respect) {
+      this.respectRobots = respect;
+      return this;
+    }
+
+    public Builder robotsTtl(Duration ttl) {
+      this.robotsTtl = Objects.requireNonNull(ttl, "robotsTtl");
+      return this;
+    }
+
+    /** Hosts asking for a longer Crawl-delay are skipped (default 30 s). */
+    public Builder maxCrawlDelay(Duration max) {
+      this.maxCrawlDelay = Objects.requireNonNull(max, "maxCrawlDelay");
+      return this;
+    }
+
+    /** How long a stop waits for fetches in flight (default 30 s). */
+    public Builder stopTimeout(Duration timeout) {
+      this.stopTimeout = Objects.requireNonNull(timeout, "stopTimeout");
+      return this;
+    }
+
+    public Builder ticker(Ticker ticker) {
+      this.ticker = Objects.requireNonNull(ticker, "ticker");
+      return this;
+    }
+
+    public Builder clock(Clock clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    public CrawlConfig build() {
+      if (seeds.isEmpty()) {
+        throw new IllegalArgumentException("seeds (none) must hold at least one URL");
+      }
+      positive("threads", threads);
+      positive("maxPages", maxPages);
+      atLeast("maxDepth", maxDepth, 0);
+      positive("expectedUrls", expectedUrls);
+      if (!(falsePositiveRate > 0 && falsePositiveRate < 1)) {
+        throw new IllegalArgumentException(
+            "falsePositiveRate (" + falsePositiveRate + ") must be in (0, 1)");
+      }
+      if (userAgent == null || userAgent.isBlank()) {
+        throw new IllegalArgumentException("userAgent (" + userAgent + ") must not be blank");
+      }
+      notNegative("politenessDelay", politenessDelay);
+      positive("maxInFlightPerHost", maxInFlightPerHost);
+      positive("maxPagesPerHost", maxPagesPerHost);
+      atLeast("retries", retries, 0);
+      notNegative("retryBackoff", retryBackoff);
+      atLeast("maxRedirects", maxRedirects, 0);
+      positive("maxBodyBytes", maxBodyBytes);
+      positive("maxUrlLength", maxUrlLength);
+      atLeast("maxOutlinks", maxOutlinks, 0);
+      positive("maxPathDepth", maxPathDepth);
+      positive("maxRepeatedSegments", maxRepeatedSegments);
+      notNegative("maxCrawlDelay", maxCrawlDelay);
+      notNegative("stopTimeout", stopTimeout);
+      return new CrawlConfig(this);
+    }
+
+    private static void positive(String name, long value) {
+      atLeast(name, value, 1);
+    }
+
+    private static void atLeast(String name, long value, long min) {
+      if (value < min) {
+        throw new IllegalArgumentException(name + " (" + value + ") must be >= " + min);
+      }
+    }
+
+    private static void notNegative(String name, Duration value) {
+      if (value.isNegative()) {
+        throw new IllegalArgumentException(name + " (" + value + ") must not be negative");
+      }
+    }
+  }
+}

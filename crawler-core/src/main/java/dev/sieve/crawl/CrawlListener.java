@@ -1,0 +1,18 @@
+package dev.sieve.crawl;
+
+import dev.sieve.frontier.CapacityWarning;
+
+/**
+ * Receives what a crawl does, so that the caller decides how to log and store it. Methods are
+ * called on worker threads, concurrently: implementations must be thread-safe and quick.
+ */
+public interface CrawlListener {
+  /** The crawl is done with a URL; exactly one record per URL. */
+  default void onPage(PageRecord record) {}
+
+  /** The Sieve's estimate passed a multiple of its capacity (already logged by the Sieve). */
+  default void onCapacityWarning(CapacityWarning warning) {}
+
+  /** A host is skipped for the rest of the crawl, with the reason. */
+  default void onHostSkipped(String host, String reason) {}
+}

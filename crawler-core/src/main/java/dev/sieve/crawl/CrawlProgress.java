@@ -1,0 +1,51 @@
+package dev.sieve.crawl;
+
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * A snapshot of a crawl's counters, for progress lines and the final summary.
+ *
+ * @param elapsed time since the crawl started
+ * @param pages URLs done (one record each)
+ * @param bytes body bytes kept
+ * @param pending URLs waiting in the frontier
+ * @param inFlight URLs being fetched
+ * @param hosts politeness keys seen
+ * @param errors records with an error, by kind ({@code http-404}, {@code timeout}…)
+ * @param skipped links and URLs not fetched, by reason ({@code out-of-scope}, {@code
+ *     depth-limit}, {@code robots-denied}…); includes the crawl's refusals, never silent
+ * @param retries fetches retried
+ * @param linksFound links seen on pages
+ * @param newLinks links the Sieve let through
+ * @param sieveEstimate the Sieve's estimate of distinct URLs seen
+ * @param sieveFpp the Sieve's estimated current false-positive rate
+ * @param capacityWarnings capacity warnings logged
+ */
+public record CrawlProgress(
+    Duration elapsed,
+    long pages,
+    long bytes,
+    long pending,
+    long inFlight,
+    int hosts,
+    Map<String, Long> errors,
+    Map<String, Long> skipped,
+    long retries,
+    long linksFound,
+    long newLinks,
+    long sieveEstimate,
+    double sieveFpp,
+    int capacityWarnings) {
+
+  /** Records with an error of any kind. */
+  public long errorTotal() {
+    return errors.values().stream().mapToLong(Long::longValue).sum();
+  }
+
+  /** Average pages per second since the start. */
+  public double pagesPerSecond() {
+    double seconds = elapsed.toNanos() / 1e9;
+    return seconds <= 0 ? 0 : pages / seconds;
+  }
+}

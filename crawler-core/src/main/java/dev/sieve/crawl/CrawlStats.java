@@ -1,0 +1,49 @@
+package dev.sieve.crawl;
+
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+
+/** Live counters of a crawl. Thread-safe; {@link #snapshot} gives a consistent-enough copy. */
+final class CrawlStats {
+  final LongAdder pages = new LongAdder();
+  final LongAdder bytes = new LongAdder();
+  final LongAdder retries = new LongAdder();
+  final LongAdder linksFound = new LongAdder();
+  final LongAdder linksNew = new LongAdder();
+  private final Map<String, LongAdder> errors = new ConcurrentHashMap<>();
+  private final Map<String, LongAdder> skipped = new ConcurrentHashMap<>();
+
+  void error(String kind) {
+    errors.computeIfAbsent(kind, k -> new LongAdder()).increment();
+  }
+
+  void skipped(String reason) {
+    skipped(reason, 1);
+  }
+
+  void skipped(String reason, long count) {
+    if (count > 0) {
+      skipped.computeIfAbsent(reason, k -> new LongAdder()).add(count);
+    }
+  }
+
+  long errorTotal() {
+    return errors.values().stream().mapToLong(LongAdder::sum).sum();
+  }
+
+  static Map<String, Long> copy(Map<String, LongAdder> counters) {
+    Map<String, Long> copy = new TreeMap<>();
+    counters.forEach((k, v) -> copy.put(k, v.sum()));
+    return copy;
+  }
+
+  Map<String, Long> errors() {
+    return copy(errors);
+  }
+
+  Map<String, Long> skipped() {
+    return copy(skipped);
+  }
+}

@@ -1,0 +1,302 @@
+package dev.sieve.crawl;
+
+import dev.sieve.fetch.FetchResult;
+import dev.sieve.fetch.Fetcher;
+import dev.sieve.frontier.Frontier;
+import dev.sieve.frontier.Lease;
+import dev.sieve.frontier.Sieve;
+import dev.sieve.parse.LinkExtractor;
+import dev.sieve.parse.ParsedPage;
+import dev.sieve.url.Url;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A crawl: worker threads take URLs from the {@link Frontier} and run each through fetch → parse
+ * → sieve → enqueue ({@link #crawl(Lease)}), until nothing is pending or in flight, the page
+ * limit is reached, or {@link #stop()} is called.
+ *
+ * <p>Every URL taken ends as exactly one {@link PageRecord} handed to the {@link CrawlListener},
+ * after its last attempt. Failures of the web (HTTP errors, timeouts, traps) are data in those
+ * records and in the counters of {@link #progress()}; they never stop the crawl.
+ *
+ * <p>{@link #run()} is called once; {@link #stop()} and {@link #progress()} from any thread.
+ */
+public final class Crawler {
+  private static final Logger log = LoggerFactory.getLogger(Crawler.class);
+
+  private final CrawlConfig config;
+  private final CrawlListener listener;
+  private final Sieve sieve;
+  private final Frontier frontier;
+  private final Fetcher fetcher;
+  private final LinkExtractor extractor;
+  private final LinkFilter links;
+  private final CrawlStats stats = new CrawlStats();
+  /** Permits for URLs still to be done under --max-pages; a retried URL gives its permit back. */
+  private final Semaphore pageBudget;
+  private final CountDownLatch finished = new CountDownLatch(1);
+  private final AtomicInteger runs = new AtomicInteger();
+  private volatile boolean stopping;
+  private volatile long startedAt;
+
+  public Crawler(CrawlConfig config, CrawlListener listener) {
+    this.config = config;
+    this.listener = listener;
+    this.sieve = Sieve.create(config.expectedUrls, config.falsePositiveRate, listener::onCapacityWarning);
+    this.frontier =
+        Frontier.builder(sieve)
+            .ticker(config.ticker)
+            .politenessDelay(config.politenessDelay)
+            .maxInFlightPerHost(config.maxInFlightPerHost)
+            .maxUrlsPerHost(config.maxPagesPerHost)
+            .queueKey(config.queueKey)
+            .build();
+    this.fetcher =
+        Fetcher.builder()
+            .userAgent(config.userAgent)
+            .connectTimeout(config.connectTimeout)
+            .readTimeout(config.readTimeout)
+            .callTimeout(config.callTimeout)
+            .maxBodyBytes(config.maxBodyBytes)
+            .ticker(config.ticker)
+            .clock(config.clock)
+            .build();
+    this.extractor =
+        LinkExtractor.builder()
+            .maxOutlinks(config.maxOutlinks)
+            .followNofollow(config.followNofollow)
+            .build();
+    this.links = new LinkFilter(config);
+    this.pageBudget = new Semaphore((int) Math.min(Integer.MAX_VALUE, config.maxPages));
+  }
+
+  /**
+   * Crawls from the seeds until done, the page limit, or {@link #stop()}; then returns the final
+   * counters. Blocks the calling thread.
+   */
+  public CrawlProgress run() throws InterruptedException {
+    if (runs.getAndIncrement() > 0) {
+      throw new IllegalStateException("a Crawler runs once");
+    }
+    startedAt = config.ticker.read();
+    for (Url seed : config.seeds) {
+      frontier.push(seed, 0);
+    }
+    ExecutorService workers =
+        Executors.newFixedThreadPool(config.threads, runnable -> {
+          Thread thread = new Thread(runnable);
+          thread.setName("crawler-" + thread.getId());
+          thread.setDaemon(true);
+          return thread;
+        });
+    for (int i = 0; i < config.threads; i++) {
+      workers.execute(this::work);
+    }
+    workers.shutdown();
+    try {
+      while (!workers.awaitTermination(100, TimeUnit.MILLISECONDS)) {
+        if (stopping && !workers.awaitTermination(config.stopTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
+          log.warn("Stop: fetches still in flight after {}; abandoning them", config.stopTimeout);
+          workers.shutdownNow();
+          break;
+        }
+      }
+    } finally {
+      frontier.close();
+      fetcher.close();
+      finished.countDown();
+    }
+    return progress();
+  }
+
+  /**
+   * Stops taking new URLs; fetches in flight finish (bounded by the stop timeout) and {@link #run}
+   * returns. Safe to call from a shutdown hook or any thread, more than once.
+   */
+  public void stop() {
+    stopping = true;
+    frontier.close();
+  }
+
+  /** Waits until {@link #run} has returned, at most {@code timeout}. */
+  public boolean awaitFinished(Duration timeout) throws InterruptedException {
+    return finished.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  /** A snapshot of the crawl's counters. */
+  public CrawlProgress progress() {
+    long started = startedAt;
+    return new CrawlProgress(
+        Duration.ofNanos(started == 0 ? 0 : config.ticker.read() - started),
+        stats.pages.sum(),
+        stats.bytes.sum(),
+        frontier.pending(),
+        frontier.inFlight(),
+        frontier.hosts(),
+        stats.errors(),
+        skippedWithFrontier(),
+        stats.retries.sum(),
+        stats.linksFound.sum(),
+        stats.linksNew.sum(),
+        sieve.approximateSeen(),
+        sieve.expectedFpp(),
+        sieve.capacityWarnings());
+  }
+
+  /** The crawl's refusals with the frontier's beside them. */
+  private Map<String, Long> skippedWithFrontier() {
+    Map<String, Long> skipped = stats.skipped();
+    skipped.merge("host-budget", frontier.droppedByHostBudget(), Long::sum);
+    skipped.merge("host-skipped", frontier.droppedBySkippedHost(), Long::sum);
+    skipped.values().removeIf(count -> count == 0);
+    return skipped;
+  }
+
+  private void work() {
+    try {
+      // A worker holding a permit waits in take() until a URL is ready or the frontier is
+      // finished (nothing pending, nothing in flight), so no permit is wasted.
+      while (!stopping && pageBudget.tryAcquire()) {
+        Lease lease = frontier.take();
+        if (lease == null) {
+          return;
+        }
+        try {
+          crawl(lease);
+        } catch (RuntimeException e) {
+          // A bug, not the web: record the URL so nothing is lost silently, and keep crawling.
+          log.error("Internal error while crawling {}", lease.url(), e);
+          record(lease, null, 0, 0, "internal-error");
+          frontier.complete(lease);
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** The pipeline for one URL: fetch → parse → sieve → enqueue → record. */
+  private void crawl(Lease lease) {
+    Url url = Url.parse(lease.url()).orElseThrow();
+    FetchResult page = fetcher.fetch(url.toString());
+    if (shouldRetry(page, lease)) {
+      return;
+    }
+    if (page.isRedirect()) {
+      followRedirect(lease, url, page);
+      return;
+    }
+    ParsedPage parsed = page.isSuccess() && page.isHtml()
+        ? extractor.extract(page.body(), page.contentType(), url)
+        : ParsedPage.empty();
+    int newLinks = enqueue(parsed.links(), lease.depth() + 1);
+    record(lease, page, parsed.linksFound(), newLinks, errorOf(page));
+    frontier.complete(lease);
+  }
+
+  /** Sends in-scope links through the Sieve into the frontier; returns how many were new. */
+  private int enqueue(List<Url> found, int depth) {
+    int added = 0;
+    for (Url link : found) {
+      String refusal = links.refusal(link, depth);
+      if (refusal != null) {
+        stats.skipped(refusal);
+      } else if (frontier.push(link, depth)) {
+        added++;
+      }
+    }
+    return added;
+  }
+
+  /** A redirect's target is a new link: normalized, scoped and sieved like any other. */
+  private void followRedirect(Lease lease, Url url, FetchResult page) {
+    Optional<Url> target = url.resolve(page.redirectLocation().orElseThrow());
+    String error = null;
+    int added = 0;
+    if (target.isEmpty()) {
+      error = "bad-redirect";
+    } else if (target.get().toString().equals(lease.url())
+        || lease.redirectChain().contains(target.get().toString())) {
+      error = "redirect-loop";
+    } else if (lease.redirectChain().size() + 1 > config.maxRedirects) {
+      error = "too-many-redirects";
+    } else {
+      String refusal = links.refusal(target.get(), lease.depth());
+      if (refusal != null) {
+        stats.skipped(refusal);
+      } else if (frontier.pushRedirect(target.get(), lease)) {
+        added = 1;
+      }
+    }
+    record(lease, page, 1, added, error);
+    frontier.complete(lease);
+  }
+
+  /** Re-queues 5xx and network failures while retries remain; honours Retry-After. */
+  private boolean shouldRetry(FetchResult page, Lease lease) {
+    boolean retryable =
+        (page.error() != null && page.status() == 0) || page.status() >= 500 || page.status() == 429;
+    Duration retryAfter = page.retryAfter().orElse(null);
+    if (retryAfter != null) {
+      frontier.delayHost(lease.hostKey(), retryAfter);
+    }
+    if (!retryable || lease.attempt() >= config.retries || stopping) {
+      return false;
+    }
+    Duration backoff = retryAfter != null
+        ? retryAfter
+        : config.retryBackoff.multipliedBy(1L << Math.min(lease.attempt(), 20));
+    stats.retries.increment();
+    pageBudget.release();
+    frontier.retry(lease, backoff);
+    return true;
+  }
+
+  private static String errorOf(FetchResult page) {
+    if (page.error() != null) {
+      return page.error().label();
+    }
+    if (page.status() >= 400) {
+      return "http-" + page.status();
+    }
+    if (page.truncated()) {
+      return "truncated";
+    }
+    return null;
+  }
+
+  private void record(Lease lease, FetchResult page, int outlinks, int newLinks, String error) {
+    stats.pages.increment();
+    stats.linksFound.add(outlinks);
+    stats.linksNew.add(newLinks);
+    if (error != null) {
+      stats.error(error.startsWith("http-5") ? "http-5xx" : error.startsWith("http-4") ? "http-4xx" : error);
+    }
+    long bytes = page == null ? 0 : page.bytes();
+    stats.bytes.add(bytes);
+    listener.onPage(
+        new PageRecord(
+            lease.url(),
+            page == null ? 0 : page.status(),
+            lease.depth(),
+            page == null ? null : page.contentType(),
+            bytes,
+            page == null ? 0 : page.fetchMs(),
+            outlinks,
+            newLinks,
+            error,
+            config.clock.instant()));
+  }
+}

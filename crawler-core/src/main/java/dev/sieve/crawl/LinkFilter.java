@@ -1,0 +1,103 @@
+package dev.sieve.crawl;
+
+import com.google.common.net.InetAddresses;
+import dev.sieve.url.Url;
+import dev.sieve.url.UrlScope;
+import java.net.InetAddress;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * Decides whether a discovered link is followed: scope, depth, and the traps and hazards of the
+ * web. Returns the reason a link is refused, so every refusal is counted. Immutable, thread-safe.
+ */
+final class LinkFilter {
+  static final String OUT_OF_SCOPE = "out-of-scope";
+  static final String DEPTH_LIMIT = "depth-limit";
+  static final String URL_TOO_LONG = "url-too-long";
+  static final String PATH_TRAP = "path-trap";
+  static final String PRIVATE_ADDRESS = "private-address";
+
+  private final UrlScope scope;
+  private final int maxDepth;
+  private final int maxUrlLength;
+  private final int maxPathDepth;
+  private final int maxRepeatedSegments;
+  private final boolean allowPrivate;
+  private final Set<String> seedHosts;
+
+  LinkFilter(CrawlConfig config) {
+    this.scope = UrlScope.of(config.scope, config.seeds);
+    this.maxDepth = config.maxDepth;
+    this.maxUrlLength = config.maxUrlLength;
+    this.maxPathDepth = config.maxPathDepth;
+    this.maxRepeatedSegments = config.maxRepeatedSegments;
+    this.allowPrivate = config.allowPrivate;
+    this.seedHosts = config.seeds.stream().map(Url::host).collect(Collectors.toUnmodifiableSet());
+  }
+
+  /** Why {@code link} at {@code depth} is not followed, or null if it is. */
+  String refusal(Url link, int depth) {
+    if (depth > maxDepth) {
+      return DEPTH_LIMIT;
+    }
+    if (!scope.allows(link)) {
+      return OUT_OF_SCOPE;
+    }
+    if (link.length() > maxUrlLength) {
+      return URL_TOO_LONG;
+    }
+    if (isTrap(link.path())) {
+      return PATH_TRAP;
+    }
+    if (!allowPrivate && !seedHosts.contains(link.host()) && isPrivate(link.host())) {
+      return PRIVATE_ADDRESS;
+    }
+    return null;
+  }
+
+  /** Too many path segments, or one segment repeated too often ({@code /a/b/a/b/a/b/…}). */
+  private boolean isTrap(String pathAndQuery) {
+    int query = pathAndQuery.indexOf('?');
+    String path = query < 0 ? pathAndQuery : pathAndQuery.substring(0, query);
+    String[] segments = path.split("/");
+    if (segments.length - 1 > maxPathDepth) {
+      return true;
+    }
+    Map<String, Integer> counts = new HashMap<>();
+    for (String segment : segments) {
+      if (!segment.isEmpty() && counts.merge(segment, 1, Integer::sum) > maxRepeatedSegments) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Whether a host names a loopback, private, link-local (cloud metadata) or unique-local address:
+   * 127/8, 10/8, 172.16/12, 192.168/16, 169.254/16, 0/8, ::1, fc00::/7, fe80::/10, or localhost.
+   * Host names are not resolved here.
+   */
+  static boolean isPrivate(String host) {
+    if (host.equals("localhost") || host.endsWith(".localhost")) {
+      return true;
+    }
+    String literal = host.startsWith("[") ? host.substring(1, host.length() - 1) : host;
+    if (!InetAddresses.isInetAddress(literal)) {
+      return false;
+    }
+    // IPv4-mapped IPv6 literals come back as Inet4Address.
+    InetAddress address = InetAddresses.forString(literal);
+    byte[] bytes = address.getAddress();
+    boolean uniqueLocal = bytes.length == 16 && (bytes[0] & 0xfe) == 0xfc;
+    boolean zeroNet = bytes.length == 4 && bytes[0] == 0;
+    return address.isLoopbackAddress()
+        || address.isSiteLocalAddress()
+        || address.isLinkLocalAddress()
+        || address.isAnyLocalAddress()
+        || uniqueLocal
+        || zeroNet;
+  }
+}

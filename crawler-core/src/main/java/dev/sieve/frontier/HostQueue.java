@@ -1,0 +1,32 @@
+package dev.sieve.frontier;
+
+import java.util.ArrayDeque;
+
+/**
+ * The pending URLs of one politeness key (a host by default) and its schedule: when it may be
+ * fetched next and how many fetches are in flight. Guarded by the {@link Frontier}'s lock.
+ */
+final class HostQueue {
+  final String key;
+  final ArrayDeque<Lease> pending = new ArrayDeque<>();
+  /** Ticker time before which no new fetch of this host may start. */
+  long readyAt;
+  int inFlight;
+  /** URLs admitted to this host's queue, for the per-host page budget. */
+  long admitted;
+  /** The delay between fetches of this host, in nanos; robots.txt Crawl-delay may raise it. */
+  long delayNanos;
+  /** Whether the host is in the frontier's ready heap. */
+  boolean scheduled;
+  /** Set when the host is skipped (e.g. Crawl-delay above the maximum): nothing more is leased. */
+  boolean skipped;
+
+  HostQueue(String key, long delayNanos) {
+    this.key = key;
+    this.delayNanos = delayNanos;
+  }
+
+  boolean eligible(int perHost) {
+    return !skipped && !pending.isEmpty() && inFlight < perHost;
+  }
+}

@@ -1,0 +1,28 @@
+package dev.sieve.frontier;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A URL handed to a worker by the {@link Frontier}: it must be given back exactly once, with
+ * {@link Frontier#complete} or {@link Frontier#retry}.
+ *
+ * @param url the URL to fetch
+ * @param depth links followed from a seed to reach it (seeds are 0)
+ * @param hostKey the politeness key it is scheduled under
+ * @param attempt 0 for the first try, then 1, 2… for retries
+ * @param redirectChain the URLs whose redirects led here, oldest first (empty for a link)
+ */
+public record Lease(
+    String url, int depth, String hostKey, int attempt, List<String> redirectChain) {
+  public Lease {
+    Objects.requireNonNull(url, "url");
+    Objects.requireNonNull(hostKey, "hostKey");
+    redirectChain = List.copyOf(redirectChain);
+  }
+
+  /** This URL again, one attempt later. */
+  Lease nextAttempt() {
+    return new Lease(url, depth, hostKey, attempt + 1, redirectChain);
+  }
+}
