@@ -1,10 +1,92 @@
 package dev.sieve.app;
 
-/** Entry point of crawler.jar. */
-public final class Main {
-  private Main() {}
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * Entry point of {@code crawler.jar}. Exit codes: 0 when the command ran (page errors are data),
+ * 2 for a usage or configuration error, 1 for an internal failure.
+ */
+@Command(
+    name = "crawler",
+    mixinStandardHelpOptions = true,
+    versionProvider = Main.Version.class,
+    description = "Sieve: a polite web crawler whose URL frontier is built on Bloom filters.",
+    subcommands = {CrawlCommand.class, SizeCommand.class, CommandLine.HelpCommand.class})
+public final class Main implements Runnable {
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   public static void main(String[] args) {
-    System.out.println("Usage: java -jar crawler.jar <crawl|size> [options]");
+    System.exit(run(args));
+  }
+
+  /** Runs the command line and returns its exit code, without exiting. */
+  public static int run(String... args) {
+    Logging.configure();
+    CommandLine cli = new CommandLine(new Main());
+    cli.setParameterExceptionHandler(Main::usageError);
+    if (args.length > 0 && args[0].equals("crawl")) {
+      Path config = CrawlCommand.configFile(optionValue(args, "--config"));
+      if (config != null) {
+        CommandLine crawl = cli.getSubcommands().get("crawl");
+        try {
+          crawl.setDefaultValueProvider(ConfigDefaults.load(config, crawl.getCommandSpec()));
+        } catch (IOException | IllegalArgumentException e) {
+          System.err.println("Configuration error: " + describe(e, config));
+          return CommandLine.ExitCode.USAGE;
+        }
+      }
+    }
+    return cli.execute(args);
+  }
+
+  /** Prints the message and a pointer to --help, not the whole usage, and exits 2. */
+  private static int usageError(CommandLine.ParameterException e, String[] args) {
+    CommandLine command = e.getCommandLine();
+    PrintWriter err = command.getErr();
+    err.println(e.getMessage());
+    if (!CommandLine.UnmatchedArgumentException.printSuggestions(e, err)) {
+      err.println("Run '" + command.getCommandSpec().qualifiedName() + " --help' for usage.");
+    }
+    err.flush();
+    return CommandLine.ExitCode.USAGE;
+  }
+
+  /** The value of {@code --name VALUE} or {@code --name=VALUE}, or null. */
+  private static Path optionValue(String[] args, String name) {
+    for (int i = 0; i < args.length; i++) {
+      if (args[i].equals(name) && i + 1 < args.length) {
+        return Path.of(args[i + 1]);
+      }
+      if (args[i].startsWith(name + "=")) {
+        return Path.of(args[i].substring(name.length() + 1));
+      }
+    }
+    return null;
+  }
+
+  private static String describe(Exception e, Path config) {
+    if (e instanceof NoSuchFileException) {
+      return "config file not found: " + config;
+    }
+    return e.getMessage();
+  }
+
+  @Override
+  public void run() {
+    throw new CommandLine.ParameterException(spec.commandLine(), "Missing command: crawl or size");
+  }
+
+  /** The version from the jar's manifest, or "dev" when run from classes. */
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      String version = Main.class.getPackage().getImplementationVersion();
+      return new String[] {"Sieve crawler " + (version == null ? "dev" : version)};
+    }
   }
 }

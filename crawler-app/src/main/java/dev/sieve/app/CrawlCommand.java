@@ -1,0 +1,286 @@
+package dev.sieve.app;
+
+import dev.sieve.crawl.CrawlConfig;
+import dev.sieve.crawl.CrawlListener;
+import dev.sieve.crawl.CrawlProgress;
+import dev.sieve.crawl.Crawler;
+import dev.sieve.crawl.PageRecord;
+import dev.sieve.fetch.Fetcher;
+import dev.sieve.frontier.CapacityWarning;
+import dev.sieve.frontier.QueueKey;
+import dev.sieve.url.Scope;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code crawl}: crawls from a seed file, writing one JSON line per fetched URL. */
+@Command(
+    name = "crawl",
+    mixinStandardHelpOptions = true,
+    versionProvider = Main.Version.class,
+    sortOptions = false,
+    description = "Crawl from the seeds in a file, politely, writing one JSON line per URL.")
+final class CrawlCommand implements Callable<Integer> {
+  static final Path DEFAULT_CONFIG = Path.of("config", "crawler.properties");
+  private static final Logger log = LoggerFactory.getLogger("dev.sieve.crawl");
+  /** How long Ctrl-C waits for fetches in flight and the summary: the stop timeout and some. */
+  private static final long STOP_WAIT_SECONDS = 40;
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Option(names = "--seeds", required = true, paramLabel = "FILE",
+      description = "One URL per line; blank lines and # comments ignored.")
+  Path seeds;
+
+  @Option(names = "--threads", defaultValue = "8", paramLabel = "N", description = "Worker threads (default ${DEFAULT-VALUE}).")
+  int threads;
+
+  @Option(names = "--max-pages", paramLabel = "N", description = "Stop after N pages fetched (default: no limit).")
+  Long maxPages;
+
+  @Option(names = "--max-depth", paramLabel = "N", description = "Seeds are depth 0 (default: no limit).")
+  Integer maxDepth;
+
+  @Option(names = "--expected-urls", defaultValue = "10000000", paramLabel = "N",
+      description = "Sieve capacity in distinct URLs (default ${DEFAULT-VALUE}).")
+  long expectedUrls;
+
+  @Option(names = "--fpp", defaultValue = "1e-6", paramLabel = "P",
+      description = "Sieve false-positive rate (default ${DEFAULT-VALUE}).")
+  double fpp;
+
+  @Option(names = "--scope", defaultValue = "host", paramLabel = "host|domain|any",
+      converter = ScopeConverter.class,
+      description = "Follow links on the seeds' origins (host), registrable domains (domain), or anywhere (any). Default ${DEFAULT-VALUE}.")
+  Scope scope;
+
+  @Option(names = "--output", defaultValue = "crawl.jsonl", paramLabel = "FILE",
+      description = "JSON Lines, one record per fetched URL (default ${DEFAULT-VALUE}).")
+  Path output;
+
+  @Option(names = "--user-agent", defaultValue = Fetcher.DEFAULT_USER_AGENT, paramLabel = "UA",
+      description = "Sent on every request; its product token is the robots.txt agent.")
+  String userAgent;
+
+  @Option(names = "--delay-ms", defaultValue = "1000", paramLabel = "MS",
+      description = "Least time between fetches of one host, raised by robots.txt Crawl-delay (default ${DEFAULT-VALUE}).")
+  long delayMs;
+
+  @Option(names = "--per-host", defaultValue = "1", paramLabel = "N",
+      description = "Fetches of one host in flight at once (default ${DEFAULT-VALUE}).")
+  int perHost;
+
+  @Option(names = "--max-pages-per-host", paramLabel = "N", description = "Page budget per host (default: no limit).")
+  Long maxPagesPerHost;
+
+  @Option(names = "--queue-key", defaultValue = "host", paramLabel = "host|domain",
+      converter = QueueKeyConverter.class,
+      description = "What politeness is counted per (default ${DEFAULT-VALUE}).")
+  QueueKey queueKey;
+
+  @Option(names = "--retries", defaultValue = "2", paramLabel = "N",
+      description = "Retries of a 5xx or network failure, with backoff (default ${DEFAULT-VALUE}).")
+  int retries;
+
+  @Option(names = "--max-crawl-delay", defaultValue = "30", paramLabel = "SECONDS",
+      description = "Hosts whose robots.txt asks for a longer Crawl-delay are skipped (default ${DEFAULT-VALUE}).")
+  long maxCrawlDelaySeconds;
+
+  @Option(names = "--max-body-bytes", defaultValue = "10485760", paramLabel = "BYTES",
+      description = "Body cap after decompression; longer bodies are truncated (default ${DEFAULT-VALUE}).")
+  long maxBodyBytes;
+
+  @Option(names = "--max-url-length", defaultValue = "2048", paramLabel = "N",
+      description = "Longer links are not followed (default ${DEFAULT-VALUE}).")
+  int maxUrlLength;
+
+  @Option(names = "--max-outlinks", defaultValue = "5000", paramLabel = "N",
+      description = "Links taken from one page at most (default ${DEFAULT-VALUE}).")
+  int maxOutlinks;
+
+  @Option(names = "--ignore-nofollow", description = "Follow rel=nofollow links and links of nofollow pages.")
+  boolean ignoreNofollow;
+
+  @Option(names = "--allow-private",
+      description = "Follow links to loopback/private/link-local addresses other than the seeds' hosts.")
+  boolean allowPrivate;
+
+  @Option(names = "--progress-interval", defaultValue = "10", paramLabel = "SECONDS",
+      description = "Seconds between progress lines (default ${DEFAULT-VALUE}).")
+  long progressSeconds;
+
+  @Option(names = "--config", paramLabel = "FILE",
+      description = "Properties file with defaults for any option (default config/crawler.properties when present); command-line options win.")
+  Path config;
+
+  @Override
+  public Integer call() throws Exception {
+    SeedFile seedFile = readSeeds();
+    CrawlConfig crawlConfig;
+    try {
+      crawlConfig = crawlConfig(seedFile);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "Invalid setting: " + e.getMessage());
+    }
+    PrintStream out = System.out;
+    int[] capacityWarnings = {0};
+    try (JsonlOutput jsonl = JsonlOutput.create(output)) {
+      Crawler crawler = new Crawler(crawlConfig, new CrawlListener() {
+        @Override
+        public void onPage(PageRecord record) {
+          jsonl.onPage(record);
+        }
+
+        @Override
+        public void onCapacityWarning(CapacityWarning warning) {
+          capacityWarnings[0]++;
+        }
+
+        @Override
+        public void onHostSkipped(String host, String reason) {
+          log.info("Skipping host {}: {}", host, reason);
+        }
+      });
+      CountDownLatch done = new CountDownLatch(1);
+      Thread hook = new Thread(() -> {
+        log.info("Stopping: letting fetches in flight finish, then writing the summary");
+        crawler.stop();
+        try {
+          done.await(STOP_WAIT_SECONDS, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }, "crawl-stop");
+      Runtime.getRuntime().addShutdownHook(hook);
+      log.info("Crawling {} seed(s) with {} threads into {}", seedFile.seeds().size(), threads, output);
+      CrawlProgress summary;
+      try (ProgressReporter progress = new ProgressReporter(
+          crawler::progress, Duration.ofSeconds(progressSeconds), System.console() != null)) {
+        summary = crawler.run();
+      }
+      jsonl.close();
+      printSummary(out, summary, seedFile.skippedLines());
+      done.countDown();
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException shuttingDown) {
+        // The hook is running: it is waiting for done, which is counted down.
+      }
+    }
+    return 0;
+  }
+
+  private SeedFile readSeeds() {
+    SeedFile seedFile;
+    try {
+      seedFile = SeedFile.read(seeds);
+    } catch (NoSuchFileException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "Seed file not found: " + seeds);
+    } catch (IOException e) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(), "Cannot read seed file " + seeds + ": " + e.getMessage());
+    }
+    if (seedFile.seeds().isEmpty()) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(),
+          "No valid seed in " + seeds + " (" + seedFile.skippedLines()
+              + " line(s) skipped): give one absolute http(s) URL per line");
+    }
+    return seedFile;
+  }
+
+  private CrawlConfig crawlConfig(SeedFile seedFile) {
+    CrawlConfig.Builder builder = CrawlConfig.builder()
+        .seeds(seedFile.seeds())
+        .threads(threads)
+        .expectedUrls(expectedUrls)
+        .falsePositiveRate(fpp)
+        .scope(scope)
+        .userAgent(userAgent)
+        .politenessDelay(Duration.ofMillis(delayMs))
+        .maxInFlightPerHost(perHost)
+        .queueKey(queueKey)
+        .retries(retries)
+        .maxCrawlDelay(Duration.ofSeconds(maxCrawlDelaySeconds))
+        .maxBodyBytes(maxBodyBytes)
+        .maxUrlLength(maxUrlLength)
+        .maxOutlinks(maxOutlinks)
+        .followNofollow(ignoreNofollow)
+        .allowPrivate(allowPrivate);
+    if (maxPages != null) {
+      builder.maxPages(maxPages);
+    }
+    if (maxDepth != null) {
+      builder.maxDepth(maxDepth);
+    }
+    if (maxPagesPerHost != null) {
+      builder.maxPagesPerHost(maxPagesPerHost);
+    }
+    if (delayMs < 0) {
+      throw new IllegalArgumentException("delay-ms (" + delayMs + ") must be >= 0");
+    }
+    if (progressSeconds < 1) {
+      throw new IllegalArgumentException("progress-interval (" + progressSeconds + ") must be >= 1");
+    }
+    return builder.build();
+  }
+
+  private void printSummary(PrintStream out, CrawlProgress p, int skippedSeeds) {
+    double seconds = p.elapsed().toMillis() / 1000.0;
+    out.printf(Locale.ROOT, "Crawl summary%n");
+    out.printf(Locale.ROOT, "  pages:             %,d (%.1f pages/s over %.1f s)%n", p.pages(), p.pagesPerSecond(), seconds);
+    out.printf(Locale.ROOT, "  errors:            %,d %s%n", p.errorTotal(), ProgressReporter.counts(p.errors()));
+    out.printf(Locale.ROOT, "  bytes:             %s%n", Units.bytes(p.bytes()));
+    out.printf(Locale.ROOT, "  links:             %,d found, %,d new%n", p.linksFound(), p.newLinks());
+    out.printf(Locale.ROOT, "  skipped:           %s%n", ProgressReporter.counts(p.skipped()));
+    out.printf(Locale.ROOT, "  retries:           %,d%n", p.retries());
+    out.printf(Locale.ROOT, "  pending at end:    %,d%n", p.pending());
+    out.printf(Locale.ROOT, "  skipped seeds:     %,d%n", skippedSeeds);
+    out.printf(Locale.ROOT, "  sieve:             ~%,d URLs seen, fpp %.2g%n", p.sieveEstimate(), p.sieveFpp());
+    out.printf(Locale.ROOT, "  capacity warnings: %,d%n", p.capacityWarnings());
+    out.printf(Locale.ROOT, "  output:            %s%n", output);
+    out.flush();
+  }
+
+  /** Parses host|domain|any, case-insensitively. */
+  static final class ScopeConverter implements CommandLine.ITypeConverter<Scope> {
+    @Override
+    public Scope convert(String value) {
+      return Scope.fromString(value).orElseThrow(() -> new CommandLine.TypeConversionException(
+          "'" + value + "' is not a scope: use host, domain or any"));
+    }
+  }
+
+  /** Parses host|domain, case-insensitively. */
+  static final class QueueKeyConverter implements CommandLine.ITypeConverter<QueueKey> {
+    @Override
+    public QueueKey convert(String value) {
+      try {
+        return QueueKey.valueOf(value.strip().toUpperCase(Locale.ROOT));
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.TypeConversionException(
+            "'" + value + "' is not a queue key: use host or domain");
+      }
+    }
+  }
+
+  /** Whether a config file should be applied: the named one, or the default when present. */
+  static Path configFile(Path named) {
+    if (named != null) {
+      return named;
+    }
+    return Files.isReadable(DEFAULT_CONFIG) ? DEFAULT_CONFIG : null;
+  }
+}

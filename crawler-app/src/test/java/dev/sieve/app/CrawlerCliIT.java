@@ -1,0 +1,173 @@
+package dev.sieve.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.sieve.testing.TestSite;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Runs the packaged crawler.jar as a user would, against a generated site on loopback. */
+class CrawlerCliIT {
+  private static final Path JAR = Path.of(System.getProperty("crawler.jar", "target/crawler.jar"));
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @TempDir Path dir;
+
+  @Test
+  void crawl_generatedSite_writesOneRecordPerReachableUrlAndExitsZero() throws Exception {
+    try (TestSite site = TestSite.start(1000)) {
+      Path seeds = write("seeds.txt", "# the site\n\n" + site.url("/p/0.html") + "\n");
+
+      Result result = run("crawl", "--seeds", seeds.toString(), "--output", "out/crawl.jsonl",
+          "--delay-ms", "0", "--per-host", "4", "--threads", "4", "--expected-urls", "100000");
+
+      assertThat(result.exitCode).as(result.stderr).isZero();
+      List<JsonNode> records = jsonl(dir.resolve("out/crawl.jsonl"));
+      Set<String> paths = records.stream().map(r -> URI.create(r.get("url").asText()).getRawPath())
+          .collect(Collectors.toSet());
+      assertThat(paths).isEqualTo(site.reachablePaths(Integer.MAX_VALUE));
+      assertThat(records).hasSize(paths.size());
+      JsonNode first = records.stream().filter(r -> r.get("url").asText().endsWith("/p/0.html")).findFirst().orElseThrow();
+      assertThat(fieldNames(first)).containsExactly(
+          "url", "status", "depth", "contentType", "bytes", "fetchMs", "outlinks", "newLinks", "error", "fetchedAt");
+      assertThat(first.get("status").asInt()).isEqualTo(200);
+      assertThat(first.get("depth").asInt()).isZero();
+      assertThat(first.get("error").isNull()).isTrue();
+      assertThat(Instant.parse(first.get("fetchedAt").asText())).isNotNull();
+      assertThat(result.stdout).contains("Crawl summary").contains("pages:").contains("skipped seeds:     0");
+    }
+  }
+
+  @Test
+  void crawl_maxPagesAndBadSeedLines_skipsLinesWithWarningsAndStopsAtLimit() throws Exception {
+    try (TestSite site = TestSite.start(200)) {
+      Path seeds = write("seeds.txt", "not a url\n" + site.url("/p/0.html") + "\nftp://files.example/\n");
+
+      Result result = run("crawl", "--seeds", seeds.toString(), "--output", "crawl.jsonl",
+          "--delay-ms", "0", "--max-pages", "7");
+
+      assertThat(result.exitCode).as(result.stderr).isZero();
+      assertThat(jsonl(dir.resolve("crawl.jsonl"))).hasSize(7);
+      assertThat(result.stderr)
+          .contains("seeds.txt:1: not an absolute http(s) URL, skipped: not a url")
+          .contains("seeds.txt:3: not an absolute http(s) URL, skipped: ftp://files.example/");
+      assertThat(result.stdout).contains("skipped seeds:     2");
+    }
+  }
+
+  @Test
+  void crawl_seedFileWithoutValidSeed_isUsageError() throws Exception {
+    Path seeds = write("seeds.txt", "# nothing\n\njunk\n");
+
+    Result result = run("crawl", "--seeds", seeds.toString());
+
+    assertThat(result.exitCode).isEqualTo(2);
+    assertThat(result.stderr).contains("No valid seed in").contains("1 line(s) skipped");
+    assertThat(result.stderr).doesNotContain("Exception");
+  }
+
+  @Test
+  void crawl_missingSeedFileOrUnknownOption_isUsageError() throws Exception {
+    Result missing = run("crawl", "--seeds", "absent.txt");
+    Result unknown = run("crawl", "--seeds", "absent.txt", "--bogus");
+
+    assertThat(missing.exitCode).isEqualTo(2);
+    assertThat(missing.stderr).contains("Seed file not found: absent.txt");
+    assertThat(unknown.exitCode).isEqualTo(2);
+    assertThat(unknown.stderr).contains("Unknown option: '--bogus'");
+  }
+
+  @Test
+  void crawl_configFile_suppliesDefaultsAndCommandLineWins() throws Exception {
+    try (TestSite site = TestSite.start(200)) {
+      Path seeds = write("seeds.txt", site.url("/p/0.html") + "\n");
+      Path config = write("my.properties", "max-pages=5\ndelay-ms=0\noutput=from-config.jsonl\n");
+
+      Result result = run("crawl", "--config", config.toString(), "--seeds", seeds.toString(), "--max-pages", "3");
+
+      assertThat(result.exitCode).as(result.stderr).isZero();
+      assertThat(jsonl(dir.resolve("from-config.jsonl"))).hasSize(3);
+    }
+  }
+
+  @Test
+  void crawl_configFileWithUnknownKey_isUsageError() throws Exception {
+    Path config = write("bad.properties", "max-pagez=5\n");
+
+    Result result = run("crawl", "--config", config.toString(), "--seeds", "x.txt");
+
+    assertThat(result.exitCode).isEqualTo(2);
+    assertThat(result.stderr).contains("unknown setting 'max-pagez'");
+  }
+
+  @Test
+  void size_examples_printTextbookFigures() throws Exception {
+    Result million = run("size", "--capacity", "1000000", "--fpp", "0.001");
+    Result billion = run("size", "--capacity", "1000000000", "--fpp", "0.0001");
+
+    assertThat(million.exitCode).isZero();
+    assertThat(million.stdout).contains("14,377,588").contains("1.71 MiB").contains("k = 10");
+    assertThat(billion.exitCode).isZero();
+    assertThat(billion.stdout).contains("2.23 GiB").contains("2.40 GB");
+  }
+
+  @Test
+  void helpAndVersion_exitZero() throws Exception {
+    assertThat(run("--help").stdout).contains("crawl").contains("size");
+    assertThat(run("crawl", "--help").stdout).contains("--max-pages").contains("--scope");
+    assertThat(run("size", "--help").exitCode).isZero();
+    assertThat(run("--version").stdout).contains("Sieve crawler");
+  }
+
+  private record Result(int exitCode, String stdout, String stderr) {}
+
+  private Result run(String... args) throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>(List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m", "-jar", JAR.toAbsolutePath().toString()));
+    command.addAll(List.of(args));
+    Path stdout = dir.resolve("stdout.txt");
+    Path stderr = dir.resolve("stderr.txt");
+    Process process = new ProcessBuilder(command)
+        .directory(dir.toFile())
+        .redirectOutput(stdout.toFile())
+        .redirectError(stderr.toFile())
+        .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+        .start();
+    if (!process.waitFor(120, TimeUnit.SECONDS)) {
+      process.destroyForcibly();
+      throw new AssertionError("crawler.jar did not finish in 120 s: " + command);
+    }
+    return new Result(process.exitValue(), Files.readString(stdout), Files.readString(stderr));
+  }
+
+  private Path write(String name, String content) throws IOException {
+    return Files.writeString(dir.resolve(name), content, StandardCharsets.UTF_8);
+  }
+
+  private static List<JsonNode> jsonl(Path file) throws IOException {
+    List<JsonNode> records = new ArrayList<>();
+    for (String line : Files.readAllLines(file)) {
+      records.add(JSON.readTree(line));
+    }
+    return records;
+  }
+
+  private static List<String> fieldNames(JsonNode node) {
+    List<String> names = new ArrayList<>();
+    node.fieldNames().forEachRemaining(names::add);
+    return names;
+  }
+}
