@@ -2,33 +2,31 @@ package dev.sieve.app;
 
 import java.util.Locale;
 
-/** Human-readable sizes: binary units (KiB, MiB, GiB) as memory is allocated in them. */
+/** Human-readable sizes. */
 final class Units {
+  private static final String[] BINARY = {"B", "KiB", "MiB", "GiB", "TiB"};
+  private static final String[] DECIMAL = {"B", "kB", "MB", "GB", "TB"};
+
   private Units() {}
 
-  /** E.g. {@code 1.71 MiB}, {@code 2.23 GiB}, {@code 512 B}. */
+  /** Binary units, as memory is allocated: {@code 1.71 MiB}, {@code 2.23 GiB}, {@code 512 B}. */
   static String bytes(double bytes) {
-    String[] units = {"B", "KiB", "MiB", "GiB", "TiB"};
-    int unit = 0;
-    while (bytes >= 1024 && unit < units.length - 1) {
-      bytes /= 1024;
-      unit++;
-    }
-    return unit == 0
-        ? String.format(Locale.ROOT, "%.0f B", bytes)
-        : String.format(Locale.ROOT, "%.2f %s", bytes, units[unit]);
+    return scaled(bytes, 1024, BINARY);
   }
 
-  /** E.g. {@code 2.40 GB}: decimal units, for comparison with disk and marketing figures. */
+  /** Decimal units, as disks are sold: {@code 2.40 GB}. */
   static String decimalBytes(double bytes) {
-    String[] units = {"B", "kB", "MB", "GB", "TB"};
+    return scaled(bytes, 1000, DECIMAL);
+  }
+
+  private static String scaled(double value, int base, String[] units) {
     int unit = 0;
-    while (bytes >= 1000 && unit < units.length - 1) {
-      bytes /= 1000;
+    while (value >= base && unit < units.length - 1) {
+      value /= base;
       unit++;
     }
     return unit == 0
-        ? String.format(Locale.ROOT, "%.0f B", bytes)
-        : String.format(Locale.ROOT, "%.2f %s", bytes, units[unit]);
+        ? String.format(Locale.ROOT, "%.0f B", value)
+        : String.format(Locale.ROOT, "%.2f %s", value, units[unit]);
   }
 }
