@@ -1,0 +1,249 @@
+package dev.sieve.frontier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.google.common.base.Ticker;
+import dev.sieve.url.Url;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+class FrontierTest {
+  private static final long SECOND = 1_000_000_000L;
+  private final FakeTicker ticker = new FakeTicker();
+
+  @Test
+  void poll_oneHost_leasesAtMostOneAtATimeSpacedByTheDelay() {
+    Frontier frontier = frontier(Duration.ofSeconds(2), 1);
+    for (int i = 0; i < 3; i++) {
+      frontier.push(url("http://a.example/" + i), 0);
+    }
+
+    Lease first = frontier.poll();
+    assertThat(first.url()).isEqualTo("http://a.example/0");
+    assertThat(frontier.poll()).as("one in flight per host").isNull();
+
+    ticker.advance(5 * SECOND);
+    frontier.complete(first);
+    assertThat(frontier.poll()).as("delay runs from completion").isNull();
+    assertThat(frontier.nanosUntilReady()).isEqualTo(2 * SECOND);
+
+    ticker.advance(2 * SECOND);
+    Lease second = frontier.poll();
+    assertThat(second.url()).isEqualTo("http://a.example/1");
+  }
+
+  @Test
+  void poll_manyHostsRandomCompletions_startsOfOneHostNeverCloserThanTheDelay() {
+    long delay = SECOND;
+    Frontier frontier = frontier(Duration.ofNanos(delay), 1);
+    for (int h = 0; h < 20; h++) {
+      for (int i = 0; i < 10; i++) {
+        frontier.push(url("http://host" + h + ".example/" + i), 0);
+      }
+    }
+    Map<String, List<Long>> starts = new HashMap<>();
+    List<Lease> inFlight = new ArrayList<>();
+    java.util.Random random = new java.util.Random(7);
+    while (!frontier.isFinished()) {
+      for (Lease lease = frontier.poll(); lease != null; lease = frontier.poll()) {
+        starts.computeIfAbsent(lease.hostKey(), k -> new ArrayList<>()).add(ticker.read());
+        inFlight.add(lease);
+      }
+      ticker.advance(random.nextInt(300_000_000));
+      if (!inFlight.isEmpty() && random.nextBoolean()) {
+        frontier.complete(inFlight.remove(random.nextInt(inFlight.size())));
+      }
+    }
+
+    assertThat(starts).hasSize(20);
+    starts.forEach((host, times) -> {
+      assertThat(times).hasSize(10);
+      for (int i = 1; i < times.size(); i++) {
+        assertThat(times.get(i) - times.get(i - 1)).as(host).isGreaterThanOrEqualTo(delay);
+      }
+    });
+  }
+
+  @Test
+  void poll_manyHosts_leasesOnePerHostAtOnce() {
+    Frontier frontier = frontier(Duration.ofSeconds(1), 1);
+    for (int h = 0; h < 50; h++) {
+      frontier.push(url("http://host" + h + ".example/a"), 0);
+      frontier.push(url("http://host" + h + ".example/b"), 0);
+    }
+
+    List<Lease> leased = new ArrayList<>();
+    for (Lease lease = frontier.poll(); lease != null; lease = frontier.poll()) {
+      leased.add(lease);
+    }
+
+    assertThat(leased).hasSize(50).extracting(Lease::hostKey).doesNotHaveDuplicates();
+    assertThat(frontier.pending()).isEqualTo(50);
+    assertThat(frontier.inFlight()).isEqualTo(50);
+  }
+
+  @Test
+  void poll_perHostLimit_allowsThatManyInFlight() {
+    Frontier frontier = frontier(Duration.ZERO, 3);
+    for (int i = 0; i < 10; i++) {
+      frontier.push(url("http://a.example/" + i), 0);
+    }
+
+    List<Lease> leased = new ArrayList<>();
+    for (Lease lease = frontier.poll(); lease != null; lease = frontier.poll()) {
+      leased.add(lease);
+    }
+
+    assertThat(leased).hasSize(3);
+  }
+
+  @Test
+  void push_seenUrl_notQueuedAgain() {
+    Frontier frontier = frontier(Duration.ZERO, 1);
+
+    assertThat(frontier.push(url("http://a.example/x"), 0)).isTrue();
+    assertThat(frontier.push(url("http://a.example/x"), 3)).isFalse();
+    assertThat(frontier.pending()).isEqualTo(1);
+  }
+
+  @Test
+  void retry_requeuesFirstAndHoldsTheHostForTheBackoff() {
+    Frontier frontier = frontier(Duration.ofSeconds(1), 1);
+    frontier.push(url("http://a.example/1"), 0);
+    frontier.push(url("http://a.example/2"), 0);
+
+    Lease lease = frontier.poll();
+    frontier.retry(lease, Duration.ofSeconds(10));
+    ticker.advance(9 * SECOND);
+    assertThat(frontier.poll()).isNull();
+    ticker.advance(SECOND);
+    Lease again = frontier.poll();
+
+    assertThat(again.url()).isEqualTo("http://a.example/1");
+    assertThat(again.attempt()).isEqualTo(1);
+  }
+
+  @Test
+  void delayHost_retryAfter_holdsOnlyThatHost() {
+    Frontier frontier = frontier(Duration.ZERO, 1);
+    frontier.push(url("http://slow.example/1"), 0);
+    frontier.push(url("http://fast.example/1"), 0);
+
+    frontier.delayHost("slow.example", Duration.ofSeconds(30));
+
+    assertThat(frontier.poll().hostKey()).isEqualTo("fast.example");
+    assertThat(frontier.poll()).isNull();
+    ticker.advance(30 * SECOND);
+    assertThat(frontier.poll().hostKey()).isEqualTo("slow.example");
+  }
+
+  @Test
+  void setHostDelay_crawlDelay_spacesThatHostFurther() {
+    Frontier frontier = frontier(Duration.ofSeconds(1), 1);
+    frontier.setHostDelay("a.example", Duration.ofSeconds(5));
+    frontier.push(url("http://a.example/1"), 0);
+    frontier.push(url("http://a.example/2"), 0);
+
+    frontier.complete(frontier.poll());
+    ticker.advance(4 * SECOND);
+    assertThat(frontier.poll()).isNull();
+    ticker.advance(SECOND);
+    assertThat(frontier.poll()).isNotNull();
+  }
+
+  @Test
+  void skipHost_dropsPendingAndLaterUrlsAndCountsThem() {
+    Frontier frontier = frontier(Duration.ZERO, 1);
+    frontier.push(url("http://a.example/1"), 0);
+    frontier.push(url("http://a.example/2"), 0);
+
+    assertThat(frontier.skipHost("a.example")).isEqualTo(2);
+    assertThat(frontier.push(url("http://a.example/3"), 0)).isFalse();
+    assertThat(frontier.droppedBySkippedHost()).isEqualTo(3);
+    assertThat(frontier.isFinished()).isTrue();
+  }
+
+  @Test
+  void push_overHostBudget_droppedAndCounted() {
+    Frontier frontier = Frontier.builder(Sieve.create(1000, 0.001)).ticker(ticker)
+        .politenessDelay(Duration.ZERO).maxUrlsPerHost(2).build();
+
+    frontier.push(url("http://a.example/1"), 0);
+    frontier.push(url("http://a.example/2"), 0);
+    assertThat(frontier.push(url("http://a.example/3"), 0)).isFalse();
+    assertThat(frontier.push(url("http://b.example/1"), 0)).isTrue();
+    assertThat(frontier.droppedByHostBudget()).isEqualTo(1);
+  }
+
+  @Test
+  void queueKeyDomain_subdomainsShareOnePolitenessQueue() {
+    Frontier frontier = Frontier.builder(Sieve.create(1000, 0.001)).ticker(ticker)
+        .politenessDelay(Duration.ofSeconds(1)).queueKey(QueueKey.DOMAIN).build();
+    frontier.push(url("http://a.example.co.uk/"), 0);
+    frontier.push(url("http://b.example.co.uk/"), 0);
+
+    assertThat(frontier.poll().hostKey()).isEqualTo("example.co.uk");
+    assertThat(frontier.poll()).isNull();
+  }
+
+  @Test
+  void take_finished_returnsNullToEveryWorker() throws InterruptedException {
+    Frontier frontier = frontier(Duration.ZERO, 1);
+    frontier.push(url("http://a.example/1"), 0);
+
+    Lease lease = frontier.take();
+    frontier.complete(lease);
+
+    assertThat(frontier.take()).isNull();
+    assertThat(frontier.isFinished()).isTrue();
+  }
+
+  @Test
+  void complete_leaseFromElsewhere_refused() {
+    Frontier frontier = frontier(Duration.ZERO, 1);
+    Lease stranger = new Lease("http://a.example/", 0, "a.example", 0, List.of());
+
+    assertThatThrownBy(() -> frontier.complete(stranger)).isInstanceOf(IllegalStateException.class);
+  }
+
+  @Test
+  void build_badSettings_messageNamesTheValue() {
+    Sieve sieve = Sieve.create(10, 0.1);
+    assertThatThrownBy(() -> Frontier.builder(sieve).maxInFlightPerHost(0).build())
+        .hasMessage("maxInFlightPerHost (0) must be >= 1");
+    assertThatThrownBy(() -> Frontier.builder(sieve).politenessDelay(Duration.ofMillis(-1)).build())
+        .hasMessage("politenessDelay (PT-0.001S) must be >= 0");
+  }
+
+  private Frontier frontier(Duration delay, int perHost) {
+    return Frontier.builder(Sieve.create(10_000, 0.001))
+        .ticker(ticker)
+        .politenessDelay(delay)
+        .maxInFlightPerHost(perHost)
+        .build();
+  }
+
+  private static Url url(String url) {
+    return Url.parse(url).orElseThrow();
+  }
+
+  /** A ticker the test moves by hand. */
+  static final class FakeTicker extends Ticker {
+    private final AtomicLong nanos = new AtomicLong(1_000 * SECOND);
+
+    @Override
+    public long read() {
+      return nanos.get();
+    }
+
+    void advance(long delta) {
+      nanos.addAndGet(delta);
+    }
+  }
+}
