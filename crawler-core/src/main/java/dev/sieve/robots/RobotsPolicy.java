@@ -114,8 +114,8 @@ public final class RobotsPolicy {
    * who fetches and who waits). Never throws for anything the web sends.
    *
    * @throws RuntimeException whatever the fetch function threw, e.g. {@link
-   *     IllegalStateException} from a closed {@link Fetcher}; nothing is cached then, so the next
-   *     check fetches again
+   *     IllegalStateException} from a closed {@link Fetcher}, also to the callers that were
+   *     waiting for that fetch; nothing is cached then, so the next check fetches again
    */
   public RobotsVerdict check(Url url) {
     Objects.requireNonNull(url, "url");
@@ -358,13 +358,13 @@ public final class RobotsPolicy {
       return this;
     }
 
-    /** How long fetched rules (and "no robots.txt") are used before fetching again. Default 24 h. */
+    /** How long fetched rules, or "no robots.txt", are used before fetching again. Default 24 h. */
     public Builder ttl(Duration ttl) {
       this.ttl = ttl;
       return this;
     }
 
-    /** How long an unreachable robots.txt disallows all before it is fetched again. Default 1 min. */
+    /** How long an unreachable robots.txt disallows all, until fetched again. Default 1 min. */
     public Builder retryInterval(Duration retryInterval) {
       this.retryInterval = retryInterval;
       return this;
