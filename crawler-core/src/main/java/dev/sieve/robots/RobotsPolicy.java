@@ -1,0 +1,445 @@
+package dev.sieve.robots;
+
+import com.google.common.cache.CacheBuilder;
+import com.google.common.cache.CacheLoader;
+import com.google.common.cache.LoadingCache;
+import com.google.common.util.concurrent.ExecutionError;
+import com.google.common.util.concurrent.UncheckedExecutionException;
+import crawlercommons.robots.BaseRobotRules;
+import crawlercommons.robots.SimpleRobotRules;
+import crawlercommons.robots.SimpleRobotRules.RobotRulesMode;
+import crawlercommons.robots.SimpleRobotRulesParser;
+import dev.sieve.fetch.FetchResult;
+import dev.sieve.fetch.Fetcher;
+import dev.sieve.robots.RobotsRules.Source;
+import dev.sieve.robots.RobotsVerdict.Decision;
+import dev.sieve.url.Url;
+import java.math.BigDecimal;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Decides whether robots.txt (RFC 9309, parsed by crawler-commons) lets this crawler fetch a URL,
+ * and keeps each origin's rules in a bounded cache. Thread-safe: share one instance across
+ * workers.
+ *
+ * <h2>Fetching</h2>
+ *
+ * <p>{@link #check(Url)} fetches the robots.txt of the URL's origin ({@code scheme://host:port})
+ * when it has no fresh rules for it, synchronously on the calling thread and through the fetch
+ * function given to the builder. The crawl loop calls {@code check} on a worker that already holds
+ * the host's politeness slot, right before fetching a page of that host, so the robots.txt request
+ * counts against the host's politeness like any page. Redirects are followed even to other hosts
+ * (RFC 9309 section 2.3.1.2); those few requests are not paced by the other host's politeness.
+ *
+ * <p>Concurrent checks of one origin fetch its robots.txt once: the first caller fetches and the
+ * others block until it is done, then share the result. Waiting is not interruptible and lasts at
+ * most as long as the fetch, bounded by the fetch function's timeouts times {@code 1 +
+ * maxRedirects}. Checks of other origins never wait for it. To tell whether a check would fetch,
+ * see {@link #cached(Url)}.
+ *
+ * <h2>Outcomes (RFC 9309 section 2.3.1)</h2>
+ *
+ * <ul>
+ *   <li>2xx: the first 500 KiB of the body are parsed for this crawler's agent token; the rules
+ *       live for the TTL. Garbage parses to whatever crawler-commons makes of it (usually allow
+ *       all) and never throws; an oversized or mostly unparsable file is logged at INFO once per
+ *       fetch.
+ *   <li>3xx: up to {@code maxRedirects} redirects are followed, resolved with {@link
+ *       Url#resolve}. A longer chain, a missing or unusable {@code Location} count as "no
+ *       robots.txt": allow all, for the TTL.
+ *   <li>4xx: no robots.txt, allow all for the TTL; except 429, which is treated as a server error
+ *       (a host that says we ask too often is not telling us to crawl everything).
+ *   <li>5xx, 429, any other status, or a network failure ({@link FetchResult#error()} set, even
+ *       on a 2xx whose body read failed): unreachable, disallow all. Such rules expire after the
+ *       retry interval, stretched to the {@code Retry-After} of a 429 or 503 but never past the
+ *       TTL, and are then fetched again. RFC 9309 lets a crawler treat a robots.txt unreachable
+ *       for 30 days or more as absent; this policy does not, it keeps disallowing and retrying.
+ * </ul>
+ *
+ * <p>A {@code Crawl-delay} above {@code maxCrawlDelay} makes every URL of the host denied with
+ * {@link Decision#CRAWL_DELAY_TOO_LONG}; that is logged at INFO once per fetch of its rules, so
+ * at most once per TTL per origin.
+ */
+public final class RobotsPolicy {
+  private static final Logger log = LoggerFactory.getLogger(RobotsPolicy.class);
+
+  /** What an entry weighs in the cache on top of its robots.txt bytes. */
+  private static final int ENTRY_OVERHEAD_BYTES = 1024;
+
+  private final String agentToken;
+  private final Function<String, FetchResult> fetch;
+  private final Duration ttl;
+  private final Duration retryInterval;
+  private final int maxRedirects;
+  private final Duration maxCrawlDelay;
+  private final Clock clock;
+  private final List<String> agentNames;
+  private final LoadingCache<String, RobotsRules> cache;
+  private final LongAdder robotsFetches = new LongAdder();
+  private final LongAdder denials = new LongAdder();
+
+  private RobotsPolicy(Builder b, String agentToken) {
+    this.agentToken = agentToken;
+    this.fetch = b.fetch;
+    this.ttl = b.ttl;
+    this.retryInterval = b.retryInterval;
+    this.maxRedirects = b.maxRedirects;
+    this.maxCrawlDelay = b.maxCrawlDelay;
+    this.clock = b.clock;
+    this.agentNames = List.of(agentToken);
+    this.cache =
+        CacheBuilder.newBuilder()
+            .maximumWeight(b.maxCacheBytes)
+            .weigher((String origin, RobotsRules rules) -> weight(rules))
+            .build(CacheLoader.from(this::load));
+  }
+
+  /** Returns a builder with the documented defaults; a fetch function must be set. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Returns what the robots.txt of {@code url}'s origin says about fetching {@code url}, first
+   * fetching it if this policy holds no fresh rules for the origin (see the class comment for
+   * who fetches and who waits). Never throws for anything the web sends.
+   *
+   * @throws RuntimeException whatever the fetch function threw, e.g. {@link
+   *     IllegalStateException} from a closed {@link Fetcher}, also to the callers that were
+   *     waiting for that fetch; nothing is cached then, so the next check fetches again
+   */
+  public RobotsVerdict check(Url url) {
+    Objects.requireNonNull(url, "url");
+    RobotsRules rules = rulesFor(url.origin());
+    RobotsVerdict verdict = verdict(rules, url);
+    if (!verdict.allowed()) {
+      denials.increment();
+    }
+    return verdict;
+  }
+
+  /**
+   * The fresh rules held for {@code url}'s origin, without fetching or waiting. Empty when none
+   * are held, they have expired, or a fetch of them is under way: then {@link #check} would fetch
+   * or wait.
+   */
+  public Optional<RobotsRules> cached(Url url) {
+    Objects.requireNonNull(url, "url");
+    RobotsRules rules = cache.getIfPresent(url.origin());
+    return rules == null || rules.isExpired(clock.instant())
+        ? Optional.empty()
+        : Optional.of(rules);
+  }
+
+  /** The lower-case agent token matched against {@code User-agent} lines, e.g. "sievebot". */
+  public String agentToken() {
+    return agentToken;
+  }
+
+  /** The number of robots.txt requests made so far, each redirect hop counting as one. */
+  public long robotsFetches() {
+    return robotsFetches.sum();
+  }
+
+  /** The number of {@link #check} calls so far whose verdict was not {@link Decision#ALLOWED}. */
+  public long denials() {
+    return denials.sum();
+  }
+
+  private RobotsRules rulesFor(String origin) {
+    RobotsRules held = cache.getIfPresent(origin);
+    if (held != null && !held.isExpired(clock.instant())) {
+      return held;
+    }
+    if (held != null) {
+      // Only the caller that removes this very entry makes room for a new load; the others find
+      // that load under way (or done) in get() below and share it.
+      cache.asMap().remove(origin, held);
+    }
+    try {
+      return cache.getUnchecked(origin);
+    } catch (UncheckedExecutionException | ExecutionError e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof RuntimeException) {
+        throw (RuntimeException) cause;
+      }
+      if (cause instanceof Error) {
+        throw (Error) cause;
+      }
+      throw e;
+    }
+  }
+
+  private RobotsVerdict verdict(RobotsRules rules, Url url) {
+    if (rules.source() == Source.UNREACHABLE) {
+      return RobotsVerdict.of(Decision.ROBOTS_UNREACHABLE, Optional.empty());
+    }
+    Optional<Duration> delay = rules.crawlDelay();
+    if (delay.isPresent() && delay.get().compareTo(maxCrawlDelay) > 0) {
+      return RobotsVerdict.of(Decision.CRAWL_DELAY_TOO_LONG, delay);
+    }
+    Decision decision = rules.isAllowed(url) ? Decision.ALLOWED : Decision.DISALLOWED_BY_RULE;
+    return RobotsVerdict.of(decision, delay);
+  }
+
+  /** Fetches and parses the robots.txt of {@code origin}, following redirects. Cache loader. */
+  private RobotsRules load(String origin) {
+    String start = origin + "/robots.txt";
+    Url current =
+        Url.parse(start).orElseThrow(() -> new AssertionError("origin of a Url: " + origin));
+    for (int redirects = 0; ; redirects++) {
+      FetchResult result = fetch.apply(current.toString());
+      robotsFetches.increment();
+      if (result == null) {
+        throw new IllegalStateException("fetch function returned null for " + current);
+      }
+      Instant now = clock.instant();
+      int status = result.status();
+      if (result.error() != null || status == 429 || status >= 500 || status < 200) {
+        return unreachable(origin, current, result, now);
+      }
+      if (result.isSuccess()) {
+        return parse(origin, current, result, now);
+      }
+      if (status >= 400) {
+        log.debug("robots.txt of {}: status {} at {}, allowing all", origin, status, current);
+        return RobotsRules.without(origin, Source.UNAVAILABLE, now, now.plus(ttl));
+      }
+      // 3xx
+      Optional<Url> next = result.redirectLocation().flatMap(current::resolve);
+      if (next.isEmpty() || redirects >= maxRedirects) {
+        log.debug(
+            "robots.txt of {}: {} at {} after {} redirects, allowing all",
+            origin,
+            next.isEmpty() ? "unusable redirect" : "another redirect",
+            current,
+            redirects);
+        return RobotsRules.without(origin, Source.UNAVAILABLE, now, now.plus(ttl));
+      }
+      current = next.get();
+    }
+  }
+
+  private RobotsRules unreachable(String origin, Url at, FetchResult result, Instant now) {
+    Duration wait = retryInterval;
+    Optional<Duration> asked = result.retryAfter();
+    if (asked.isPresent() && asked.get().compareTo(wait) > 0) {
+      wait = asked.get().compareTo(ttl) < 0 ? asked.get() : ttl;
+    }
+    log.debug(
+        "robots.txt of {} unreachable at {} ({}), disallowing all for {}",
+        origin,
+        at,
+        result.error() != null ? result.error().label() + ": " + result.errorMessage()
+            : "status " + result.status(),
+        wait);
+    return RobotsRules.without(origin, Source.UNREACHABLE, now, now.plus(wait));
+  }
+
+  private RobotsRules parse(String origin, Url at, FetchResult result, Instant now) {
+    byte[] received = result.body();
+    byte[] body = RobotsTxt.cap(received, !result.truncated(), RobotsTxt.MAX_BYTES);
+    // A parser per parse: its warning count lives in a per-instance thread-local that some
+    // parses leave unset (see warnings()), so a shared one could report a previous file's count.
+    // No crawl-delay cap inside the parser: it would silently turn a long delay into "disallow
+    // all"; check() applies maxCrawlDelay itself. No per-line warnings: the INFO line below
+    // sums them up.
+    SimpleRobotRulesParser parser = new SimpleRobotRulesParser(Long.MAX_VALUE, 0);
+    BaseRobotRules parsed;
+    int warnings;
+    try {
+      parsed = parser.parseContent(at.toString(), body, result.contentType(), agentNames);
+      warnings = warnings(parser);
+    } catch (RuntimeException e) { // Defensive: third-party code fed with web input.
+      log.info("robots.txt of {} could not be parsed ({}), allowing all", origin, e.toString());
+      parsed = new SimpleRobotRules(RobotRulesMode.ALLOW_ALL);
+      warnings = 0;
+    }
+    int lines = RobotsTxt.countNonBlankLines(body);
+    boolean cut = body.length < received.length || result.truncated();
+    if (cut || warnings * 2 > lines) {
+      log.info(
+          "robots.txt of {} is oversized or malformed: {} bytes received{}, {} parsed, {} of {}"
+              + " lines not understood; obeying what parsed ({})",
+          origin,
+          received.length,
+          result.truncated() ? " (truncated by the fetcher)" : "",
+          body.length,
+          warnings,
+          lines,
+          describe(parsed));
+    }
+    RobotsRules rules = RobotsRules.parsed(origin, parsed, now, now.plus(ttl), body.length);
+    Optional<Duration> delay = rules.crawlDelay();
+    if (delay.isPresent() && delay.get().compareTo(maxCrawlDelay) > 0) {
+      log.info(
+          "robots.txt of {} asks for Crawl-delay {}, above the maximum {}: skipping the host"
+              + " until {}",
+          origin,
+          seconds(delay.get()),
+          seconds(maxCrawlDelay),
+          rules.expiresAt());
+    }
+    log.debug("robots.txt of {} fetched from {}: {}", origin, at, describe(parsed));
+    return rules;
+  }
+
+  /**
+   * The lines {@code parser}'s last parse did not understand. crawler-commons 1.6 records the
+   * count only when it parses line by line; an empty body or an HTML page without rules returns
+   * early, leaving the count unset, and {@code getNumWarnings()} then throws.
+   */
+  private static int warnings(SimpleRobotRulesParser parser) {
+    try {
+      return parser.getNumWarnings();
+    } catch (NullPointerException unset) {
+      return 0;
+    }
+  }
+
+  private static String describe(BaseRobotRules rules) {
+    return rules.isAllowAll() ? "allow all" : rules.isAllowNone() ? "allow none" : "some rules";
+  }
+
+  private static String seconds(Duration d) {
+    return BigDecimal.valueOf(d.toMillis(), 3).stripTrailingZeros().toPlainString() + " s";
+  }
+
+  private static int weight(RobotsRules rules) {
+    return ENTRY_OVERHEAD_BYTES + rules.parsedBytes();
+  }
+
+  /**
+   * Settings for a {@link RobotsPolicy}; validated once in {@link #build()}. Not thread-safe.
+   * Null arguments are reported by {@code build()}.
+   */
+  public static final class Builder {
+    /** Big enough that the cache's segments each hold several 500 KiB robots.txt files. */
+    private static final long MIN_CACHE_BYTES = 16L * 1024 * 1024;
+
+    private String userAgent = Fetcher.DEFAULT_USER_AGENT;
+    private Function<String, FetchResult> fetch;
+    private Duration ttl = Duration.ofHours(24);
+    private Duration retryInterval = Duration.ofMinutes(1);
+    private int maxRedirects = 5;
+    private Duration maxCrawlDelay = Duration.ofSeconds(30);
+    private Clock clock = Clock.systemUTC();
+    private long maxCacheBytes = 128L * 1024 * 1024;
+
+    private Builder() {}
+
+    /**
+     * The {@code User-Agent} the fetch function sends; its leading product token, lower-cased,
+     * is the agent token matched against {@code User-agent} lines ({@code "SieveBot/0.1
+     * (+...)"} gives {@code "sievebot"}) and must consist of letters, {@code '-'} and {@code
+     * '_'} only (RFC 9309). Default {@link Fetcher#DEFAULT_USER_AGENT}.
+     */
+    public Builder userAgent(String userAgent) {
+      this.userAgent = userAgent;
+      return this;
+    }
+
+    /**
+     * Fetches one absolute robots.txt URL without following redirects, e.g. {@code
+     * fetcher::fetch}, or a wrapper that paces it by the host's politeness. Required. Called on
+     * the thread that calls {@link RobotsPolicy#check}.
+     */
+    public Builder fetch(Function<String, FetchResult> fetch) {
+      this.fetch = fetch;
+      return this;
+    }
+
+    /** How long fetched rules, or "no robots.txt", are used before fetching again. Default 24 h. */
+    public Builder ttl(Duration ttl) {
+      this.ttl = ttl;
+      return this;
+    }
+
+    /** How long an unreachable robots.txt disallows all, until fetched again. Default 1 min. */
+    public Builder retryInterval(Duration retryInterval) {
+      this.retryInterval = retryInterval;
+      return this;
+    }
+
+    /** The most redirects followed for one robots.txt; 0 follows none. Default 5. */
+    public Builder maxRedirects(int maxRedirects) {
+      this.maxRedirects = maxRedirects;
+      return this;
+    }
+
+    /** The longest {@code Crawl-delay} obeyed; hosts asking more are skipped. Default 30 s. */
+    public Builder maxCrawlDelay(Duration maxCrawlDelay) {
+      this.maxCrawlDelay = maxCrawlDelay;
+      return this;
+    }
+
+    /** Decides when rules expire. Default {@link Clock#systemUTC()}. */
+    public Builder clock(Clock clock) {
+      this.clock = clock;
+      return this;
+    }
+
+    /**
+     * Bounds the cache by the summed size of the robots.txt bodies it holds, each entry counting
+     * 1 KiB more; the least recently used origins are evicted first. Default 128 MiB.
+     */
+    public Builder maxCacheBytes(long maxCacheBytes) {
+      this.maxCacheBytes = maxCacheBytes;
+      return this;
+    }
+
+    /**
+     * Returns a new policy with an empty cache.
+     *
+     * @throws IllegalArgumentException naming the first invalid setting
+     */
+    public RobotsPolicy build() {
+      if (userAgent == null || userAgent.isBlank()) {
+        throw new IllegalArgumentException("userAgent (" + userAgent + ") must not be blank");
+      }
+      String token = RobotsTxt.agentToken(userAgent);
+      if (!RobotsTxt.isValidAgentToken(token)) {
+        throw new IllegalArgumentException(
+            "userAgent ("
+                + userAgent
+                + ") must start with a product token of letters, '-' and '_', not '"
+                + token
+                + "'");
+      }
+      if (fetch == null) {
+        throw new IllegalArgumentException("fetch (null) must not be null");
+      }
+      checkPositive("ttl", ttl);
+      checkPositive("retryInterval", retryInterval);
+      if (maxRedirects < 0) {
+        throw new IllegalArgumentException("maxRedirects (" + maxRedirects + ") must be >= 0");
+      }
+      if (maxCrawlDelay == null || maxCrawlDelay.isNegative()) {
+        throw new IllegalArgumentException("maxCrawlDelay (" + maxCrawlDelay + ") must be >= 0");
+      }
+      if (clock == null) {
+        throw new IllegalArgumentException("clock (null) must not be null");
+      }
+      if (maxCacheBytes < MIN_CACHE_BYTES) {
+        throw new IllegalArgumentException(
+            "maxCacheBytes (" + maxCacheBytes + ") must be >= " + MIN_CACHE_BYTES);
+      }
+      return new RobotsPolicy(this, token);
+    }
+
+    private static void checkPositive(String name, Duration value) {
+      if (value == null || value.isNegative() || value.isZero()) {
+        throw new IllegalArgumentException(name + " (" + value + ") must be > 0");
+      }
+    }
+  }
+}
