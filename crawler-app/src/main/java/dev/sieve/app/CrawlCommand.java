@@ -150,7 +150,7 @@ final class CrawlCommand implements Callable<Integer> {
 
         @Override
         public void onHostSkipped(String host, String reason) {
-          log.info("Skipping host {}: {}", host, reason);
+          log.debug("Skipping host {}: {}", host, reason);
         }
       });
       CountDownLatch done = new CountDownLatch(1);

@@ -42,6 +42,7 @@ public final class CrawlConfig {
   final boolean allowPrivate;
   final boolean respectRobots;
   final Duration robotsTtl;
+  final Duration robotsRetryInterval;
   final Duration maxCrawlDelay;
   final Duration stopTimeout;
   final Ticker ticker;
@@ -75,6 +76,7 @@ public final class CrawlConfig {
     this.allowPrivate = b.allowPrivate;
     this.respectRobots = b.respectRobots;
     this.robotsTtl = b.robotsTtl;
+    this.robotsRetryInterval = b.robotsRetryInterval;
     this.maxCrawlDelay = b.maxCrawlDelay;
     this.stopTimeout = b.stopTimeout;
     this.ticker = b.ticker;
@@ -130,6 +132,7 @@ public final class CrawlConfig {
     private boolean allowPrivate;
     private boolean respectRobots = true;
     private Duration robotsTtl = Duration.ofHours(24);
+    private Duration robotsRetryInterval = Duration.ofMinutes(1);
     private Duration maxCrawlDelay = Duration.ofSeconds(30);
     private Duration stopTimeout = Duration.ofSeconds(30);
     private Ticker ticker = Ticker.systemTicker();
@@ -299,6 +302,15 @@ public final class CrawlConfig {
       return this;
     }
 
+    /**
+     * After a robots.txt fetch fails (5xx, network), the host's URLs wait this long for the next
+     * try (default 1 min); they fail after {@code retries} tries.
+     */
+    public Builder robotsRetryInterval(Duration interval) {
+      this.robotsRetryInterval = Objects.requireNonNull(interval, "robotsRetryInterval");
+      return this;
+    }
+
     /** Hosts asking for a longer Crawl-delay are skipped (default 30 s). */
     public Builder maxCrawlDelay(Duration max) {
       this.maxCrawlDelay = Objects.requireNonNull(max, "maxCrawlDelay");
@@ -348,6 +360,10 @@ public final class CrawlConfig {
       positive("maxPathDepth", maxPathDepth);
       positive("maxRepeatedSegments", maxRepeatedSegments);
       notNegative("maxCrawlDelay", maxCrawlDelay);
+      if (robotsRetryInterval.isZero() || robotsRetryInterval.isNegative()) {
+        throw new IllegalArgumentException(
+            "robotsRetryInterval (" + robotsRetryInterval + ") must be > 0");
+      }
       notNegative("stopTimeout", stopTimeout);
       return new CrawlConfig(this);
     }

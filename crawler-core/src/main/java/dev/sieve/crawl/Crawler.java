@@ -7,6 +7,8 @@ import dev.sieve.frontier.Lease;
 import dev.sieve.frontier.Sieve;
 import dev.sieve.parse.LinkExtractor;
 import dev.sieve.parse.ParsedPage;
+import dev.sieve.robots.RobotsPolicy;
+import dev.sieve.robots.RobotsVerdict;
 import dev.sieve.url.Url;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -42,6 +44,8 @@ public final class Crawler {
   private final Frontier frontier;
   private final Fetcher fetcher;
   private final LinkExtractor extractor;
+  /** Null when robots.txt is ignored. */
+  private final RobotsPolicy robots;
   private final LinkFilter links;
   private final CrawlStats stats = new CrawlStats();
   /** Permits for URLs still to be done under --max-pages; a retried URL gives its permit back. */
@@ -78,6 +82,17 @@ public final class Crawler {
             .maxOutlinks(config.maxOutlinks)
             .followNofollow(config.followNofollow)
             .build();
+    this.robots = config.respectRobots
+        ? RobotsPolicy.builder()
+            .userAgent(config.userAgent)
+            .fetch(fetcher::fetch)
+            .ttl(config.robotsTtl)
+            .retryInterval(config.robotsRetryInterval)
+            .maxRedirects(config.maxRedirects)
+            .maxCrawlDelay(config.maxCrawlDelay)
+            .clock(config.clock)
+            .build()
+        : null;
     this.links = new LinkFilter(config);
     this.pageBudget = new Semaphore((int) Math.min(Integer.MAX_VALUE, config.maxPages));
   }
@@ -187,9 +202,12 @@ public final class Crawler {
     }
   }
 
-  /** The pipeline for one URL: fetch → parse → sieve → enqueue → record. */
+  /** The pipeline for one URL: robots → fetch → parse → sieve → enqueue → record. */
   private void crawl(Lease lease) {
     Url url = Url.parse(lease.url()).orElseThrow();
+    if (!robotsAllow(lease, url)) {
+      return;
+    }
     FetchResult page = fetcher.fetch(url.toString());
     if (shouldRetry(page, lease)) {
       return;
@@ -204,6 +222,56 @@ public final class Crawler {
     int newLinks = enqueue(parsed.links(), lease.depth() + 1);
     record(lease, page, parsed.linksFound(), newLinks, errorOf(page));
     frontier.complete(lease);
+  }
+
+  /**
+   * Applies the host's robots.txt, fetching it first if needed. A robots.txt fetch takes this
+   * lease's politeness slot, so the URL goes back to wait for the next one. Returns whether to
+   * fetch the URL now; otherwise the lease has been given back.
+   */
+  private boolean robotsAllow(Lease lease, Url url) {
+    if (robots == null) {
+      return true;
+    }
+    boolean fetchesRobots = robots.cached(url).isEmpty();
+    RobotsVerdict verdict = robots.check(url);
+    verdict.crawlDelay().ifPresent(delay -> frontier.setHostDelay(lease.hostKey(), delay));
+    if (verdict.skipHost()) {
+      int dropped = frontier.skipHost(lease.hostKey());
+      stats.skipped("host-skipped");
+      pageBudget.release();
+      frontier.complete(lease);
+      listener.onHostSkipped(lease.hostKey(),
+          "robots.txt Crawl-delay " + verdict.crawlDelay().map(Duration::toString).orElse("?")
+              + " is above the maximum " + config.maxCrawlDelay + "; " + (dropped + 1)
+              + " URL(s) skipped");
+      return false;
+    }
+    switch (verdict.decision()) {
+      case ALLOWED:
+        if (fetchesRobots) {
+          pageBudget.release();
+          frontier.putBack(lease);
+          return false;
+        }
+        return true;
+      case ROBOTS_UNREACHABLE:
+        // RFC 9309: disallow for now and try again later; after the retries, record the failure.
+        if (lease.attempt() < config.retries && !stopping) {
+          stats.retries.increment();
+          pageBudget.release();
+          frontier.retry(lease, config.robotsRetryInterval);
+        } else {
+          record(lease, null, 0, 0, "robots-unreachable");
+          frontier.complete(lease);
+        }
+        return false;
+      default:
+        stats.skipped("robots-denied");
+        pageBudget.release();
+        frontier.complete(lease);
+        return false;
+    }
   }
 
   /** Sends in-scope links through the Sieve into the frontier; returns how many were new. */

@@ -198,6 +198,24 @@ public final class Frontier {
     }
   }
 
+  /**
+   * Gives back a lease untried, first in its host's queue, e.g. when the worker's politeness slot
+   * went to the host's robots.txt: the host's delay applies as after {@link #complete}.
+   */
+  public void putBack(Lease lease) {
+    lock.lock();
+    try {
+      HostQueue host = release(lease);
+      unschedule(host);
+      host.pending.addFirst(lease);
+      pending++;
+      host.readyAt = Math.max(host.readyAt, ticker.read() + host.delayNanos);
+      reschedule(host);
+    } finally {
+      lock.unlock();
+    }
+  }
+
   /** Holds every fetch of the host until {@code wait} from now, e.g. for a Retry-After header. */
   public void delayHost(String hostKey, Duration wait) {
     updateHost(hostKey, host -> host.readyAt = Math.max(host.readyAt, ticker.read() + wait.toNanos()));
