@@ -110,6 +110,14 @@ final class CrawlCommand implements Callable<Integer> {
       description = "Links taken from one page at most (default ${DEFAULT-VALUE}).")
   int maxOutlinks;
 
+  @Option(names = "--max-path-depth", defaultValue = "20", paramLabel = "N",
+      description = "Links with more path segments are not followed (default ${DEFAULT-VALUE}).")
+  int maxPathDepth;
+
+  @Option(names = "--max-repeated-segments", defaultValue = "3", paramLabel = "N",
+      description = "Links repeating one path segment more often are not followed: /a/a/a/a/… traps (default ${DEFAULT-VALUE}).")
+  int maxRepeatedSegments;
+
   @Option(names = "--ignore-nofollow", description = "Follow rel=nofollow links and links of nofollow pages.")
   boolean ignoreNofollow;
 
@@ -217,6 +225,8 @@ final class CrawlCommand implements Callable<Integer> {
         .maxBodyBytes(maxBodyBytes)
         .maxUrlLength(maxUrlLength)
         .maxOutlinks(maxOutlinks)
+        .maxPathDepth(maxPathDepth)
+        .maxRepeatedSegments(maxRepeatedSegments)
         .followNofollow(ignoreNofollow)
         .allowPrivate(allowPrivate);
     if (maxPages != null) {

@@ -1,5 +1,6 @@
 package dev.sieve.crawl;
 
+import dev.sieve.fetch.AddressPolicy;
 import dev.sieve.fetch.FetchResult;
 import dev.sieve.fetch.Fetcher;
 import dev.sieve.frontier.Frontier;
@@ -21,6 +22,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -76,6 +78,10 @@ public final class Crawler {
             .maxBodyBytes(config.maxBodyBytes)
             .ticker(config.ticker)
             .clock(config.clock)
+            .addressPolicy(config.allowPrivate
+                ? AddressPolicy.allowAll()
+                : AddressPolicy.publicOnlyExcept(
+                    config.seeds.stream().map(Url::host).collect(Collectors.toSet())))
             .build();
     this.extractor =
         LinkExtractor.builder()

@@ -1,9 +1,8 @@
 package dev.sieve.crawl;
 
-import com.google.common.net.InetAddresses;
+import dev.sieve.fetch.AddressPolicy;
 import dev.sieve.url.Url;
 import dev.sieve.url.UrlScope;
-import java.net.InetAddress;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
@@ -52,7 +51,8 @@ final class LinkFilter {
     if (isTrap(link.path())) {
       return PATH_TRAP;
     }
-    if (!allowPrivate && !seedHosts.contains(link.host()) && isPrivate(link.host())) {
+    if (!allowPrivate && !seedHosts.contains(link.host())
+        && AddressPolicy.isPrivateHost(link.host())) {
       return PRIVATE_ADDRESS;
     }
     return null;
@@ -73,31 +73,5 @@ final class LinkFilter {
       }
     }
     return false;
-  }
-
-  /**
-   * Whether a host names a loopback, private, link-local (cloud metadata) or unique-local address:
-   * 127/8, 10/8, 172.16/12, 192.168/16, 169.254/16, 0/8, ::1, fc00::/7, fe80::/10, or localhost.
-   * Host names are not resolved here.
-   */
-  static boolean isPrivate(String host) {
-    if (host.equals("localhost") || host.endsWith(".localhost")) {
-      return true;
-    }
-    String literal = host.startsWith("[") ? host.substring(1, host.length() - 1) : host;
-    if (!InetAddresses.isInetAddress(literal)) {
-      return false;
-    }
-    // IPv4-mapped IPv6 literals come back as Inet4Address.
-    InetAddress address = InetAddresses.forString(literal);
-    byte[] bytes = address.getAddress();
-    boolean uniqueLocal = bytes.length == 16 && (bytes[0] & 0xfe) == 0xfc;
-    boolean zeroNet = bytes.length == 4 && bytes[0] == 0;
-    return address.isLoopbackAddress()
-        || address.isSiteLocalAddress()
-        || address.isLinkLocalAddress()
-        || address.isAnyLocalAddress()
-        || uniqueLocal
-        || zeroNet;
   }
 }

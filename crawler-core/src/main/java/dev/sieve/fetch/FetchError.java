@@ -25,7 +25,9 @@ public enum FetchError {
   /** The server broke the HTTP protocol, e.g. a malformed status line. */
   PROTOCOL("protocol"),
   /** Any other I/O failure, e.g. the connection was reset mid-response. */
-  IO("io");
+  IO("io"),
+  /** The host resolved only to addresses the {@link AddressPolicy} refuses: nothing was sent. */
+  PRIVATE_ADDRESS("private-address");
 
   private final String label;
 
@@ -40,6 +42,9 @@ public enum FetchError {
 
   /** Maps a failure of an OkHttp call to its kind. */
   static FetchError classify(IOException e) {
+    if (e instanceof BlockedAddressException) {
+      return PRIVATE_ADDRESS;
+    }
     if (e instanceof SocketTimeoutException) {
       return TIMEOUT;
     }
@@ -74,6 +79,7 @@ public enum FetchError {
       case DNS -> "unknown host";
       case TLS -> "tls error";
       case PROTOCOL -> "protocol error";
+      case PRIVATE_ADDRESS -> e.getMessage();
       case IO -> e.getMessage() == null
           ? "i/o error (" + e.getClass().getSimpleName() + ")"
           : "i/o error: " + e.getMessage();

@@ -3,11 +3,16 @@ package dev.sieve.fetch;
 import com.google.common.base.Ticker;
 import java.io.EOFException;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import okhttp3.Call;
+import okhttp3.Dns;
 import okhttp3.HttpUrl;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
@@ -49,7 +54,35 @@ public final class Fetcher implements AutoCloseable {
             .callTimeout(b.callTimeout)
             .followRedirects(false)
             .followSslRedirects(false)
+            .dns(new PolicyDns(b.addressPolicy))
             .build();
+  }
+
+  /** Resolves with the system resolver, then drops the addresses the policy refuses. */
+  private static final class PolicyDns implements Dns {
+    private final AddressPolicy policy;
+
+    PolicyDns(AddressPolicy policy) {
+      this.policy = policy;
+    }
+
+    @Override
+    public List<InetAddress> lookup(String host) throws UnknownHostException {
+      List<InetAddress> all = Dns.SYSTEM.lookup(host);
+      if (policy.exempts(host)) {
+        return all;
+      }
+      List<InetAddress> allowed = new ArrayList<>(all.size());
+      for (InetAddress address : all) {
+        if (policy.allows(host, address)) {
+          allowed.add(address);
+        }
+      }
+      if (allowed.isEmpty()) {
+        throw new BlockedAddressException(host + " resolves only to private addresses " + all);
+      }
+      return allowed;
+    }
   }
 
   /** Returns a builder with the documented defaults. */
@@ -178,6 +211,7 @@ public final class Fetcher implements AutoCloseable {
     private long maxBodyBytes = 10L * 1024 * 1024;
     private Ticker ticker = Ticker.systemTicker();
     private Clock clock = Clock.systemUTC();
+    private AddressPolicy addressPolicy = AddressPolicy.allowAll();
 
     private Builder() {}
 
@@ -221,6 +255,16 @@ public final class Fetcher implements AutoCloseable {
     }
 
     /** The "now" that HTTP-date {@code Retry-After} values are relative to. Default UTC. */
+    /**
+     * Which resolved addresses may be connected to (default all). Host names are checked after
+     * resolution, so a DNS answer cannot steer the crawler into a private network; IP literals
+     * are the caller's to check ({@link AddressPolicy#isPrivateHost}).
+     */
+    public Builder addressPolicy(AddressPolicy addressPolicy) {
+      this.addressPolicy = addressPolicy;
+      return this;
+    }
+
     public Builder clock(Clock clock) {
       this.clock = clock;
       return this;
@@ -250,6 +294,9 @@ public final class Fetcher implements AutoCloseable {
       }
       if (clock == null) {
         throw new IllegalArgumentException("clock (null) must not be null");
+      }
+      if (addressPolicy == null) {
+        throw new IllegalArgumentException("addressPolicy (null) must not be null");
       }
       return new Fetcher(this);
     }
