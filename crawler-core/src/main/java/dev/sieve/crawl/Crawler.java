@@ -4,6 +4,7 @@ import dev.sieve.fetch.AddressPolicy;
 import dev.sieve.fetch.FetchResult;
 import dev.sieve.fetch.Fetcher;
 import dev.sieve.frontier.Frontier;
+import dev.sieve.frontier.LocalFrontier;
 import dev.sieve.frontier.Lease;
 import dev.sieve.frontier.Sieve;
 import dev.sieve.parse.LinkExtractor;
@@ -42,7 +43,6 @@ public final class Crawler {
 
   private final CrawlConfig config;
   private final CrawlListener listener;
-  private final Sieve sieve;
   private final Frontier frontier;
   private final Fetcher fetcher;
   private final LinkExtractor extractor;
@@ -57,18 +57,16 @@ public final class Crawler {
   private volatile boolean stopping;
   private volatile long startedAt;
 
+  /** A crawl with the in-process frontier: a {@link Sieve} sized from the config. */
   public Crawler(CrawlConfig config, CrawlListener listener) {
+    this(config, localFrontier(config, listener), listener);
+  }
+
+  /** A crawl over {@code frontier}, which may be shared with other crawler processes. */
+  public Crawler(CrawlConfig config, Frontier frontier, CrawlListener listener) {
     this.config = config;
     this.listener = listener;
-    this.sieve = Sieve.create(config.expectedUrls, config.falsePositiveRate, listener::onCapacityWarning);
-    this.frontier =
-        Frontier.builder(sieve)
-            .ticker(config.ticker)
-            .politenessDelay(config.politenessDelay)
-            .maxInFlightPerHost(config.maxInFlightPerHost)
-            .maxUrlsPerHost(config.maxPagesPerHost)
-            .queueKey(config.queueKey)
-            .build();
+    this.frontier = frontier;
     this.fetcher =
         Fetcher.builder()
             .userAgent(config.userAgent)
@@ -101,6 +99,18 @@ public final class Crawler {
         : null;
     this.links = new LinkFilter(config);
     this.pageBudget = new Semaphore((int) Math.min(Integer.MAX_VALUE, config.maxPages));
+  }
+
+  private static Frontier localFrontier(CrawlConfig config, CrawlListener listener) {
+    Sieve sieve =
+        Sieve.create(config.expectedUrls, config.falsePositiveRate, listener::onCapacityWarning);
+    return LocalFrontier.builder(sieve)
+        .ticker(config.ticker)
+        .politenessDelay(config.politenessDelay)
+        .maxInFlightPerHost(config.maxInFlightPerHost)
+        .maxUrlsPerHost(config.maxPagesPerHost)
+        .queueKey(config.queueKey)
+        .build();
   }
 
   /**
@@ -171,9 +181,9 @@ public final class Crawler {
         stats.retries.sum(),
         stats.linksFound.sum(),
         stats.linksNew.sum(),
-        sieve.approximateSeen(),
-        sieve.expectedFpp(),
-        sieve.capacityWarnings());
+        frontier.approximateSeen(),
+        frontier.seenFpp(),
+        frontier.capacityWarnings());
   }
 
   /** The crawl's refusals with the frontier's beside them. */

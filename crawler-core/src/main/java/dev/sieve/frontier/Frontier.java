@@ -1,423 +1,82 @@
 package dev.sieve.frontier;
 
-import com.google.common.base.Ticker;
 import dev.sieve.url.Url;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Objects;
-import java.util.PriorityQueue;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.Consumer;
 
 /**
- * The crawl frontier: the {@link Sieve} in front of per-host queues that are scheduled politely.
+ * The crawl frontier: a seen filter in front of per-host queues that are scheduled politely. A URL
+ * enters once, when the filter first sees it, into the queue of its politeness key; workers take
+ * {@link Lease}s from whichever host is ready soonest and give each back exactly once with {@link
+ * #complete}, {@link #retry} or {@link #putBack}. The frontier is finished when nothing is
+ * pending and nothing is leased; {@link #take} then returns null.
  *
- * <p>A URL enters once, when the Sieve first sees it, into the queue of its politeness key (its
- * host, or registrable domain). A host is ready when no more than {@code maxInFlightPerHost - 1}
- * of its fetches are in flight and its politeness delay has passed: fetch starts of one host are
- * at least the delay apart, and with one fetch in flight per host (the default) the next starts
- * no sooner than the delay after the previous one completed. Workers take from whichever host is
- * ready soonest, so many hosts keep every worker busy while each host sees the promised spacing.
- *
- * <p>Every {@link Lease} taken must be given back once with {@link #complete} or {@link #retry}.
- * The frontier is finished when nothing is pending and nothing is leased; {@link #take} then
- * returns null to every worker.
- *
- * <p>Thread-safe. Time comes from the injected {@link Ticker}, so scheduling is tested without
- * sleeping ({@link #poll()} never blocks).
+ * <p>Implementations are thread-safe: {@link LocalFrontier} in process memory.
  */
-public final class Frontier {
-  private final Sieve sieve;
-  private final Ticker ticker;
-  private final long delayNanos;
-  private final int maxInFlightPerHost;
-  private final long maxUrlsPerHost;
-  private final QueueKey queueKey;
-
-  private final ReentrantLock lock = new ReentrantLock();
-  private final Condition changed = lock.newCondition();
-  private final Map<String, HostQueue> hosts = new HashMap<>();
-  private final PriorityQueue<HostQueue> ready =
-      new PriorityQueue<>((a, b) -> Long.compare(a.readyAt, b.readyAt));
-  private long pending;
-  private long inFlight;
-  private boolean closed;
-
-  private final AtomicLong droppedByHostBudget = new AtomicLong();
-  private final AtomicLong droppedBySkippedHost = new AtomicLong();
-
-  private Frontier(Builder builder) {
-    this.sieve = builder.sieve;
-    this.ticker = builder.ticker;
-    this.delayNanos = builder.politenessDelay.toNanos();
-    this.maxInFlightPerHost = builder.maxInFlightPerHost;
-    this.maxUrlsPerHost = builder.maxUrlsPerHost;
-    this.queueKey = builder.queueKey;
-  }
-
-  public static Builder builder(Sieve sieve) {
-    return new Builder(sieve);
-  }
-
+public interface Frontier extends AutoCloseable {
   /**
-   * Offers a seed or link. Returns true if the Sieve had never seen it and it was queued; false if
-   * it was (or might have been) seen, or its host is over its page budget or skipped (both
-   * counted).
+   * Offers a seed or link. Returns true if it was never seen and is now queued; false if it was
+   * (or might have been) seen, or its host is over its budget or skipped (both counted).
    */
-  public boolean push(Url url, int depth) {
-    return offer(url, depth, List.of());
-  }
+  boolean push(Url url, int depth);
 
-  /**
-   * Offers the target of a redirect from {@code from}: like a link, at the same depth, remembering
-   * the chain so that loops and long chains can be told apart.
-   */
-  public boolean pushRedirect(Url target, Lease from) {
-    List<String> chain = new ArrayList<>(from.redirectChain());
-    chain.add(from.url());
-    return offer(target, from.depth(), chain);
-  }
+  /** Offers a redirect's target at the redirect's depth, remembering the chain. */
+  boolean pushRedirect(Url target, Lease from);
 
-  private boolean offer(Url url, int depth, List<String> chain) {
-    if (!sieve.admit(url.toString())) {
-      return false;
-    }
-    String key = queueKey.of(url);
-    lock.lock();
-    try {
-      HostQueue host = hosts.computeIfAbsent(key, k -> new HostQueue(k, delayNanos));
-      if (host.skipped) {
-        droppedBySkippedHost.incrementAndGet();
-        return false;
-      }
-      if (host.admitted >= maxUrlsPerHost) {
-        droppedByHostBudget.incrementAndGet();
-        return false;
-      }
-      host.admitted++;
-      host.pending.add(new Lease(url.toString(), depth, key, 0, chain));
-      pending++;
-      reschedule(host);
-      return true;
-    } finally {
-      lock.unlock();
-    }
-  }
-
-  /**
-   * Takes the next URL from the host that is ready soonest, waiting for one to become ready.
-   *
-   * @return the lease, or null when the frontier is finished or closed
-   */
-  public Lease take() throws InterruptedException {
-    lock.lockInterruptibly();
-    try {
-      while (true) {
-        if (closed || (pending == 0 && inFlight == 0)) {
-          changed.signalAll();
-          return null;
-        }
-        Lease lease = pollLocked();
-        if (lease != null) {
-          return lease;
-        }
-        HostQueue next = ready.peek();
-        if (next == null) {
-          changed.await();
-        } else {
-          changed.awaitNanos(Math.max(1, next.readyAt - ticker.read()));
-        }
-      }
-    } finally {
-      lock.unlock();
-    }
-  }
+  /** Takes the next URL from the host ready soonest, waiting; null when finished or closed. */
+  Lease take() throws InterruptedException;
 
   /** Takes the next URL whose host is ready now, or returns null without waiting. */
-  public Lease poll() {
-    lock.lock();
-    try {
-      return closed ? null : pollLocked();
-    } finally {
-      lock.unlock();
-    }
-  }
+  Lease poll();
 
-  private Lease pollLocked() {
-    HostQueue host = ready.peek();
-    long now = ticker.read();
-    if (host == null || host.readyAt - now > 0) {
-      return null;
-    }
-    ready.poll();
-    host.scheduled = false;
-    Lease lease = host.pending.poll();
-    pending--;
-    inFlight++;
-    host.inFlight++;
-    host.readyAt = now + host.delayNanos;
-    reschedule(host);
-    return lease;
-  }
+  /** Gives back a lease whose URL is done. */
+  void complete(Lease lease);
 
-  /** Gives back a lease whose URL is done (fetched, failed for good, or denied). */
-  public void complete(Lease lease) {
-    lock.lock();
-    try {
-      HostQueue host = release(lease);
-      if (maxInFlightPerHost == 1) {
-        // Not in the heap: its only fetch was in flight.
-        host.readyAt = Math.max(host.readyAt, ticker.read() + host.delayNanos);
-      }
-      reschedule(host);
-    } finally {
-      lock.unlock();
-    }
-  }
+  /** Gives back a lease to be tried again no sooner than {@code backoff} from now. */
+  void retry(Lease lease, Duration backoff);
 
-  /**
-   * Gives back a lease to be tried again, first in its host's queue, no sooner than {@code
-   * backoff} from now (the host waits too).
-   */
-  public void retry(Lease lease, Duration backoff) {
-    lock.lock();
-    try {
-      HostQueue host = release(lease);
-      unschedule(host);
-      host.pending.addFirst(lease.nextAttempt());
-      pending++;
-      host.readyAt = Math.max(host.readyAt, ticker.read() + Math.max(host.delayNanos, backoff.toNanos()));
-      reschedule(host);
-    } finally {
-      lock.unlock();
-    }
-  }
+  /** Gives back a lease untried, first in its host's queue. */
+  void putBack(Lease lease);
 
-  /**
-   * Gives back a lease untried, first in its host's queue, e.g. when the worker's politeness slot
-   * went to the host's robots.txt: the host's delay applies as after {@link #complete}.
-   */
-  public void putBack(Lease lease) {
-    lock.lock();
-    try {
-      HostQueue host = release(lease);
-      unschedule(host);
-      host.pending.addFirst(lease);
-      pending++;
-      host.readyAt = Math.max(host.readyAt, ticker.read() + host.delayNanos);
-      reschedule(host);
-    } finally {
-      lock.unlock();
-    }
-  }
+  /** Holds every fetch of the host until {@code wait} from now (Retry-After). */
+  void delayHost(String hostKey, Duration wait);
 
-  /** Holds every fetch of the host until {@code wait} from now, e.g. for a Retry-After header. */
-  public void delayHost(String hostKey, Duration wait) {
-    updateHost(hostKey, host -> host.readyAt = Math.max(host.readyAt, ticker.read() + wait.toNanos()));
-  }
+  /** Spaces the host's fetches at least {@code delay} apart (Crawl-delay). */
+  void setHostDelay(String hostKey, Duration delay);
 
-  /** Spaces the host's fetches at least {@code delay} apart, e.g. for a robots.txt Crawl-delay. */
-  public void setHostDelay(String hostKey, Duration delay) {
-    updateHost(hostKey, host -> host.delayNanos = Math.max(delayNanos, delay.toNanos()));
-  }
-
-  /**
-   * Drops the host's pending URLs and every later one (each counted), e.g. when its Crawl-delay
-   * is beyond what the crawl accepts.
-   *
-   * @return the number of pending URLs dropped now
-   */
-  public int skipHost(String hostKey) {
-    int[] dropped = {0};
-    updateHost(hostKey, host -> {
-      host.skipped = true;
-      dropped[0] = host.pending.size();
-      pending -= dropped[0];
-      host.pending.clear();
-    });
-    droppedBySkippedHost.addAndGet(dropped[0]);
-    return dropped[0];
-  }
-
-  private void updateHost(String hostKey, Consumer<HostQueue> update) {
-    lock.lock();
-    try {
-      HostQueue host = hosts.computeIfAbsent(hostKey, k -> new HostQueue(k, delayNanos));
-      unschedule(host);
-      update.accept(host);
-      reschedule(host);
-    } finally {
-      lock.unlock();
-    }
-  }
-
-  private HostQueue release(Lease lease) {
-    HostQueue host = hosts.get(lease.hostKey());
-    if (host == null || host.inFlight == 0) {
-      throw new IllegalStateException("lease not taken from this frontier: " + lease);
-    }
-    host.inFlight--;
-    inFlight--;
-    return host;
-  }
-
-  /** Takes the host out of the ready heap before its ready time changes. */
-  private void unschedule(HostQueue host) {
-    if (host.scheduled) {
-      ready.remove(host);
-      host.scheduled = false;
-    }
-  }
-
-  /** Puts the host in the ready heap if it can be leased from; wakes waiting workers. */
-  private void reschedule(HostQueue host) {
-    if (!host.scheduled && host.eligible(maxInFlightPerHost)) {
-      ready.add(host);
-      host.scheduled = true;
-    }
-    changed.signalAll();
-  }
+  /** Drops the host's pending and later URLs, counted; returns how many were pending. */
+  int skipHost(String hostKey);
 
   /** Stops handing out URLs: {@link #take} returns null from now on. */
-  public void close() {
-    lock.lock();
-    try {
-      closed = true;
-      changed.signalAll();
-    } finally {
-      lock.unlock();
-    }
-  }
+  @Override
+  void close();
 
   /** True when nothing is pending or in flight. */
-  public boolean isFinished() {
-    lock.lock();
-    try {
-      return pending == 0 && inFlight == 0;
-    } finally {
-      lock.unlock();
-    }
-  }
-
-  /** Nanoseconds until some host is ready: 0 if one is ready now, -1 if none has pending URLs. */
-  public long nanosUntilReady() {
-    lock.lock();
-    try {
-      HostQueue next = ready.peek();
-      return next == null ? -1 : Math.max(0, next.readyAt - ticker.read());
-    } finally {
-      lock.unlock();
-    }
-  }
+  boolean isFinished();
 
   /** URLs waiting in host queues. */
-  public long pending() {
-    lock.lock();
-    try {
-      return pending;
-    } finally {
-      lock.unlock();
-    }
-  }
+  long pending();
 
   /** Leases taken and not yet given back. */
-  public long inFlight() {
-    lock.lock();
-    try {
-      return inFlight;
-    } finally {
-      lock.unlock();
-    }
-  }
+  long inFlight();
 
-  /** The number of politeness keys seen. */
-  public int hosts() {
-    lock.lock();
-    try {
-      return hosts.size();
-    } finally {
-      lock.unlock();
-    }
-  }
+  /** Politeness keys seen. */
+  int hosts();
 
-  /** New URLs not queued because their host had reached its page budget. */
-  public long droppedByHostBudget() {
-    return droppedByHostBudget.get();
-  }
+  /** New URLs not queued because their host had reached its budget. */
+  long droppedByHostBudget();
 
   /** URLs dropped because their host was skipped. */
-  public long droppedBySkippedHost() {
-    return droppedBySkippedHost.get();
-  }
+  long droppedBySkippedHost();
 
   /** The politeness key of {@code url}. */
-  public String hostKey(Url url) {
-    return queueKey.of(url);
-  }
+  String hostKey(Url url);
 
-  public Sieve sieve() {
-    return sieve;
-  }
+  /** The seen filter's estimate of distinct URLs seen. */
+  long approximateSeen();
 
-  /** Settings of a {@link Frontier}, validated once in {@link #build()}. */
-  public static final class Builder {
-    private final Sieve sieve;
-    private Ticker ticker = Ticker.systemTicker();
-    private Duration politenessDelay = Duration.ofSeconds(1);
-    private int maxInFlightPerHost = 1;
-    private long maxUrlsPerHost = Long.MAX_VALUE;
-    private QueueKey queueKey = QueueKey.HOST;
+  /** The seen filter's estimated current false-positive rate. */
+  double seenFpp();
 
-    private Builder(Sieve sieve) {
-      this.sieve = Objects.requireNonNull(sieve, "sieve");
-    }
-
-    public Builder ticker(Ticker ticker) {
-      this.ticker = Objects.requireNonNull(ticker, "ticker");
-      return this;
-    }
-
-    /** The least time between fetch starts of one host (default 1 s). */
-    public Builder politenessDelay(Duration delay) {
-      this.politenessDelay = Objects.requireNonNull(delay, "politenessDelay");
-      return this;
-    }
-
-    /** At most this many fetches of one host at once (default 1). */
-    public Builder maxInFlightPerHost(int max) {
-      this.maxInFlightPerHost = max;
-      return this;
-    }
-
-    /** At most this many URLs queued per host over the whole crawl (default unlimited). */
-    public Builder maxUrlsPerHost(long max) {
-      this.maxUrlsPerHost = max;
-      return this;
-    }
-
-    public Builder queueKey(QueueKey queueKey) {
-      this.queueKey = Objects.requireNonNull(queueKey, "queueKey");
-      return this;
-    }
-
-    public Frontier build() {
-      if (politenessDelay.isNegative()) {
-        throw new IllegalArgumentException(
-            "politenessDelay (" + politenessDelay + ") must be >= 0");
-      }
-      if (maxInFlightPerHost < 1) {
-        throw new IllegalArgumentException(
-            "maxInFlightPerHost (" + maxInFlightPerHost + ") must be >= 1");
-      }
-      if (maxUrlsPerHost < 1) {
-        throw new IllegalArgumentException("maxUrlsPerHost (" + maxUrlsPerHost + ") must be >= 1");
-      }
-      return new Frontier(this);
-    }
-  }
+  /** Capacity warnings logged by the seen filter. */
+  int capacityWarnings();
 }

@@ -13,13 +13,13 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
-class FrontierTest {
+class LocalFrontierTest {
   private static final long SECOND = 1_000_000_000L;
   private final FakeTicker ticker = new FakeTicker();
 
   @Test
   void poll_oneHost_leasesAtMostOneAtATimeSpacedByTheDelay() {
-    Frontier frontier = frontier(Duration.ofSeconds(2), 1);
+    LocalFrontier frontier = frontier(Duration.ofSeconds(2), 1);
     for (int i = 0; i < 3; i++) {
       frontier.push(url("http://a.example/" + i), 0);
     }
@@ -41,7 +41,7 @@ class FrontierTest {
   @Test
   void poll_manyHostsRandomCompletions_startsOfOneHostNeverCloserThanTheDelay() {
     long delay = SECOND;
-    Frontier frontier = frontier(Duration.ofNanos(delay), 1);
+    LocalFrontier frontier = frontier(Duration.ofNanos(delay), 1);
     for (int h = 0; h < 20; h++) {
       for (int i = 0; i < 10; i++) {
         frontier.push(url("http://host" + h + ".example/" + i), 0);
@@ -72,7 +72,7 @@ class FrontierTest {
 
   @Test
   void poll_manyHosts_leasesOnePerHostAtOnce() {
-    Frontier frontier = frontier(Duration.ofSeconds(1), 1);
+    LocalFrontier frontier = frontier(Duration.ofSeconds(1), 1);
     for (int h = 0; h < 50; h++) {
       frontier.push(url("http://host" + h + ".example/a"), 0);
       frontier.push(url("http://host" + h + ".example/b"), 0);
@@ -90,7 +90,7 @@ class FrontierTest {
 
   @Test
   void poll_perHostLimit_allowsThatManyInFlight() {
-    Frontier frontier = frontier(Duration.ZERO, 3);
+    LocalFrontier frontier = frontier(Duration.ZERO, 3);
     for (int i = 0; i < 10; i++) {
       frontier.push(url("http://a.example/" + i), 0);
     }
@@ -105,7 +105,7 @@ class FrontierTest {
 
   @Test
   void push_seenUrl_notQueuedAgain() {
-    Frontier frontier = frontier(Duration.ZERO, 1);
+    LocalFrontier frontier = frontier(Duration.ZERO, 1);
 
     assertThat(frontier.push(url("http://a.example/x"), 0)).isTrue();
     assertThat(frontier.push(url("http://a.example/x"), 3)).isFalse();
@@ -114,7 +114,7 @@ class FrontierTest {
 
   @Test
   void retry_requeuesFirstAndHoldsTheHostForTheBackoff() {
-    Frontier frontier = frontier(Duration.ofSeconds(1), 1);
+    LocalFrontier frontier = frontier(Duration.ofSeconds(1), 1);
     frontier.push(url("http://a.example/1"), 0);
     frontier.push(url("http://a.example/2"), 0);
 
@@ -131,7 +131,7 @@ class FrontierTest {
 
   @Test
   void delayHost_retryAfter_holdsOnlyThatHost() {
-    Frontier frontier = frontier(Duration.ZERO, 1);
+    LocalFrontier frontier = frontier(Duration.ZERO, 1);
     frontier.push(url("http://slow.example/1"), 0);
     frontier.push(url("http://fast.example/1"), 0);
 
@@ -145,7 +145,7 @@ class FrontierTest {
 
   @Test
   void setHostDelay_crawlDelay_spacesThatHostFurther() {
-    Frontier frontier = frontier(Duration.ofSeconds(1), 1);
+    LocalFrontier frontier = frontier(Duration.ofSeconds(1), 1);
     frontier.setHostDelay("a.example", Duration.ofSeconds(5));
     frontier.push(url("http://a.example/1"), 0);
     frontier.push(url("http://a.example/2"), 0);
@@ -159,7 +159,7 @@ class FrontierTest {
 
   @Test
   void skipHost_dropsPendingAndLaterUrlsAndCountsThem() {
-    Frontier frontier = frontier(Duration.ZERO, 1);
+    LocalFrontier frontier = frontier(Duration.ZERO, 1);
     frontier.push(url("http://a.example/1"), 0);
     frontier.push(url("http://a.example/2"), 0);
 
@@ -171,7 +171,7 @@ class FrontierTest {
 
   @Test
   void push_overHostBudget_droppedAndCounted() {
-    Frontier frontier = Frontier.builder(Sieve.create(1000, 0.001)).ticker(ticker)
+    LocalFrontier frontier = LocalFrontier.builder(Sieve.create(1000, 0.001)).ticker(ticker)
         .politenessDelay(Duration.ZERO).maxUrlsPerHost(2).build();
 
     frontier.push(url("http://a.example/1"), 0);
@@ -183,7 +183,7 @@ class FrontierTest {
 
   @Test
   void queueKeyDomain_subdomainsShareOnePolitenessQueue() {
-    Frontier frontier = Frontier.builder(Sieve.create(1000, 0.001)).ticker(ticker)
+    LocalFrontier frontier = LocalFrontier.builder(Sieve.create(1000, 0.001)).ticker(ticker)
         .politenessDelay(Duration.ofSeconds(1)).queueKey(QueueKey.DOMAIN).build();
     frontier.push(url("http://a.example.co.uk/"), 0);
     frontier.push(url("http://b.example.co.uk/"), 0);
@@ -194,7 +194,7 @@ class FrontierTest {
 
   @Test
   void take_finished_returnsNullToEveryWorker() throws InterruptedException {
-    Frontier frontier = frontier(Duration.ZERO, 1);
+    LocalFrontier frontier = frontier(Duration.ZERO, 1);
     frontier.push(url("http://a.example/1"), 0);
 
     Lease lease = frontier.take();
@@ -206,7 +206,7 @@ class FrontierTest {
 
   @Test
   void complete_leaseFromElsewhere_refused() {
-    Frontier frontier = frontier(Duration.ZERO, 1);
+    LocalFrontier frontier = frontier(Duration.ZERO, 1);
     Lease stranger = new Lease("http://a.example/", 0, "a.example", 0, List.of());
 
     assertThatThrownBy(() -> frontier.complete(stranger)).isInstanceOf(IllegalStateException.class);
@@ -215,14 +215,14 @@ class FrontierTest {
   @Test
   void build_badSettings_messageNamesTheValue() {
     Sieve sieve = Sieve.create(10, 0.1);
-    assertThatThrownBy(() -> Frontier.builder(sieve).maxInFlightPerHost(0).build())
+    assertThatThrownBy(() -> LocalFrontier.builder(sieve).maxInFlightPerHost(0).build())
         .hasMessage("maxInFlightPerHost (0) must be >= 1");
-    assertThatThrownBy(() -> Frontier.builder(sieve).politenessDelay(Duration.ofMillis(-1)).build())
+    assertThatThrownBy(() -> LocalFrontier.builder(sieve).politenessDelay(Duration.ofMillis(-1)).build())
         .hasMessage("politenessDelay (PT-0.001S) must be >= 0");
   }
 
-  private Frontier frontier(Duration delay, int perHost) {
-    return Frontier.builder(Sieve.create(10_000, 0.001))
+  private LocalFrontier frontier(Duration delay, int perHost) {
+    return LocalFrontier.builder(Sieve.create(10_000, 0.001))
         .ticker(ticker)
         .politenessDelay(delay)
         .maxInFlightPerHost(perHost)
