@@ -1,14 +1,12 @@
 package dev.sieve.frontier;
 
-import java.util.ArrayDeque;
-
 /**
  * The pending URLs of one politeness key (a host by default) and its schedule: when it may be
  * fetched next and how many fetches are in flight. Guarded by the {@link Frontier}'s lock.
  */
 final class HostQueue {
   final String key;
-  final ArrayDeque<Lease> pending = new ArrayDeque<>();
+  final PendingQueue pending;
   /** Ticker time before which no new fetch of this host may start. */
   long readyAt;
   int inFlight;
@@ -21,8 +19,9 @@ final class HostQueue {
   /** Set when the host is skipped (e.g. Crawl-delay above the maximum): nothing more is leased. */
   boolean skipped;
 
-  HostQueue(String key, long delayNanos) {
+  HostQueue(String key, long delayNanos, PendingQueue pending) {
     this.key = key;
+    this.pending = pending;
     this.delayNanos = delayNanos;
   }
 

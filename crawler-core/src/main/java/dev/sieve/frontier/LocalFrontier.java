@@ -43,9 +43,9 @@ public final class LocalFrontier implements Frontier {
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition changed = lock.newCondition();
   private final Map<String, HostQueue> hosts = new HashMap<>();
+  private final PendingStore store = new PendingStore();
   private final PriorityQueue<HostQueue> ready =
       new PriorityQueue<>((a, b) -> Long.compare(a.readyAt, b.readyAt));
-  private long pending;
   private long inFlight;
   private boolean closed;
 
@@ -93,7 +93,7 @@ public final class LocalFrontier implements Frontier {
     String key = queueKey.of(url);
     lock.lock();
     try {
-      HostQueue host = hosts.computeIfAbsent(key, k -> new HostQueue(k, delayNanos));
+      HostQueue host = hosts.computeIfAbsent(key, k -> new HostQueue(k, delayNanos, store.queue(k)));
       if (host.skipped) {
         droppedBySkippedHost.incrementAndGet();
         return false;
@@ -103,8 +103,7 @@ public final class LocalFrontier implements Frontier {
         return false;
       }
       host.admitted++;
-      host.pending.add(new Lease(url.toString(), depth, key, 0, chain));
-      pending++;
+      host.pending.addLast(new Lease(url.toString(), depth, key, 0, chain));
       reschedule(host);
       return true;
     } finally {
@@ -122,7 +121,7 @@ public final class LocalFrontier implements Frontier {
     lock.lockInterruptibly();
     try {
       while (true) {
-        if (closed || (pending == 0 && inFlight == 0)) {
+        if (closed || (store.size() == 0 && inFlight == 0)) {
           changed.signalAll();
           return null;
         }
@@ -161,8 +160,7 @@ public final class LocalFrontier implements Frontier {
     }
     ready.poll();
     host.scheduled = false;
-    Lease lease = host.pending.poll();
-    pending--;
+    Lease lease = host.pending.pollFirst();
     inFlight++;
     host.inFlight++;
     host.readyAt = now + host.delayNanos;
@@ -197,7 +195,6 @@ public final class LocalFrontier implements Frontier {
       HostQueue host = release(lease);
       unschedule(host);
       host.pending.addFirst(lease.nextAttempt());
-      pending++;
       host.readyAt = Math.max(host.readyAt, ticker.read() + Math.max(host.delayNanos, backoff.toNanos()));
       reschedule(host);
     } finally {
@@ -216,7 +213,6 @@ public final class LocalFrontier implements Frontier {
       HostQueue host = release(lease);
       unschedule(host);
       host.pending.addFirst(lease);
-      pending++;
       host.readyAt = Math.max(host.readyAt, ticker.read() + host.delayNanos);
       reschedule(host);
     } finally {
@@ -247,9 +243,7 @@ public final class LocalFrontier implements Frontier {
     int[] dropped = {0};
     updateHost(hostKey, host -> {
       host.skipped = true;
-      dropped[0] = host.pending.size();
-      pending -= dropped[0];
-      host.pending.clear();
+      dropped[0] = (int) host.pending.clear();
     });
     droppedBySkippedHost.addAndGet(dropped[0]);
     return dropped[0];
@@ -258,7 +252,7 @@ public final class LocalFrontier implements Frontier {
   private void updateHost(String hostKey, Consumer<HostQueue> update) {
     lock.lock();
     try {
-      HostQueue host = hosts.computeIfAbsent(hostKey, k -> new HostQueue(k, delayNanos));
+      HostQueue host = hosts.computeIfAbsent(hostKey, k -> new HostQueue(k, delayNanos, store.queue(k)));
       unschedule(host);
       update.accept(host);
       reschedule(host);
@@ -311,7 +305,7 @@ public final class LocalFrontier implements Frontier {
   public boolean isFinished() {
     lock.lock();
     try {
-      return pending == 0 && inFlight == 0;
+      return store.size() == 0 && inFlight == 0;
     } finally {
       lock.unlock();
     }
@@ -333,7 +327,7 @@ public final class LocalFrontier implements Frontier {
   public long pending() {
     lock.lock();
     try {
-      return pending;
+      return store.size();
     } finally {
       lock.unlock();
     }
