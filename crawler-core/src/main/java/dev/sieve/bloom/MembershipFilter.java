@@ -64,12 +64,14 @@ public interface MembershipFilter {
     Layout layout = FilterFormat.readPreamble(data);
     return switch (layout) {
       case CLASSIC -> BloomFilter.readBody(data);
+      case COUNTING -> CountingBloomFilter.readBody(data);
     };
   }
 
   /** The layouts of the family, as stored in the serialized form. */
   enum Layout {
-    CLASSIC(1);
+    CLASSIC(1),
+    COUNTING(4);
 
     final int id;
 
