@@ -65,13 +65,15 @@ public interface MembershipFilter {
     return switch (layout) {
       case CLASSIC -> BloomFilter.readBody(data);
       case COUNTING -> CountingBloomFilter.readBody(data);
+      case CUCKOO -> CuckooFilter.readBody(data);
     };
   }
 
   /** The layouts of the family, as stored in the serialized form. */
   enum Layout {
     CLASSIC(1),
-    COUNTING(4);
+    COUNTING(4),
+    CUCKOO(5);
 
     final int id;
 
