@@ -64,12 +64,18 @@ public interface MembershipFilter {
     Layout layout = FilterFormat.readPreamble(data);
     return switch (layout) {
       case CLASSIC -> BloomFilter.readBody(data);
+      case SCALABLE -> ScalableBloomFilter.readBody(data);
+      case COUNTING -> CountingBloomFilter.readBody(data);
+      case CUCKOO -> CuckooFilter.readBody(data);
     };
   }
 
   /** The layouts of the family, as stored in the serialized form. */
   enum Layout {
-    CLASSIC(1);
+    CLASSIC(1),
+    SCALABLE(3),
+    COUNTING(4),
+    CUCKOO(5);
 
     final int id;
 
