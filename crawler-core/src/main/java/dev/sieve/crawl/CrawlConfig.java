@@ -47,6 +47,10 @@ public final class CrawlConfig {
   final Duration stopTimeout;
   final Ticker ticker;
   final Clock clock;
+  final java.nio.file.Path stateDir;
+  final boolean freshState;
+  final Duration checkpointInterval;
+  final long diskReserveBytes;
 
   private CrawlConfig(Builder b) {
     this.seeds = List.copyOf(b.seeds);
@@ -81,6 +85,10 @@ public final class CrawlConfig {
     this.stopTimeout = b.stopTimeout;
     this.ticker = b.ticker;
     this.clock = b.clock;
+    this.stateDir = b.stateDir;
+    this.freshState = b.freshState;
+    this.checkpointInterval = b.checkpointInterval;
+    this.diskReserveBytes = b.diskReserveBytes;
   }
 
   public static Builder builder() {
@@ -137,8 +145,39 @@ public final class CrawlConfig {
     private Duration stopTimeout = Duration.ofSeconds(30);
     private Ticker ticker = Ticker.systemTicker();
     private Clock clock = Clock.systemUTC();
+    private java.nio.file.Path stateDir;
+    private boolean freshState;
+    private Duration checkpointInterval = Duration.ofSeconds(60);
+    private long diskReserveBytes = 1L << 30;
 
     private Builder() {}
+
+    /**
+     * Keep the crawl's state in {@code dir} (checkpoints and journals), so that it can resume;
+     * a directory holding state is resumed unless {@link #freshState} (default: no state).
+     */
+    public Builder stateDir(java.nio.file.Path dir) {
+      this.stateDir = dir;
+      return this;
+    }
+
+    /** Start over even if the state directory holds a crawl, deleting its state. */
+    public Builder freshState(boolean fresh) {
+      this.freshState = fresh;
+      return this;
+    }
+
+    /** Time between checkpoints (default 60 s); one is also written when the crawl stops. */
+    public Builder checkpointInterval(Duration interval) {
+      this.checkpointInterval = Objects.requireNonNull(interval, "checkpointInterval");
+      return this;
+    }
+
+    /** Stop taking new URLs while the state disk has less free space than this (default 1 GiB). */
+    public Builder diskReserveBytes(long bytes) {
+      this.diskReserveBytes = bytes;
+      return this;
+    }
 
     /** The URLs the crawl starts from, at depth 0. Required. */
     public Builder seeds(List<Url> seeds) {
@@ -365,6 +404,11 @@ public final class CrawlConfig {
             "robotsRetryInterval (" + robotsRetryInterval + ") must be > 0");
       }
       notNegative("stopTimeout", stopTimeout);
+      if (checkpointInterval.compareTo(Duration.ofSeconds(1)) < 0) {
+        throw new IllegalArgumentException(
+            "checkpointInterval (" + checkpointInterval + ") must be >= 1 s");
+      }
+      atLeast("diskReserveBytes", diskReserveBytes, 0);
       return new CrawlConfig(this);
     }
 

@@ -29,6 +29,39 @@ final class CrawlStats {
     }
   }
 
+  /** Every counter by name, for a checkpoint. */
+  Map<String, Long> toMap() {
+    Map<String, Long> all = new TreeMap<>();
+    all.put("pages", pages.sum());
+    all.put("bytes", bytes.sum());
+    all.put("retries", retries.sum());
+    all.put("linksFound", linksFound.sum());
+    all.put("linksNew", linksNew.sum());
+    errors.forEach((k, v) -> all.put("error." + k, v.sum()));
+    skipped.forEach((k, v) -> all.put("skipped." + k, v.sum()));
+    return all;
+  }
+
+  /** Adds counters saved by {@link #toMap}: a resumed crawl counts on from where it stopped. */
+  void add(Map<String, Long> saved) {
+    saved.forEach((name, value) -> {
+      switch (name) {
+        case "pages" -> pages.add(value);
+        case "bytes" -> bytes.add(value);
+        case "retries" -> retries.add(value);
+        case "linksFound" -> linksFound.add(value);
+        case "linksNew" -> linksNew.add(value);
+        default -> {
+          if (name.startsWith("error.")) {
+            errors.computeIfAbsent(name.substring(6), k -> new LongAdder()).add(value);
+          } else if (name.startsWith("skipped.")) {
+            skipped(name.substring(8), value);
+          }
+        }
+      }
+    });
+  }
+
   long errorTotal() {
     return errors.values().stream().mapToLong(LongAdder::sum).sum();
   }

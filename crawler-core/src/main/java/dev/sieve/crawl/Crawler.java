@@ -48,6 +48,8 @@ public final class Crawler {
   private final LinkExtractor extractor;
   /** Null when robots.txt is ignored. */
   private final RobotsPolicy robots;
+  /** Null without a state directory. */
+  private final Checkpointer checkpointer;
   private final LinkFilter links;
   private final CrawlStats stats = new CrawlStats();
   /** Permits for URLs still to be done under --max-pages; a retried URL gives its permit back. */
@@ -57,9 +59,27 @@ public final class Crawler {
   private volatile boolean stopping;
   private volatile long startedAt;
 
-  /** A crawl with the in-process frontier: a {@link Sieve} sized from the config. */
+  /**
+   * A crawl with the in-process frontier: a {@link Sieve} sized from the config, resumable when
+   * the config names a state directory.
+   *
+   * @throws CrawlStateException if the state directory cannot be used (the message says why)
+   */
   public Crawler(CrawlConfig config, CrawlListener listener) {
-    this(config, localFrontier(config, listener), listener);
+    this.config = config;
+    this.listener = listener;
+    if (config.stateDir != null) {
+      this.checkpointer = Checkpointer.open(config, listener, stats, sieve -> localFrontier(config, sieve));
+      this.frontier = checkpointer.frontier();
+    } else {
+      this.checkpointer = null;
+      this.frontier = localFrontier(config, Checkpointer.newSieve(config, listener));
+    }
+    this.fetcher = fetcher(config);
+    this.extractor = extractor(config);
+    this.robots = robots(config, fetcher);
+    this.links = new LinkFilter(config);
+    this.pageBudget = new Semaphore((int) Math.min(Integer.MAX_VALUE, config.maxPages));
   }
 
   /** A crawl over {@code frontier}, which may be shared with other crawler processes. */
@@ -67,43 +87,54 @@ public final class Crawler {
     this.config = config;
     this.listener = listener;
     this.frontier = frontier;
-    this.fetcher =
-        Fetcher.builder()
-            .userAgent(config.userAgent)
-            .connectTimeout(config.connectTimeout)
-            .readTimeout(config.readTimeout)
-            .callTimeout(config.callTimeout)
-            .maxBodyBytes(config.maxBodyBytes)
-            .ticker(config.ticker)
-            .clock(config.clock)
-            .addressPolicy(config.allowPrivate
-                ? AddressPolicy.allowAll()
-                : AddressPolicy.publicOnlyExcept(
-                    config.seeds.stream().map(Url::host).collect(Collectors.toSet())))
-            .build();
-    this.extractor =
-        LinkExtractor.builder()
-            .maxOutlinks(config.maxOutlinks)
-            .followNofollow(config.followNofollow)
-            .build();
-    this.robots = config.respectRobots
-        ? RobotsPolicy.builder()
-            .userAgent(config.userAgent)
-            .fetch(fetcher::fetch)
-            .ttl(config.robotsTtl)
-            .retryInterval(config.robotsRetryInterval)
-            .maxRedirects(config.maxRedirects)
-            .maxCrawlDelay(config.maxCrawlDelay)
-            .clock(config.clock)
-            .build()
-        : null;
+    this.checkpointer = null;
+    this.fetcher = fetcher(config);
+    this.extractor = extractor(config);
+    this.robots = robots(config, fetcher);
     this.links = new LinkFilter(config);
     this.pageBudget = new Semaphore((int) Math.min(Integer.MAX_VALUE, config.maxPages));
   }
 
-  private static Frontier localFrontier(CrawlConfig config, CrawlListener listener) {
-    Sieve sieve =
-        Sieve.create(config.expectedUrls, config.falsePositiveRate, listener::onCapacityWarning);
+  private static Fetcher fetcher(CrawlConfig config) {
+    return Fetcher.builder()
+        .userAgent(config.userAgent)
+        .connectTimeout(config.connectTimeout)
+        .readTimeout(config.readTimeout)
+        .callTimeout(config.callTimeout)
+        .maxBodyBytes(config.maxBodyBytes)
+        .ticker(config.ticker)
+        .clock(config.clock)
+        .addressPolicy(config.allowPrivate
+            ? AddressPolicy.allowAll()
+            : AddressPolicy.publicOnlyExcept(
+                config.seeds.stream().map(Url::host).collect(Collectors.toSet())))
+        .build();
+  }
+
+  private static LinkExtractor extractor(CrawlConfig config) {
+    return LinkExtractor.builder()
+        .maxOutlinks(config.maxOutlinks)
+        .followNofollow(config.followNofollow)
+        .build();
+  }
+
+  /** The robots.txt policy, or null when robots.txt is ignored. */
+  private static RobotsPolicy robots(CrawlConfig config, Fetcher fetcher) {
+    if (!config.respectRobots) {
+      return null;
+    }
+    return RobotsPolicy.builder()
+        .userAgent(config.userAgent)
+        .fetch(fetcher::fetch)
+        .ttl(config.robotsTtl)
+        .retryInterval(config.robotsRetryInterval)
+        .maxRedirects(config.maxRedirects)
+        .maxCrawlDelay(config.maxCrawlDelay)
+        .clock(config.clock)
+        .build();
+  }
+
+  private static LocalFrontier localFrontier(CrawlConfig config, Sieve sieve) {
     return LocalFrontier.builder(sieve)
         .ticker(config.ticker)
         .politenessDelay(config.politenessDelay)
@@ -124,6 +155,9 @@ public final class Crawler {
     startedAt = config.ticker.read();
     for (Url seed : config.seeds) {
       frontier.push(seed, 0);
+    }
+    if (checkpointer != null) {
+      checkpointer.start();
     }
     ExecutorService workers =
         Executors.newFixedThreadPool(config.threads, runnable -> {
@@ -147,6 +181,9 @@ public final class Crawler {
     } finally {
       frontier.close();
       fetcher.close();
+      if (checkpointer != null) {
+        checkpointer.close();
+      }
       finished.countDown();
     }
     return progress();
@@ -200,6 +237,7 @@ public final class Crawler {
       // A worker holding a permit waits in take() until a URL is ready or the frontier is
       // finished (nothing pending, nothing in flight), so no permit is wasted.
       while (!stopping && pageBudget.tryAcquire()) {
+        awaitDiskSpace();
         Lease lease = frontier.take();
         if (lease == null) {
           return;
@@ -215,6 +253,15 @@ public final class Crawler {
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    }
+  }
+
+  /** While the state disk is nearly full, new URLs wait (the guard logs why). */
+  private void awaitDiskSpace() throws InterruptedException {
+    while (checkpointer != null && checkpointer.diskLow() && !stopping) {
+      synchronized (this) {
+        wait(1000);
+      }
     }
   }
 

@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.PriorityQueue;
+import java.util.Set;
+import java.util.LinkedHashSet;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -44,6 +46,10 @@ public final class LocalFrontier implements Frontier {
   private final Condition changed = lock.newCondition();
   private final Map<String, HostQueue> hosts = new HashMap<>();
   private final PendingStore store = new PendingStore();
+  /** Guarded by {@link #lock}. */
+  private FrontierLog log = FrontierLog.NONE;
+  /** Leases out now, in the order taken; guarded by {@link #lock}. */
+  private final Set<Lease> leased = new LinkedHashSet<>();
   private final PriorityQueue<HostQueue> ready =
       new PriorityQueue<>((a, b) -> Long.compare(a.readyAt, b.readyAt));
   private long inFlight;
@@ -87,12 +93,13 @@ public final class LocalFrontier implements Frontier {
   }
 
   private boolean offer(Url url, int depth, List<String> chain) {
-    if (!sieve.admit(url.toString())) {
-      return false;
-    }
     String key = queueKey.of(url);
     lock.lock();
     try {
+      // Under the lock, so that a saved state never holds a URL in the filter but not in a queue.
+      if (!sieve.admit(url.toString())) {
+        return false;
+      }
       HostQueue host = hosts.computeIfAbsent(key, k -> new HostQueue(k, delayNanos, store.queue(k)));
       if (host.skipped) {
         droppedBySkippedHost.incrementAndGet();
@@ -103,7 +110,9 @@ public final class LocalFrontier implements Frontier {
         return false;
       }
       host.admitted++;
-      host.pending.addLast(new Lease(url.toString(), depth, key, 0, chain));
+      Lease lease = new Lease(url.toString(), depth, key, 0, chain);
+      host.pending.addLast(lease);
+      log.added(lease);
       reschedule(host);
       return true;
     } finally {
@@ -161,6 +170,8 @@ public final class LocalFrontier implements Frontier {
     ready.poll();
     host.scheduled = false;
     Lease lease = host.pending.pollFirst();
+    log.taken(host.key);
+    leased.add(lease);
     inFlight++;
     host.inFlight++;
     host.readyAt = now + host.delayNanos;
@@ -174,6 +185,7 @@ public final class LocalFrontier implements Frontier {
     lock.lock();
     try {
       HostQueue host = release(lease);
+      log.completed(lease);
       if (maxInFlightPerHost == 1) {
         // Not in the heap: its only fetch was in flight.
         host.readyAt = Math.max(host.readyAt, ticker.read() + host.delayNanos);
@@ -194,7 +206,9 @@ public final class LocalFrontier implements Frontier {
     try {
       HostQueue host = release(lease);
       unschedule(host);
-      host.pending.addFirst(lease.nextAttempt());
+      Lease again = lease.nextAttempt();
+      host.pending.addFirst(again);
+      log.returned(again);
       host.readyAt = Math.max(host.readyAt, ticker.read() + Math.max(host.delayNanos, backoff.toNanos()));
       reschedule(host);
     } finally {
@@ -213,6 +227,7 @@ public final class LocalFrontier implements Frontier {
       HostQueue host = release(lease);
       unschedule(host);
       host.pending.addFirst(lease);
+      log.returned(lease);
       host.readyAt = Math.max(host.readyAt, ticker.read() + host.delayNanos);
       reschedule(host);
     } finally {
@@ -244,6 +259,7 @@ public final class LocalFrontier implements Frontier {
     updateHost(hostKey, host -> {
       host.skipped = true;
       dropped[0] = (int) host.pending.clear();
+      log.skipped(host.key);
     });
     droppedBySkippedHost.addAndGet(dropped[0]);
     return dropped[0];
@@ -263,7 +279,7 @@ public final class LocalFrontier implements Frontier {
 
   private HostQueue release(Lease lease) {
     HostQueue host = hosts.get(lease.hostKey());
-    if (host == null || host.inFlight == 0) {
+    if (host == null || !leased.remove(lease)) {
       throw new IllegalStateException("lease not taken from this frontier: " + lease);
     }
     host.inFlight--;
@@ -386,6 +402,224 @@ public final class LocalFrontier implements Frontier {
   @Override
   public int capacityWarnings() {
     return sieve.capacityWarnings();
+  }
+
+  // ---- Saved state and journal replay (crash safety) ----
+
+  static final int STATE_VERSION = 1;
+
+  /**
+   * Runs {@code action} with the frontier paused: no URL is added, leased or given back until it
+   * returns. Used to save a state consistent with the Sieve's filter and to switch journals.
+   */
+  public <T> T paused(java.util.concurrent.Callable<T> action) throws Exception {
+    lock.lock();
+    try {
+      return action.call();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Writes the queues: per host its key, admitted count, skipped flag and pending URLs in order;
+   * then the leases out now (they are fetched again after a restore) and the drop counters. Call
+   * inside {@link #paused} together with saving the Sieve's filter.
+   */
+  public void writeState(java.io.DataOutputStream out) throws java.io.IOException {
+    lock.lock();
+    try {
+      out.writeInt(STATE_VERSION);
+      out.writeInt(hosts.size());
+      for (HostQueue host : hosts.values()) {
+        out.writeUTF(host.key);
+        out.writeLong(host.admitted);
+        out.writeBoolean(host.skipped);
+        List<byte[]> entries = host.pending.encodedEntries();
+        out.writeInt(entries.size());
+        for (byte[] entry : entries) {
+          out.writeInt(entry.length);
+          out.write(entry);
+        }
+      }
+      out.writeInt(leased.size());
+      for (Lease lease : leased) {
+        out.writeUTF(lease.hostKey());
+        byte[] entry = PendingCodec.encode(lease);
+        out.writeInt(entry.length);
+        out.write(entry);
+      }
+      out.writeLong(droppedByHostBudget.get());
+      out.writeLong(droppedBySkippedHost.get());
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Journals every later change to {@code file} (appending), closing the previous journal: the
+   * switch happens under the lock, so each change is in exactly one journal.
+   */
+  public void journalTo(java.nio.file.Path file) throws java.io.IOException {
+    Journal next = Journal.open(file);
+    FrontierLog previous;
+    lock.lock();
+    try {
+      previous = log;
+      log = next;
+    } finally {
+      lock.unlock();
+    }
+    if (previous instanceof Journal journal) {
+      journal.close();
+    }
+  }
+
+  /** Closes the journal, if any; later changes are not journaled. */
+  public void closeJournal() throws java.io.IOException {
+    FrontierLog previous;
+    lock.lock();
+    try {
+      previous = log;
+      log = FrontierLog.NONE;
+    } finally {
+      lock.unlock();
+    }
+    if (previous instanceof Journal journal) {
+      journal.close();
+    }
+  }
+
+  /** Replays journals over an empty frontier: a crawl that stopped before its first checkpoint. */
+  public void restoreEmpty(List<java.nio.file.Path> journals) throws java.io.IOException {
+    lock.lock();
+    try {
+      Map<String, Lease> out = new java.util.LinkedHashMap<>();
+      for (java.nio.file.Path journal : journals) {
+        Journal.replay(journal, new Replayer(out));
+      }
+      requeue(out);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void requeue(Map<String, Lease> out) {
+    List<Lease> again = new ArrayList<>(out.values());
+    java.util.Collections.reverse(again);
+    for (Lease lease : again) {
+      host(lease.hostKey()).pending.addFirst(lease);
+    }
+    for (HostQueue host : hosts.values()) {
+      reschedule(host);
+    }
+  }
+
+  /**
+   * Restores the state written by {@link #writeState} and replays the journals written after it,
+   * in order. The filter must be the one saved with the state. URLs that were leased when the
+   * process stopped go back first in their hosts' queues, to be fetched again.
+   *
+   * @throws java.io.IOException if the state or a journal is corrupt; the message names the file
+   */
+  public void restore(java.io.DataInputStream state, List<java.nio.file.Path> journals)
+      throws java.io.IOException {
+    lock.lock();
+    try {
+      if (!hosts.isEmpty() || !leased.isEmpty()) {
+        throw new IllegalStateException("restore into a fresh frontier only");
+      }
+      int version = state.readInt();
+      if (version != STATE_VERSION) {
+        throw new java.io.IOException("unsupported frontier state version " + version);
+      }
+      int hostCount = state.readInt();
+      for (int h = 0; h < hostCount; h++) {
+        HostQueue host = host(state.readUTF());
+        host.admitted = state.readLong();
+        host.skipped = state.readBoolean();
+        int entries = state.readInt();
+        for (int i = 0; i < entries; i++) {
+          host.pending.addLast(PendingCodec.decode(readEntry(state), host.key));
+        }
+      }
+      // Leases out at save time: held aside while replaying, so that "taken" records take the
+      // URLs that were pending then.
+      Map<String, Lease> out = new java.util.LinkedHashMap<>();
+      int leases = state.readInt();
+      for (int i = 0; i < leases; i++) {
+        String key = state.readUTF();
+        Lease lease = PendingCodec.decode(readEntry(state), key);
+        out.put(lease.url(), lease);
+      }
+      droppedByHostBudget.set(state.readLong());
+      droppedBySkippedHost.set(state.readLong());
+      for (java.nio.file.Path journal : journals) {
+        Journal.replay(journal, new Replayer(out));
+      }
+      requeue(out);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private HostQueue host(String key) {
+    return hosts.computeIfAbsent(key, k -> new HostQueue(k, delayNanos, store.queue(k)));
+  }
+
+  private static byte[] readEntry(java.io.DataInputStream in) throws java.io.IOException {
+    int length = in.readInt();
+    if (length < 0 || length > 1 << 20) {
+      throw new java.io.IOException("corrupt frontier state: entry length " + length);
+    }
+    byte[] entry = new byte[length];
+    in.readFully(entry);
+    return entry;
+  }
+
+  /** Applies journal records to the queues, tracking leases out by URL. */
+  private final class Replayer implements Journal.Replay {
+    private final Map<String, Lease> out;
+
+    Replayer(Map<String, Lease> out) {
+      this.out = out;
+    }
+
+    @Override
+    public void added(String hostKey, byte[] entry) {
+      Lease lease = PendingCodec.decode(entry, hostKey);
+      sieve.admit(lease.url()); // the filter saw it then; its answer now does not matter
+      HostQueue host = host(hostKey);
+      host.admitted++;
+      host.pending.addLast(lease);
+    }
+
+    @Override
+    public void taken(String hostKey) {
+      Lease lease = host(hostKey).pending.pollFirst();
+      if (lease != null) {
+        out.put(lease.url(), lease);
+      }
+    }
+
+    @Override
+    public void returned(String hostKey, byte[] entry) {
+      Lease lease = PendingCodec.decode(entry, hostKey);
+      out.remove(lease.url());
+      host(hostKey).pending.addFirst(lease);
+    }
+
+    @Override
+    public void completed(String hostKey, String url) {
+      out.remove(url);
+    }
+
+    @Override
+    public void skipped(String hostKey) {
+      HostQueue host = host(hostKey);
+      host.skipped = true;
+      host.pending.clear();
+    }
   }
 
   /** Settings of a {@link LocalFrontier}, validated once in {@link #build()}. */

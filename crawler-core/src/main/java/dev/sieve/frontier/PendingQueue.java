@@ -39,6 +39,11 @@ final class PendingQueue {
     return PendingCodec.decode(entry, key);
   }
 
+  /** The entries in order, encoded, without removing them. */
+  java.util.List<byte[]> encodedEntries() {
+    return new java.util.ArrayList<>(entries);
+  }
+
   long size() {
     return entries.size();
   }

@@ -167,6 +167,14 @@ public final class Sieve {
     return capacityWarnings.get();
   }
 
+  /**
+   * Writes the seen filter ({@link MembershipFilter#writeTo}). Pushes running meanwhile may or may
+   * not be in it: pause them for a consistent snapshot.
+   */
+  public void writeFilter(java.io.OutputStream out) throws java.io.IOException {
+    seen.writeTo(out);
+  }
+
   /** The filter's size in bits. */
   public long filterBits() {
     return seen.bitSize();

@@ -1,0 +1,167 @@
+package dev.sieve.crawl;
+
+import dev.sieve.bloom.BloomFilter;
+import dev.sieve.frontier.LocalFrontier;
+import dev.sieve.frontier.Sieve;
+import java.io.IOException;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps a crawl resumable: builds (or restores) the Sieve and frontier from the state directory,
+ * journals the frontier, writes a checkpoint every interval and when the crawl stops, and
+ * watches the free disk space.
+ */
+final class Checkpointer implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(Checkpointer.class);
+
+  private final CrawlConfig config;
+  private final CrawlState state;
+  private final Sieve sieve;
+  private final LocalFrontier frontier;
+  private final CrawlStats stats;
+  private final ScheduledExecutorService timer =
+      Executors.newSingleThreadScheduledExecutor(runnable -> {
+        Thread thread = new Thread(runnable, "checkpoint");
+        thread.setDaemon(true);
+        return thread;
+      });
+  private volatile boolean diskLow;
+
+  private Checkpointer(CrawlConfig config, CrawlState state, Sieve sieve, LocalFrontier frontier,
+      CrawlStats stats) {
+    this.config = config;
+    this.state = state;
+    this.sieve = sieve;
+    this.frontier = frontier;
+    this.stats = stats;
+  }
+
+  /**
+   * Opens the state directory: restores the crawl it holds, or starts a new one.
+   *
+   * @throws CrawlStateException if the state is in use, its settings differ, or it is unusable
+   */
+  static Checkpointer open(CrawlConfig config, CrawlListener listener, CrawlStats stats,
+      Function<Sieve, LocalFrontier> frontierFor) {
+    CrawlState state = CrawlState.open(config.stateDir, settings(config), config.freshState);
+    try {
+      Sieve sieve;
+      LocalFrontier frontier;
+      if (state.resumed()) {
+        CrawlState.Restored restored = state.restore(
+            () -> newSieve(config, listener), config.falsePositiveRate, listener::onCapacityWarning,
+            frontierFor);
+        sieve = restored.sieve();
+        frontier = restored.frontier();
+        stats.add(restored.counters());
+      } else {
+        sieve = newSieve(config, listener);
+        frontier = frontierFor.apply(sieve);
+      }
+      state.startJournal(frontier);
+      return new Checkpointer(config, state, sieve, frontier, stats);
+    } catch (IOException | RuntimeException e) {
+      try {
+        state.close();
+      } catch (IOException suppressed) {
+        e.addSuppressed(suppressed);
+      }
+      if (e instanceof CrawlStateException stateError) {
+        throw stateError;
+      }
+      throw new CrawlStateException("cannot start the crawl in " + config.stateDir + ": " + e.getMessage(), e);
+    }
+  }
+
+  static Sieve newSieve(CrawlConfig config, CrawlListener listener) {
+    return Sieve.create(config.expectedUrls, config.falsePositiveRate, listener::onCapacityWarning);
+  }
+
+  /** What must not change when the crawl resumes: the filter's shape and the queues' keys. */
+  private static Map<String, String> settings(CrawlConfig config) {
+    Map<String, String> settings = new TreeMap<>();
+    settings.put("filter", "classic");
+    settings.put("hash-id", Integer.toString(BloomFilter.HASH_ID));
+    settings.put("expected-urls", Long.toString(config.expectedUrls));
+    settings.put("fpp", Double.toString(config.falsePositiveRate));
+    settings.put("queue-key", config.queueKey.name().toLowerCase(Locale.ROOT));
+    return settings;
+  }
+
+  boolean resumed() {
+    return state.resumed();
+  }
+
+  LocalFrontier frontier() {
+    return frontier;
+  }
+
+  /** Starts the periodic checkpoints and the disk watch. */
+  void start() {
+    long interval = config.checkpointInterval.toMillis();
+    timer.scheduleWithFixedDelay(this::checkpointQuietly, interval, interval, TimeUnit.MILLISECONDS);
+    timer.scheduleWithFixedDelay(this::watchDisk, 0, 5, TimeUnit.SECONDS);
+  }
+
+  /** Whether new URLs should wait: the state disk is nearly full. */
+  boolean diskLow() {
+    return diskLow;
+  }
+
+  private void watchDisk() {
+    try {
+      long free = state.usableSpace();
+      boolean low = free < config.diskReserveBytes;
+      if (low && !diskLow) {
+        log.warn("Disk nearly full: {} bytes free for {} (reserve {}); not taking new URLs until"
+            + " space is freed", free, state.dir(), config.diskReserveBytes);
+      } else if (!low && diskLow) {
+        log.info("Disk space is back ({} bytes free); taking new URLs again", free);
+      }
+      diskLow = low;
+    } catch (IOException e) {
+      log.warn("Cannot read the free space of {}: {}", state.dir(), e.getMessage());
+    }
+  }
+
+  private void checkpointQuietly() {
+    try {
+      checkpoint();
+    } catch (IOException | RuntimeException e) {
+      log.error("Checkpoint failed in {}: {}; the journal still holds every change", state.dir(), e.getMessage());
+    }
+  }
+
+  private synchronized void checkpoint() throws IOException {
+    long started = System.nanoTime();
+    state.checkpoint(frontier, sieve, stats.toMap());
+    log.debug("Checkpoint written in {} ms", (System.nanoTime() - started) / 1_000_000);
+  }
+
+  /** Stops the timer, writes the final checkpoint and releases the state directory. */
+  @Override
+  public void close() {
+    timer.shutdownNow();
+    try {
+      checkpoint();
+      frontier.closeJournal();
+    } catch (IOException | RuntimeException e) {
+      log.error("Final checkpoint failed in {}: {}; the journal still holds every change",
+          state.dir(), e.getMessage());
+    } finally {
+      try {
+        state.close();
+      } catch (IOException e) {
+        log.warn("Cannot release {}: {}", state.dir(), e.getMessage());
+      }
+    }
+  }
+}
