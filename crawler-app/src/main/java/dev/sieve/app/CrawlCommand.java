@@ -3,10 +3,11 @@ package dev.sieve.app;
 import dev.sieve.crawl.CrawlConfig;
 import dev.sieve.crawl.CrawlListener;
 import dev.sieve.crawl.CrawlProgress;
+import dev.sieve.crawl.CrawlState;
+import dev.sieve.crawl.CrawlStateException;
 import dev.sieve.crawl.Crawler;
 import dev.sieve.crawl.PageRecord;
 import dev.sieve.fetch.Fetcher;
-import dev.sieve.frontier.CapacityWarning;
 import dev.sieve.frontier.QueueKey;
 import dev.sieve.url.Scope;
 import java.io.IOException;
@@ -125,6 +126,18 @@ final class CrawlCommand implements Callable<Integer> {
       description = "Follow links to loopback/private/link-local addresses other than the seeds' hosts.")
   boolean allowPrivate;
 
+  @Option(names = "--state", paramLabel = "DIR",
+      description = "Keep the crawl's state (checkpoints and journal) in DIR; a DIR holding state is resumed, the output appended.")
+  Path stateDir;
+
+  @Option(names = "--fresh",
+      description = "With --state: start over, deleting the saved state (refused without it when DIR holds a crawl with other settings).")
+  boolean fresh;
+
+  @Option(names = "--checkpoint-interval", defaultValue = "60", paramLabel = "SECONDS",
+      description = "Seconds between checkpoints with --state; one is also written on stop (default ${DEFAULT-VALUE}).")
+  long checkpointSeconds;
+
   @Option(names = "--progress-interval", defaultValue = "10", paramLabel = "SECONDS",
       description = "Seconds between progress lines (default ${DEFAULT-VALUE}).")
   long progressSeconds;
@@ -143,51 +156,63 @@ final class CrawlCommand implements Callable<Integer> {
       throw new CommandLine.ParameterException(spec.commandLine(), "Invalid setting: " + e.getMessage());
     }
     PrintStream out = System.out;
-    int[] capacityWarnings = {0};
-    try (JsonlOutput jsonl = JsonlOutput.create(output)) {
-      Crawler crawler = new Crawler(crawlConfig, new CrawlListener() {
-        @Override
-        public void onPage(PageRecord record) {
-          jsonl.onPage(record);
-        }
-
-        @Override
-        public void onCapacityWarning(CapacityWarning warning) {
-          capacityWarnings[0]++;
-        }
-
-        @Override
-        public void onHostSkipped(String host, String reason) {
-          log.debug("Skipping host {}: {}", host, reason);
-        }
-      });
-      CountDownLatch done = new CountDownLatch(1);
-      Thread hook = new Thread(() -> {
-        log.info("Stopping: letting fetches in flight finish, then writing the summary");
-        crawler.stop();
-        try {
-          done.await(STOP_WAIT_SECONDS, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-      }, "crawl-stop");
-      Runtime.getRuntime().addShutdownHook(hook);
-      log.info("Crawling {} seed(s) with {} threads into {}", seedFile.seeds().size(), threads, output);
-      CrawlProgress summary;
-      try (ProgressReporter progress = new ProgressReporter(
-          crawler::progress, Duration.ofSeconds(progressSeconds), System.console() != null)) {
-        summary = crawler.run();
-      }
-      jsonl.close();
-      printSummary(out, summary, seedFile.skippedLines());
-      done.countDown();
+    boolean resuming = stateDir != null && !fresh && CrawlState.exists(stateDir);
+    try (JsonlOutput jsonl = JsonlOutput.create(output, resuming)) {
+      Crawler crawler;
       try {
-        Runtime.getRuntime().removeShutdownHook(hook);
-      } catch (IllegalStateException shuttingDown) {
-        // The hook is running: it is waiting for done, which is counted down.
+        crawler = newCrawler(crawlConfig, jsonl);
+      } catch (CrawlStateException e) {
+        throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
       }
+      if (resuming) {
+        log.info("Resuming the crawl saved in {}; appending to {}", stateDir, output);
+      }
+      runCrawl(crawler, jsonl, seedFile, out);
     }
     return 0;
+  }
+
+  private static Crawler newCrawler(CrawlConfig crawlConfig, JsonlOutput jsonl) {
+    return new Crawler(crawlConfig, new CrawlListener() {
+      @Override
+      public void onPage(PageRecord record) {
+        jsonl.onPage(record);
+      }
+
+      @Override
+      public void onHostSkipped(String host, String reason) {
+        log.debug("Skipping host {}: {}", host, reason);
+      }
+    });
+  }
+
+  private void runCrawl(Crawler crawler, JsonlOutput jsonl, SeedFile seedFile, PrintStream out)
+      throws Exception {
+    CountDownLatch done = new CountDownLatch(1);
+    Thread hook = new Thread(() -> {
+      log.info("Stopping: letting fetches in flight finish, then writing the summary");
+      crawler.stop();
+      try {
+        done.await(STOP_WAIT_SECONDS, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }, "crawl-stop");
+    Runtime.getRuntime().addShutdownHook(hook);
+    log.info("Crawling {} seed(s) with {} threads into {}", seedFile.seeds().size(), threads, output);
+    CrawlProgress summary;
+    try (ProgressReporter progress = new ProgressReporter(
+        crawler::progress, Duration.ofSeconds(progressSeconds), System.console() != null)) {
+      summary = crawler.run();
+    }
+    jsonl.close();
+    printSummary(out, summary, seedFile.skippedLines());
+    done.countDown();
+    try {
+      Runtime.getRuntime().removeShutdownHook(hook);
+    } catch (IllegalStateException shuttingDown) {
+      // The hook is running: it is waiting for done, which is counted down.
+    }
   }
 
   private SeedFile readSeeds() {
@@ -237,6 +262,11 @@ final class CrawlCommand implements Callable<Integer> {
     }
     if (maxPagesPerHost != null) {
       builder.maxPagesPerHost(maxPagesPerHost);
+    }
+    if (stateDir != null) {
+      builder.stateDir(stateDir).freshState(fresh).checkpointInterval(Duration.ofSeconds(checkpointSeconds));
+    } else if (fresh) {
+      throw new IllegalArgumentException("--fresh (set) needs --state DIR");
     }
     if (delayMs < 0) {
       throw new IllegalArgumentException("delay-ms (" + delayMs + ") must be >= 0");

@@ -26,11 +26,14 @@ final class JsonlOutput implements CrawlListener, AutoCloseable {
     this.writer = writer;
   }
 
-  /** Opens {@code file} for writing, replacing what it held. */
-  static JsonlOutput create(Path file) throws IOException {
+  /** Opens {@code file} for writing: appending to it, or replacing what it held. */
+  static JsonlOutput create(Path file, boolean append) throws IOException {
     Path parent = file.toAbsolutePath().getParent();
     if (parent != null) {
       Files.createDirectories(parent);
+    }
+    if (append) {
+      dropPartialLastLine(file);
     }
     return new JsonlOutput(
         new BufferedWriter(
@@ -38,8 +41,35 @@ final class JsonlOutput implements CrawlListener, AutoCloseable {
                 file,
                 StandardCharsets.UTF_8,
                 StandardOpenOption.CREATE,
-                StandardOpenOption.TRUNCATE_EXISTING,
+                append ? StandardOpenOption.APPEND : StandardOpenOption.TRUNCATE_EXISTING,
                 StandardOpenOption.WRITE)));
+  }
+
+  /**
+   * A crawl killed mid-write can leave a partial last line; its URL was in flight and is fetched
+   * and recorded again, so the fragment is cut off to keep every line whole JSON.
+   */
+  private static void dropPartialLastLine(Path file) throws IOException {
+    if (!Files.exists(file)) {
+      return;
+    }
+    try (java.nio.channels.FileChannel channel =
+        java.nio.channels.FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+      long size = channel.size();
+      long keep = size;
+      java.nio.ByteBuffer one = java.nio.ByteBuffer.allocate(1);
+      while (keep > 0) {
+        one.clear();
+        channel.read(one, keep - 1);
+        if (one.get(0) == '\n') {
+          break;
+        }
+        keep--;
+      }
+      if (keep < size) {
+        channel.truncate(keep);
+      }
+    }
   }
 
   @Override

@@ -1,0 +1,145 @@
+package dev.sieve.crawl;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.sieve.testing.TestSite;
+import dev.sieve.url.Url;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.UnaryOperator;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CrawlStateTest {
+  @TempDir Path state;
+
+  @Test
+  void resume_afterStops_fetchesTheRestAndEachUrlOnce() throws Exception {
+    try (TestSite site = TestSite.start(400)) {
+      List<PageRecord> records = new CopyOnWriteArrayList<>();
+      CrawlProgress first = crawl(site, records, b -> b.maxPages(60));
+      CrawlProgress second = crawl(site, records, b -> b.maxPages(60));
+      CrawlProgress last = crawl(site, records, b -> b);
+
+      assertThat(first.pages()).isEqualTo(60);
+      assertThat(second.pages()).as("counters go on from the checkpoint").isEqualTo(120);
+      Set<String> expected = site.reachablePaths(Integer.MAX_VALUE);
+      assertThat(paths(records)).hasSameElementsAs(expected);
+      assertThat(records).hasSameSizeAs(expected);
+      Map<String, Integer> counts = new HashMap<>(site.requestCounts());
+      counts.remove("/robots.txt");
+      assertThat(counts.values()).containsOnly(1);
+      assertThat(last.pages()).isEqualTo(expected.size());
+    }
+  }
+
+  @Test
+  void resume_withAChangedFilterSize_refusedWithTheSettingNamed() throws Exception {
+    try (TestSite site = TestSite.start(50)) {
+      crawl(site, new CopyOnWriteArrayList<>(), b -> b.maxPages(5));
+
+      assertThatThrownBy(() -> crawl(site, new CopyOnWriteArrayList<>(), b -> b.expectedUrls(12_345)))
+          .isInstanceOf(CrawlStateException.class)
+          .hasMessageContaining("expected-urls 12345 (the saved crawl has 100000)")
+          .hasMessageContaining("--fresh");
+    }
+  }
+
+  @Test
+  void fresh_overExistingState_startsOver() throws Exception {
+    try (TestSite site = TestSite.start(50)) {
+      crawl(site, new CopyOnWriteArrayList<>(), b -> b.maxPages(5));
+      List<PageRecord> again = new CopyOnWriteArrayList<>();
+
+      CrawlProgress progress = crawl(site, again, b -> b.maxPages(5).freshState(true));
+
+      assertThat(progress.pages()).isEqualTo(5);
+      assertThat(again).extracting(PageRecord::url).contains(site.url("/p/0.html"));
+    }
+  }
+
+  @Test
+  void resume_newestCheckpointDamaged_fallsBackToThePreviousOne() throws Exception {
+    try (TestSite site = TestSite.start(300)) {
+      List<PageRecord> records = new CopyOnWriteArrayList<>();
+      crawl(site, records, b -> b.maxPages(40));
+      crawl(site, records, b -> b.maxPages(40));
+      Path newest = newestCheckpoint();
+      byte[] filter = Files.readAllBytes(newest.resolve("filter.bin"));
+      filter[filter.length / 2] ^= 1;
+      Files.write(newest.resolve("filter.bin"), filter);
+
+      crawl(site, records, b -> b);
+
+      Set<String> expected = site.reachablePaths(Integer.MAX_VALUE);
+      assertThat(paths(records)).hasSameElementsAs(expected);
+      assertThat(records).hasSameSizeAs(expected);
+    }
+  }
+
+  @Test
+  void resume_everyCheckpointDamaged_stopsNamingTheFileAndProblem() throws Exception {
+    try (TestSite site = TestSite.start(50)) {
+      crawl(site, new CopyOnWriteArrayList<>(), b -> b.maxPages(5));
+      crawl(site, new CopyOnWriteArrayList<>(), b -> b.maxPages(5));
+      try (Stream<Path> files = Files.walk(state)) {
+        for (Path frontier : files.filter(p -> p.getFileName().toString().equals("frontier.bin")).toList()) {
+          Files.write(frontier, new byte[] {1, 2, 3});
+        }
+      }
+      try (Stream<Path> files = Files.list(state)) {
+        for (Path journal : files.filter(p -> p.getFileName().toString().equals("journal-0.log")).toList()) {
+          Files.delete(journal);
+        }
+      }
+
+      assertThatThrownBy(() -> crawl(site, new CopyOnWriteArrayList<>(), b -> b))
+          .isInstanceOf(CrawlStateException.class)
+          .hasMessageContaining("frontier.bin has 3 bytes, the manifest says");
+    }
+  }
+
+  private Path newestCheckpoint() throws IOException {
+    try (Stream<Path> entries = Files.list(state)) {
+      return entries.filter(p -> p.getFileName().toString().matches("checkpoint-\\d+"))
+          .max((a, b) -> Long.compare(index(a), index(b))).orElseThrow();
+    }
+  }
+
+  private static long index(Path checkpoint) {
+    return Long.parseLong(checkpoint.getFileName().toString().substring("checkpoint-".length()));
+  }
+
+  private CrawlProgress crawl(TestSite site, List<PageRecord> records,
+      UnaryOperator<CrawlConfig.Builder> settings) throws InterruptedException {
+    CrawlConfig config = settings.apply(CrawlConfig.builder()
+            .seeds(List.of(Url.parse(site.url("/p/0.html")).orElseThrow()))
+            .threads(4)
+            .politenessDelay(Duration.ZERO)
+            .maxInFlightPerHost(4)
+            .expectedUrls(100_000)
+            .stateDir(state))
+        .build();
+    return new Crawler(config, new CrawlListener() {
+      @Override
+      public void onPage(PageRecord record) {
+        records.add(record);
+      }
+    }).run();
+  }
+
+  private static Set<String> paths(List<PageRecord> records) {
+    return records.stream().map(r -> URI.create(r.url()).getRawPath()).collect(Collectors.toSet());
+  }
+}
