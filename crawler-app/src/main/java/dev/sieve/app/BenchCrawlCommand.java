@@ -1,0 +1,157 @@
+package dev.sieve.app;
+
+import dev.sieve.crawl.CrawlConfig;
+import dev.sieve.crawl.CrawlListener;
+import dev.sieve.crawl.CrawlProgress;
+import dev.sieve.crawl.Crawler;
+import dev.sieve.url.Url;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import jdk.jfr.Recording;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordedFrame;
+import jdk.jfr.consumer.RecordingFile;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code bench crawl}: serves a generated site from another process on 127.0.0.1, crawls it with
+ * no politeness delay, and prints pages/s and where the crawler's CPU went (JFR execution
+ * samples, inclusive, by component).
+ */
+@Command(
+    name = "crawl",
+    mixinStandardHelpOptions = true,
+    versionProvider = Main.Version.class,
+    description = "Crawl a generated loopback site as fast as possible and profile the crawler.")
+final class BenchCrawlCommand implements Callable<Integer> {
+  @Option(names = "--pages", defaultValue = "4000", description = "Pages on the site (default ${DEFAULT-VALUE}).")
+  int pages;
+
+  @Option(names = "--page-bytes", defaultValue = "40000", description = "HTML bytes per page (default ${DEFAULT-VALUE}).")
+  int pageBytes;
+
+  @Option(names = "--links", defaultValue = "50", description = "Links per page (default ${DEFAULT-VALUE}).")
+  int links;
+
+  @Option(names = "--threads", defaultValue = "8", description = "Crawler worker threads (default ${DEFAULT-VALUE}).")
+  int threads;
+
+  @Option(names = "--per-host", defaultValue = "8", description = "Fetches in flight on the site (default ${DEFAULT-VALUE}).")
+  int perHost;
+
+  /** Components by the first matching frame prefix; a sample counts for each it passes through. */
+  private static final Map<String, String> COMPONENTS = new LinkedHashMap<>();
+
+  static {
+    COMPONENTS.put("Sieve + frontier", "dev.sieve.frontier.|dev.sieve.bloom.");
+    COMPONENTS.put("fetch (OkHttp, sockets)", "dev.sieve.fetch.|okhttp3.|okio.|sun.nio.|java.net.");
+    COMPONENTS.put("parse (Jsoup)", "dev.sieve.parse.|org.jsoup.");
+    COMPONENTS.put("URL normalization", "dev.sieve.url.|crawlercommons.filters.");
+    COMPONENTS.put("robots.txt", "dev.sieve.robots.|crawlercommons.robots.");
+    COMPONENTS.put("output", "dev.sieve.app.JsonlOutput|com.fasterxml.");
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    PrintStream out = System.out;
+    Path jar = Path.of(BenchCrawlCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+    Process server = new ProcessBuilder(
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx2g", "-cp",
+            jar.toString(), BenchSite.class.getName(), Integer.toString(pages), "0",
+            Integer.toString(pageBytes), Integer.toString(links))
+        .redirectError(ProcessBuilder.Redirect.INHERIT)
+        .start();
+    Path recordingFile = Files.createTempFile("sieve-bench-crawl", ".jfr");
+    try {
+      int port = awaitReady(server);
+      out.printf(Locale.ROOT, "Site: %,d pages of ~%,d bytes, %d links each, on 127.0.0.1:%d (pid %d)%n",
+          pages, pageBytes, links, port, server.pid());
+      CrawlConfig config = CrawlConfig.builder()
+          .seeds(List.of(Url.parse("http://127.0.0.1:" + port + "/p/0.html").orElseThrow()))
+          .threads(threads)
+          .politenessDelay(Duration.ZERO)
+          .maxInFlightPerHost(perHost)
+          .expectedUrls(Math.max(1_000_000, pages * 2L))
+          .build();
+      CrawlProgress result;
+      try (Recording recording = new Recording()) {
+        recording.enable("jdk.ExecutionSample").withPeriod(Duration.ofMillis(10));
+        recording.start();
+        result = new Crawler(config, new CrawlListener() {}).run();
+        recording.stop();
+        recording.dump(recordingFile);
+      }
+      double seconds = result.elapsed().toNanos() / 1e9;
+      out.printf(Locale.ROOT, "Crawled %,d pages (%s) in %.2f s: %.0f pages/s, %d threads, %d per host%n",
+          result.pages(), Units.bytes(result.bytes()), seconds, result.pages() / seconds, threads, perHost);
+      printProfile(out, recordingFile);
+      return 0;
+    } finally {
+      server.destroy();
+      server.waitFor(10, TimeUnit.SECONDS);
+      Files.deleteIfExists(recordingFile);
+    }
+  }
+
+  private static int awaitReady(Process server) throws Exception {
+    BufferedReader reader =
+        new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8));
+    String line = reader.readLine();
+    if (line == null || !line.startsWith("ready ")) {
+      throw new IllegalStateException("the site server did not start: " + line);
+    }
+    return Integer.parseInt(line.substring(6).trim());
+  }
+
+  /** Inclusive share of the crawler's execution samples per component. */
+  private static void printProfile(PrintStream out, Path recording) throws Exception {
+    Map<String, Long> hits = new LinkedHashMap<>();
+    COMPONENTS.keySet().forEach(name -> hits.put(name, 0L));
+    long total = 0;
+    for (RecordedEvent event : RecordingFile.readAllEvents(recording)) {
+      if (!event.getEventType().getName().equals("jdk.ExecutionSample") || event.getStackTrace() == null) {
+        continue;
+      }
+      String thread = event.getThread("sampledThread") == null ? "" : event.getThread("sampledThread").getJavaName();
+      if (thread == null || thread.startsWith("JFR")) {
+        continue;
+      }
+      total++;
+      for (Map.Entry<String, String> component : COMPONENTS.entrySet()) {
+        if (passesThrough(event.getStackTrace().getFrames(), component.getValue().split("\\|"))) {
+          hits.merge(component.getKey(), 1L, Long::sum);
+        }
+      }
+    }
+    out.printf(Locale.ROOT, "CPU profile: %,d JFR execution samples (inclusive; a sample may count twice)%n", total);
+    out.printf(Locale.ROOT, "  %-26s %8s %7s%n", "component", "samples", "share");
+    for (Map.Entry<String, Long> hit : hits.entrySet()) {
+      out.printf(Locale.ROOT, "  %-26s %,8d %6.1f%%%n", hit.getKey(), hit.getValue(),
+          total == 0 ? 0 : 100.0 * hit.getValue() / total);
+    }
+  }
+
+  private static boolean passesThrough(List<RecordedFrame> frames, String[] prefixes) {
+    for (RecordedFrame frame : frames) {
+      String type = frame.getMethod().getType().getName();
+      for (String prefix : prefixes) {
+        if (type.startsWith(prefix)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+}
