@@ -1,6 +1,7 @@
 package dev.sieve.app;
 
-import dev.sieve.bloom.BloomFilter;
+import dev.sieve.bloom.FilterSizing;
+import dev.sieve.bloom.ScalableBloomFilter;
 import java.io.PrintStream;
 import java.math.BigDecimal;
 import java.util.Locale;
@@ -9,12 +10,13 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code size}: plans a filter's memory from capacity and false-positive rate. */
+/** {@code size}: plans the Sieve's memory for each filter structure. */
 @Command(
     name = "size",
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
-    description = "Plan the Sieve's memory: bits, bytes, hash count and bits per URL.")
+    description = "Plan the Sieve's memory for each filter: bits per URL, bytes, hash count, and what"
+        + " happens past capacity.")
 final class SizeCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -34,22 +36,55 @@ final class SizeCommand implements Callable<Integer> {
       throw new CommandLine.ParameterException(
           spec.commandLine(), "--fpp (" + fpp + ") must be in (0, 1)");
     }
-    long bits;
-    int hashes;
+    FilterSizing.Plan classic;
+    FilterSizing.Plan fewest;
+    FilterSizing.CuckooPlan cuckoo;
     try {
-      bits = BloomFilter.optimalBits(capacity, fpp);
-      hashes = BloomFilter.optimalHashes(capacity, bits);
+      classic = FilterSizing.classic(capacity, fpp);
+      fewest = FilterSizing.fewestHashes(capacity, fpp);
+      cuckoo = FilterSizing.cuckoo(capacity, fpp);
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
-    long bytes = (bits + 7) / 8;
+    double minimum = FilterSizing.informationTheoreticMinimumBitsPerKey(fpp);
     PrintStream out = System.out;
-    out.printf(Locale.ROOT, "Bloom filter for %,d URLs at false-positive rate %s%n",
-        capacity, BigDecimal.valueOf(fpp).toPlainString());
-    out.printf(Locale.ROOT, "  bits:          %,d%n", bits);
-    out.printf(Locale.ROOT, "  bytes:         %,d (%s, %s)%n", bytes, Units.bytes(bytes), Units.decimalBytes(bytes));
-    out.printf(Locale.ROOT, "  hash count:    k = %d%n", hashes);
-    out.printf(Locale.ROOT, "  bits per URL:  %.2f%n", (double) bits / capacity);
+    out.printf(Locale.ROOT, "Filter plans for %,d URLs at false-positive rate %s%n%n",
+        capacity, BigDecimal.valueOf(fpp).stripTrailingZeros().toPlainString());
+    out.printf(Locale.ROOT, "  %-15s %9s  %-24s %4s  %12s  %12s%n",
+        "structure", "bits/URL", "memory", "k", "fpp at 1.5x", "fpp at 2x");
+    row(out, "classic", classic);
+    row(out, "fewest hashes", fewest);
+    out.printf(Locale.ROOT, "  %-15s %9.2f  %-24s %4s  %12s  %12s%n", "cuckoo", cuckoo.bitsPerKey(),
+        memory(cuckoo.bits()), "-", "full", "full");
+    out.printf(Locale.ROOT, "  %-15s %9s  %-24s %4s  %12s  %12s%n", "scalable", "grows",
+        "first layer: see below", "-", "<= target", "<= target");
+    out.printf(Locale.ROOT, "  %-15s %9.2f  %-24s%n", "minimum", minimum,
+        memory((long) Math.ceil(minimum * capacity)));
+    out.printf(Locale.ROOT, "%n");
+    out.printf(Locale.ROOT, "classic: %,d bits, %s, k = %d%n", classic.bits(), memory(classic.bits()), classic.hashes());
+    out.printf(Locale.ROOT, "cuckoo: %d-bit fingerprints in %,d buckets of %d; a put past %.0f%% load"
+            + " fails loudly%n", cuckoo.fingerprintBits(), cuckoo.buckets(),
+        FilterSizing.CUCKOO_BUCKET_SIZE, FilterSizing.CUCKOO_MAX_LOAD * 100);
+    double first = fpp * (1 - ScalableBloomFilter.DEFAULT_TIGHTENING_RATIO);
+    FilterSizing.Plan layer = FilterSizing.classic(capacity, first);
+    out.printf(Locale.ROOT, "scalable: first layer at ε₀ = ε·(1 − %.2f) = %.3g: %s; each new layer %d× larger"
+            + " at a tighter rate, so the whole stays under %s however far it grows%n",
+        ScalableBloomFilter.DEFAULT_TIGHTENING_RATIO, first, memory(layer.bits()),
+        ScalableBloomFilter.DEFAULT_GROWTH, BigDecimal.valueOf(fpp).stripTrailingZeros().toPlainString());
+    out.printf(Locale.ROOT, "minimum: log2(1/ε) = %.2f bits/URL, the least any structure can use%n", minimum);
     return 0;
+  }
+
+  private void row(PrintStream out, String name, FilterSizing.Plan plan) {
+    out.printf(Locale.ROOT, "  %-15s %9.2f  %-24s %4d  %12.3g  %12.3g%n", name, plan.bitsPerKey(),
+        memory(plan.bits()), plan.hashes(),
+        FilterSizing.fppAt(plan.bits(), plan.hashes(), capacity + capacity / 2),
+        FilterSizing.fppAt(plan.bits(), plan.hashes(), 2 * capacity));
+  }
+
+  /** E.g. {@code 1.71 MiB (1.80 MB)}. */
+  private static String memory(long bits) {
+    long bytes = (bits + 7) / 8;
+    return Units.bytes(bytes) + " (" + Units.decimalBytes(bytes) + ")";
   }
 }

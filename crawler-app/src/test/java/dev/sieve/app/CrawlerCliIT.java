@@ -121,7 +121,8 @@ class CrawlerCliIT {
     assertThat(million.exitCode).isZero();
     assertThat(million.stdout).contains("14,377,588").contains("1.71 MiB").contains("k = 10");
     assertThat(billion.exitCode).isZero();
-    assertThat(billion.stdout).contains("2.23 GiB").contains("2.40 GB");
+    assertThat(billion.stdout).contains("2.23 GiB").contains("2.40 GB").contains("minimum")
+        .contains("1.66 GB").contains("cuckoo").contains("fewest hashes").contains("fpp at 2x");
   }
 
   @Test
