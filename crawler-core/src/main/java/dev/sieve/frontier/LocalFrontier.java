@@ -8,7 +8,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.PriorityQueue;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -44,8 +43,7 @@ public final class LocalFrontier implements Frontier {
   private final Condition changed = lock.newCondition();
   private final Map<String, HostQueue> hosts = new HashMap<>();
   private final PendingStore store = new PendingStore();
-  private final PriorityQueue<HostQueue> ready =
-      new PriorityQueue<>((a, b) -> Long.compare(a.readyAt, b.readyAt));
+  private final ReadyHeap ready = new ReadyHeap();
   private long inFlight;
   private boolean closed;
 
@@ -159,7 +157,6 @@ public final class LocalFrontier implements Frontier {
       return null;
     }
     ready.poll();
-    host.scheduled = false;
     Lease lease = host.pending.pollFirst();
     inFlight++;
     host.inFlight++;
@@ -273,17 +270,13 @@ public final class LocalFrontier implements Frontier {
 
   /** Takes the host out of the ready heap before its ready time changes. */
   private void unschedule(HostQueue host) {
-    if (host.scheduled) {
-      ready.remove(host);
-      host.scheduled = false;
-    }
+    ready.remove(host);
   }
 
   /** Puts the host in the ready heap if it can be leased from; wakes waiting workers. */
   private void reschedule(HostQueue host) {
-    if (!host.scheduled && host.eligible(maxInFlightPerHost)) {
+    if (!host.scheduled() && host.eligible(maxInFlightPerHost)) {
       ready.add(host);
-      host.scheduled = true;
     }
     changed.signalAll();
   }
