@@ -2,9 +2,14 @@ package dev.sieve.frontier;
 
 import com.google.common.base.Ticker;
 import dev.sieve.url.Url;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -28,6 +33,16 @@ import java.util.function.Consumer;
  * The frontier is finished when nothing is pending and nothing is leased; {@link #take} then
  * returns null to every worker.
  *
+ * <p><b>Memory.</b> Pending URLs are held compactly, a few bytes beyond the URL's, plus a few
+ * hundred bytes per host. With {@link Builder#spillTo} they stay within a memory budget, the rest
+ * in checksummed segment files read back in order per host; a spilled chunk that cannot be read
+ * or is corrupt makes {@link #poll()} and {@link #take()} throw an {@link
+ * java.io.UncheckedIOException} naming the file and offset, every time, rather than lose URLs.
+ *
+ * <p><b>State.</b> {@link #writeState} saves pending URLs (spilled ones by reference), in-flight
+ * leases and per-host counts; {@link Builder#restore} builds a frontier from it. Segment files a
+ * saved state refers to are kept until {@link #stateDurable()} declares a later state durable.
+ *
  * <p>Thread-safe. Time comes from the injected {@link Ticker}, so scheduling is tested without
  * sleeping ({@link #poll()} never blocks).
  */
@@ -42,21 +57,24 @@ public final class LocalFrontier implements Frontier {
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition changed = lock.newCondition();
   private final Map<String, HostQueue> hosts = new HashMap<>();
-  private final PendingStore store = new PendingStore();
+  private final PendingStore store;
   private final ReadyHeap ready = new ReadyHeap();
+  /** Leases taken and not given back, oldest first, with how many of each. */
+  private final Map<Lease, Integer> leased = new LinkedHashMap<>();
   private long inFlight;
   private boolean closed;
 
   private final AtomicLong droppedByHostBudget = new AtomicLong();
   private final AtomicLong droppedBySkippedHost = new AtomicLong();
 
-  private LocalFrontier(Builder builder) {
+  private LocalFrontier(Builder builder, PendingStore store) {
     this.sieve = builder.sieve;
     this.ticker = builder.ticker;
     this.delayNanos = builder.politenessDelay.toNanos();
     this.maxInFlightPerHost = builder.maxInFlightPerHost;
     this.maxUrlsPerHost = builder.maxUrlsPerHost;
     this.queueKey = builder.queueKey;
+    this.store = store;
   }
 
   public static Builder builder(Sieve sieve) {
@@ -103,6 +121,7 @@ public final class LocalFrontier implements Frontier {
       host.admitted++;
       host.pending.addLast(new Lease(url.toString(), depth, key, 0, chain));
       reschedule(host);
+      store.enforceBudget();
       return true;
     } finally {
       lock.unlock();
@@ -156,10 +175,13 @@ public final class LocalFrontier implements Frontier {
     if (host == null || host.readyAt - now > 0) {
       return null;
     }
-    ready.poll();
+    // Taken before the host leaves the heap: if a spilled chunk is corrupt, the host stays first
+    // in line and the error repeats rather than its URLs being stranded.
     Lease lease = host.pending.pollFirst();
+    ready.poll();
     inFlight++;
     host.inFlight++;
+    leased.merge(lease, 1, Integer::sum);
     host.readyAt = now + host.delayNanos;
     reschedule(host);
     return lease;
@@ -194,6 +216,7 @@ public final class LocalFrontier implements Frontier {
       host.pending.addFirst(lease.nextAttempt());
       host.readyAt = Math.max(host.readyAt, ticker.read() + Math.max(host.delayNanos, backoff.toNanos()));
       reschedule(host);
+      store.enforceBudget();
     } finally {
       lock.unlock();
     }
@@ -212,6 +235,7 @@ public final class LocalFrontier implements Frontier {
       host.pending.addFirst(lease);
       host.readyAt = Math.max(host.readyAt, ticker.read() + host.delayNanos);
       reschedule(host);
+      store.enforceBudget();
     } finally {
       lock.unlock();
     }
@@ -260,8 +284,14 @@ public final class LocalFrontier implements Frontier {
 
   private HostQueue release(Lease lease) {
     HostQueue host = hosts.get(lease.hostKey());
-    if (host == null || host.inFlight == 0) {
+    Integer taken = leased.get(lease);
+    if (host == null || host.inFlight == 0 || taken == null) {
       throw new IllegalStateException("lease not taken from this frontier: " + lease);
+    }
+    if (taken == 1) {
+      leased.remove(lease);
+    } else {
+      leased.put(lease, taken - 1);
     }
     host.inFlight--;
     inFlight--;
@@ -324,6 +354,181 @@ public final class LocalFrontier implements Frontier {
     } finally {
       lock.unlock();
     }
+  }
+
+  /** Bytes of memory the pending URLs and per-host records take, estimated. */
+  public long pendingMemoryBytes() {
+    lock.lock();
+    try {
+      return store.memoryBytes();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Bytes of spill files on disk: spilled URLs, and data kept for the last saved state. */
+  public long pendingDiskBytes() {
+    lock.lock();
+    try {
+      return store.diskBytes();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** {@link #pendingMemoryBytes()} per pending URL (0 when none is pending), for reporting. */
+  public double bytesPerPendingUrl() {
+    lock.lock();
+    try {
+      return store.size() == 0 ? 0 : (double) store.memoryBytes() / store.size();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Saves the frontier to {@code out}, under its lock: per host its admitted count, skip flag and
+   * delay; the in-flight leases, which a restored frontier queues first in their hosts; the
+   * pending URLs in order, spilled ones as references into the spill files (forced to disk
+   * first). Counters of dropped URLs are saved too. Timing (delays in progress, Retry-After) is
+   * not: a restored frontier finds every host ready.
+   *
+   * <p>The spill files this state refers to are kept until a later state is written and {@link
+   * #stateDurable()} is called; call it once the caller has made this state durable.
+   */
+  public void writeState(DataOutputStream out) throws IOException {
+    lock.lock();
+    try {
+      out.writeInt(STATE_MAGIC);
+      out.writeInt(STATE_VERSION);
+      out.writeLong(droppedByHostBudget.get());
+      out.writeLong(droppedBySkippedHost.get());
+      out.writeInt(hosts.size());
+      for (HostQueue host : hosts.values()) {
+        out.writeUTF(host.key);
+        out.writeLong(host.admitted);
+        out.writeBoolean(host.skipped);
+        out.writeLong(host.delayNanos);
+      }
+      out.writeLong(inFlight);
+      for (Map.Entry<Lease, Integer> entry : leased.entrySet()) {
+        byte[] bytes = PendingCodec.encode(entry.getKey());
+        for (int i = 0; i < entry.getValue(); i++) {
+          out.writeUTF(entry.getKey().hostKey());
+          out.writeInt(bytes.length);
+          out.write(bytes);
+        }
+      }
+      store.writeState(out);
+      out.writeInt(STATE_MAGIC);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Declares the state last written by {@link #writeState} durable (e.g. fsynced and renamed into
+   * place): spill files that only earlier states refer to may now be deleted.
+   */
+  public void stateDurable() {
+    lock.lock();
+    try {
+      store.stateDurable();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private static final int STATE_MAGIC = 0x53465254; // "SFRT"
+  private static final int STATE_VERSION = 1;
+
+  /** Reads a state written by {@link #writeState} into a new frontier with these settings. */
+  private static LocalFrontier restore(Builder builder, DataInputStream in) throws IOException {
+    int magic = in.readInt();
+    if (magic != STATE_MAGIC) {
+      throw new IOException(String.format(
+          "frontier state: bad magic %08x, expected %08x (not a frontier state?)",
+          magic, STATE_MAGIC));
+    }
+    int version = in.readInt();
+    if (version != STATE_VERSION) {
+      throw new IOException("frontier state: version " + version + " is not " + STATE_VERSION);
+    }
+    long droppedByBudget = in.readLong();
+    long droppedBySkip = in.readLong();
+    int hostCount = in.readInt();
+    if (hostCount < 0) {
+      throw new IOException("frontier state: host count " + hostCount + " is negative");
+    }
+    Map<String, long[]> saved = new HashMap<>();
+    for (int i = 0; i < hostCount; i++) {
+      String key = in.readUTF();
+      long admitted = in.readLong();
+      boolean skipped = in.readBoolean();
+      long delay = in.readLong();
+      saved.put(key, new long[] {admitted, skipped ? 1 : 0, delay});
+    }
+    long leaseCount = in.readLong();
+    if (leaseCount < 0 || leaseCount > Integer.MAX_VALUE) {
+      throw new IOException("frontier state: in-flight count " + leaseCount + " is out of range");
+    }
+    List<Lease> inFlight = new ArrayList<>();
+    for (long i = 0; i < leaseCount; i++) {
+      String key = in.readUTF();
+      int length = in.readInt();
+      if (length < 0 || length > (1 << 24)) {
+        throw new IOException("frontier state: in-flight lease of " + length + " bytes");
+      }
+      byte[] bytes = new byte[length];
+      in.readFully(bytes);
+      try {
+        inFlight.add(PendingCodec.decode(bytes, key));
+      } catch (RuntimeException e) {
+        throw new IOException("frontier state: in-flight lease of host '" + key + "' is malformed");
+      }
+    }
+    PendingStore store = PendingStore.readState(
+        in, builder.spillDir, builder.pendingMemoryBytes, builder.segmentBytes);
+    if (in.readInt() != STATE_MAGIC) {
+      throw new IOException("frontier state: no end marker after the pending URLs");
+    }
+    LocalFrontier frontier = new LocalFrontier(builder, store);
+    frontier.droppedByHostBudget.set(droppedByBudget);
+    frontier.droppedBySkippedHost.set(droppedBySkip);
+    for (PendingQueue queue : store.queues()) {
+      HostQueue host = new HostQueue(queue.key(), frontier.delayNanos, queue);
+      long[] values = saved.get(queue.key());
+      if (values == null) {
+        throw new IOException("frontier state: host '" + queue.key() + "' has pending URLs but no"
+            + " record");
+      }
+      host.admitted = values[0];
+      host.skipped = values[1] != 0;
+      host.delayNanos = Math.max(frontier.delayNanos, values[2]);
+      frontier.hosts.put(host.key, host);
+    }
+    if (frontier.hosts.size() != saved.size()) {
+      throw new IOException("frontier state: " + saved.size() + " host records but "
+          + frontier.hosts.size() + " host queues");
+    }
+    for (int i = inFlight.size() - 1; i >= 0; i--) {
+      Lease lease = inFlight.get(i);
+      HostQueue host = frontier.hosts.get(lease.hostKey());
+      if (host == null) {
+        throw new IOException("frontier state: in-flight lease of unknown host '"
+            + lease.hostKey() + "'");
+      }
+      if (host.skipped) {
+        frontier.droppedBySkippedHost.incrementAndGet();
+      } else {
+        host.pending.addFirst(lease);
+      }
+    }
+    for (HostQueue host : frontier.hosts.values()) {
+      frontier.reschedule(host);
+    }
+    store.enforceBudget();
+    return frontier;
   }
 
   /** Leases taken and not yet given back. */
@@ -389,6 +594,9 @@ public final class LocalFrontier implements Frontier {
     private int maxInFlightPerHost = 1;
     private long maxUrlsPerHost = Long.MAX_VALUE;
     private QueueKey queueKey = QueueKey.HOST;
+    private Path spillDir;
+    private long pendingMemoryBytes = Long.MAX_VALUE;
+    private long segmentBytes = SegmentFiles.DEFAULT_SEGMENT_BYTES;
 
     private Builder(Sieve sieve) {
       this.sieve = Objects.requireNonNull(sieve, "sieve");
@@ -422,7 +630,55 @@ public final class LocalFrontier implements Frontier {
       return this;
     }
 
+    /**
+     * Keeps pending URLs within {@code pendingMemoryBytes} of memory (estimated, per-host records
+     * included) and spills the rest to segment files in {@code dir}, which is created if need be
+     * and should belong to this frontier alone: segment files found there when it is built are
+     * deleted, and when it is restored those the state does not refer to. Default: every pending
+     * URL in memory.
+     */
+    public Builder spillTo(Path dir, long pendingMemoryBytes) {
+      this.spillDir = Objects.requireNonNull(dir, "dir");
+      this.pendingMemoryBytes = pendingMemoryBytes;
+      return this;
+    }
+
+    /** The size at which a spill file is closed and a new one started (default 64 MiB); tests. */
+    Builder segmentBytes(long segmentBytes) {
+      this.segmentBytes = segmentBytes;
+      return this;
+    }
+
     public LocalFrontier build() {
+      validate();
+      PendingStore store = spillDir == null
+          ? PendingStore.inMemory()
+          : PendingStore.spilling(spillDir, pendingMemoryBytes, segmentBytes);
+      return new LocalFrontier(this, store);
+    }
+
+    /**
+     * Builds a frontier from a state saved by {@link LocalFrontier#writeState}: its hosts with
+     * their admitted counts, skips and delays, its pending URLs in order with the in-flight leases
+     * first in their hosts (dropped and counted if the host was skipped), and its counters of
+     * dropped URLs. A state with spilled URLs needs {@link #spillTo} with the same directory.
+     * The Sieve is not part of the state: pass one restored by the caller.
+     *
+     * @throws IOException if the state is malformed or a spill file it refers to is missing or
+     *     short; the message names the problem and the file
+     */
+    public LocalFrontier restore(DataInputStream in) throws IOException {
+      validate();
+      return LocalFrontier.restore(this, in);
+    }
+
+    private void validate() {
+      if (spillDir != null) {
+        PendingStore.checkBudget(pendingMemoryBytes);
+      }
+      if (segmentBytes <= 0) {
+        throw new IllegalArgumentException("segmentBytes (" + segmentBytes + ") must be > 0");
+      }
       if (politenessDelay.isNegative()) {
         throw new IllegalArgumentException(
             "politenessDelay (" + politenessDelay + ") must be >= 0");
@@ -434,7 +690,6 @@ public final class LocalFrontier implements Frontier {
       if (maxUrlsPerHost < 1) {
         throw new IllegalArgumentException("maxUrlsPerHost (" + maxUrlsPerHost + ") must be >= 1");
       }
-      return new LocalFrontier(this);
     }
   }
 }

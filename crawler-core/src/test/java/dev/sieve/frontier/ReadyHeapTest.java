@@ -16,7 +16,7 @@ class ReadyHeapTest {
     List<HostQueue> inLine = new ArrayList<>();
     List<HostQueue> all = new ArrayList<>();
     for (int i = 0; i < 200; i++) {
-      all.add(new HostQueue("h" + i, 0, new PendingStore().queue("h" + i)));
+      all.add(new HostQueue("h" + i, 0, PendingStore.inMemory().queue("h" + i)));
     }
     for (int step = 0; step < 20_000; step++) {
       HostQueue host = all.get(random.nextInt(all.size()));
