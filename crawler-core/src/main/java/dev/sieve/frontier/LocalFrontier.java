@@ -524,10 +524,15 @@ public final class LocalFrontier implements Frontier {
         host.pending.addFirst(lease);
       }
     }
-    for (HostQueue host : frontier.hosts.values()) {
-      frontier.reschedule(host);
+    frontier.lock.lock();
+    try {
+      for (HostQueue host : frontier.hosts.values()) {
+        frontier.reschedule(host);
+      }
+      store.enforceBudget();
+    } finally {
+      frontier.lock.unlock();
     }
-    store.enforceBudget();
     return frontier;
   }
 
