@@ -198,6 +198,8 @@ public final class LocalFrontier implements Frontier {
         host.readyAt = Math.max(host.readyAt, ticker.read() + host.delayNanos);
       }
       reschedule(host);
+      // Heads loaded by poll count too; checked here, after the lease is given back.
+      store.enforceBudget();
     } finally {
       lock.unlock();
     }
