@@ -16,7 +16,7 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
     description = "Sieve: a polite web crawler whose URL frontier is built on Bloom filters.",
-    subcommands = {CrawlCommand.class, SizeCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {CrawlCommand.class, SizeCommand.class, BenchCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 

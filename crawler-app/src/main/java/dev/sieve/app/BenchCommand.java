@@ -1,0 +1,20 @@
+package dev.sieve.app;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** {@code bench}: the parent of the benchmarks; each is a subcommand. */
+@Command(
+    name = "bench",
+    mixinStandardHelpOptions = true,
+    versionProvider = Main.Version.class,
+    description = "Measure parts of the crawler on synthetic data.",
+    subcommands = {BenchFrontierCommand.class})
+final class BenchCommand implements Runnable {
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public void run() {
+    throw new CommandLine.ParameterException(spec.commandLine(), "Missing benchmark");
+  }
+}
