@@ -47,6 +47,9 @@ import java.util.function.Consumer;
  * sleeping ({@link #poll()} never blocks).
  */
 public final class LocalFrontier implements Frontier {
+  private static final int STATE_MAGIC = 0x53465254; // "SFRT"
+  private static final int STATE_VERSION = 1;
+
   private final Sieve sieve;
   private final Ticker ticker;
   private final long delayNanos;
@@ -440,9 +443,6 @@ public final class LocalFrontier implements Frontier {
       lock.unlock();
     }
   }
-
-  private static final int STATE_MAGIC = 0x53465254; // "SFRT"
-  private static final int STATE_VERSION = 1;
 
   /** Reads a state written by {@link #writeState} into a new frontier with these settings. */
   private static LocalFrontier restore(Builder builder, DataInputStream in) throws IOException {

@@ -52,6 +52,8 @@ final class SegmentFiles {
   private final CRC32C crc = new CRC32C();
   private final ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES).order(ByteOrder.BIG_ENDIAN);
   private ByteBuffer writeBuffer;
+  /** Where a run is cut into chunks, reused. */
+  private int[] cuts = new int[64];
   private Segment current;
   private int nextId;
   private long diskBytes;
@@ -269,8 +271,6 @@ final class SegmentFiles {
     progress[0] = progress(count, firstChunkBytes);
     return pointer(current.id, start);
   }
-
-  private int[] cuts = new int[64];
 
   private int[] cutBuffer(int count) {
     if (cuts.length < count + 1) {
