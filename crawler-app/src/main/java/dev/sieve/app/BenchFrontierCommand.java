@@ -131,6 +131,10 @@ final class BenchFrontierCommand implements Callable<Integer> {
     long memoryAfterPush = frontier.pendingMemoryBytes();
     long diskAfterPush = frontier.pendingDiskBytes();
     double perUrlMemory = frontier.bytesPerPendingUrl();
+    // Young collections leave old-generation garbage in "used after GC"; a full collection here,
+    // outside the timed phases, gives the live heap at the frontier's fullest.
+    System.gc();
+    long liveAfterPush = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
 
     long[] lastSeq = new long[hosts];
     java.util.Arrays.fill(lastSeq, -1);
@@ -183,11 +187,12 @@ final class BenchFrontierCommand implements Callable<Integer> {
         " (%.1f B per pending URL)", perUrlMemory));
     row(out, "pending memory peak", Units.bytes(peakMemory));
     row(out, "spill on disk after push", Units.bytes(diskAfterPush) + String.format(Locale.ROOT,
-        " (%.1f B per URL)", pendingAfterPush == 0 ? 0.0 : (double) diskAfterPush / pendingAfterPush));
+        " (%.1f B per pending URL)", pendingAfterPush == 0 ? 0.0 : (double) diskAfterPush / pendingAfterPush));
     row(out, "spill on disk peak", Units.bytes(peakDisk));
     row(out, "heap used peak", Units.bytes(peakHeap.get()) + " (max heap "
         + Units.bytes(Runtime.getRuntime().maxMemory()) + ")");
-    row(out, "heap live peak (after GC)", Units.bytes(peakLiveHeap.get()));
+    row(out, "heap used after GC, max", Units.bytes(peakLiveHeap.get()));
+    row(out, "heap live after push (full GC)", Units.bytes(liveAfterPush));
     row(out, "Sieve filter", Units.bytes(sieve.filterBits() / 8.0));
     row(out, "popped", String.format(Locale.ROOT, "%,d", popped));
     row(out, "lost / duplicated", lost == 0 && acceptedSum == poppedSum && acceptedXor == poppedXor
