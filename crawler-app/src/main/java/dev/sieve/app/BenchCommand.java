@@ -3,18 +3,18 @@ package dev.sieve.app;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** {@code bench}: measurements for users and for planning scale. */
+/** {@code bench}: the parent of the benchmarks; each is a subcommand. */
 @Command(
     name = "bench",
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
-    description = "Benchmarks: the crawl loop against a loopback site.",
-    subcommands = {BenchCrawlCommand.class})
+    description = "Measure parts of the crawler on synthetic data and a loopback site.",
+    subcommands = {BenchFrontierCommand.class, BenchCrawlCommand.class})
 final class BenchCommand implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Override
   public void run() {
-    throw new CommandLine.ParameterException(spec.commandLine(), "Missing benchmark: crawl");
+    throw new CommandLine.ParameterException(spec.commandLine(), "Missing benchmark: frontier or crawl");
   }
 }

@@ -134,6 +134,10 @@ final class CrawlCommand implements Callable<Integer> {
       description = "With --state: start over, deleting the saved state (refused without it when DIR holds a crawl with other settings).")
   boolean fresh;
 
+  @Option(names = "--pending-memory", defaultValue = "268435456", paramLabel = "BYTES",
+      description = "Memory for pending URLs; beyond it they spill to checksummed files in the --state DIR or a temporary one (default ${DEFAULT-VALUE}, 256 MiB).")
+  long pendingMemory;
+
   @Option(names = "--checkpoint-interval", defaultValue = "60", paramLabel = "SECONDS",
       description = "Seconds between checkpoints with --state; one is also written on stop (default ${DEFAULT-VALUE}).")
   long checkpointSeconds;
@@ -251,6 +255,7 @@ final class CrawlCommand implements Callable<Integer> {
         .maxUrlLength(maxUrlLength)
         .maxOutlinks(maxOutlinks)
         .maxPathDepth(maxPathDepth)
+        .pendingMemoryBytes(pendingMemory)
         .maxRepeatedSegments(maxRepeatedSegments)
         .followNofollow(ignoreNofollow)
         .allowPrivate(allowPrivate);

@@ -133,6 +133,19 @@ class CrawlerCliIT {
     assertThat(run("--version").stdout).contains("Sieve crawler");
   }
 
+  @Test
+  void benchFrontier_smallRunWithTinyBudget_spillsAndVerifies() throws Exception {
+    Result result = run("bench", "frontier", "--urls", "20000", "--hosts", "100",
+        "--pending-memory", "65536", "--dir", dir.resolve("spill").toString());
+
+    assertThat(result.exitCode).as(result.stderr).isZero();
+    assertThat(result.stdout)
+        .containsPattern("spill on disk peak +[1-9]")
+        .contains("none (count and checksums match)")
+        .containsPattern("per-host order +kept")
+        .containsPattern("result +OK");
+  }
+
   private record Result(int exitCode, String stdout, String stderr) {}
 
   private Result run(String... args) throws IOException, InterruptedException {

@@ -50,7 +50,7 @@ final class Checkpointer implements AutoCloseable {
    * @throws CrawlStateException if the state is in use, its settings differ, or it is unusable
    */
   static Checkpointer open(CrawlConfig config, CrawlListener listener, CrawlStats stats,
-      Function<Sieve, LocalFrontier> frontierFor) {
+      Function<Sieve, LocalFrontier.Builder> frontierFor) {
     CrawlState state = CrawlState.open(config.stateDir, settings(config), config.freshState);
     try {
       Sieve sieve;
@@ -64,7 +64,7 @@ final class Checkpointer implements AutoCloseable {
         stats.add(restored.counters());
       } else {
         sieve = newSieve(config, listener);
-        frontier = frontierFor.apply(sieve);
+        frontier = frontierFor.apply(sieve).build();
       }
       state.startJournal(frontier);
       return new Checkpointer(config, state, sieve, frontier, stats);

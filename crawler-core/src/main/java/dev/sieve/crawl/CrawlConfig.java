@@ -51,6 +51,7 @@ public final class CrawlConfig {
   final boolean freshState;
   final Duration checkpointInterval;
   final long diskReserveBytes;
+  final long pendingMemoryBytes;
 
   private CrawlConfig(Builder b) {
     this.seeds = List.copyOf(b.seeds);
@@ -89,6 +90,7 @@ public final class CrawlConfig {
     this.freshState = b.freshState;
     this.checkpointInterval = b.checkpointInterval;
     this.diskReserveBytes = b.diskReserveBytes;
+    this.pendingMemoryBytes = b.pendingMemoryBytes;
   }
 
   public static Builder builder() {
@@ -149,6 +151,7 @@ public final class CrawlConfig {
     private boolean freshState;
     private Duration checkpointInterval = Duration.ofSeconds(60);
     private long diskReserveBytes = 1L << 30;
+    private long pendingMemoryBytes = 256L << 20;
 
     private Builder() {}
 
@@ -170,6 +173,15 @@ public final class CrawlConfig {
     /** Time between checkpoints (default 60 s); one is also written when the crawl stops. */
     public Builder checkpointInterval(Duration interval) {
       this.checkpointInterval = Objects.requireNonNull(interval, "checkpointInterval");
+      return this;
+    }
+
+    /**
+     * Memory for pending URLs (default 256 MiB); beyond it they spill to checksummed files in the
+     * state directory, or a temporary one, and are read back in order per host.
+     */
+    public Builder pendingMemoryBytes(long bytes) {
+      this.pendingMemoryBytes = bytes;
       return this;
     }
 
@@ -409,6 +421,7 @@ public final class CrawlConfig {
             "checkpointInterval (" + checkpointInterval + ") must be >= 1 s");
       }
       atLeast("diskReserveBytes", diskReserveBytes, 0);
+      positive("pendingMemoryBytes", pendingMemoryBytes);
       return new CrawlConfig(this);
     }
 

@@ -63,6 +63,8 @@ public final class CrawlState implements AutoCloseable {
   private static final String FRONTIER = "frontier.bin";
   private static final String COUNTERS = "counters.properties";
   private static final String MANIFEST = "MANIFEST";
+  /** Pending URLs beyond the memory budget, referred to by the checkpoints. */
+  static final String SPILL = "spill";
 
   private final Path dir;
   private final FileChannel lockChannel;
@@ -138,7 +140,7 @@ public final class CrawlState implements AutoCloseable {
       java.util.function.Supplier<Sieve> freshSieve,
       double targetFpp,
       Consumer<CapacityWarning> capacityListener,
-      java.util.function.Function<Sieve, LocalFrontier> frontierFor) {
+      java.util.function.Function<Sieve, LocalFrontier.Builder> frontierFor) {
     List<Long> checkpoints = completeCheckpoints(dir);
     List<String> problems = new ArrayList<>();
     for (long index : checkpoints) {
@@ -150,10 +152,10 @@ public final class CrawlState implements AutoCloseable {
           filter = MembershipFilter.readFrom(in);
         }
         Sieve sieve = Sieve.over(filter, targetFpp, capacityListener);
-        LocalFrontier frontier = frontierFor.apply(sieve);
+        LocalFrontier frontier;
         try (DataInputStream in = new DataInputStream(
             new BufferedInputStream(Files.newInputStream(cp.resolve(FRONTIER)), 1 << 16))) {
-          frontier.restore(in, journalsFrom(index));
+          frontier = frontierFor.apply(sieve).restore(in, journalsFrom(index));
         }
         log.info("Resumed from {} and {} journal(s)", cp, journalsFrom(index).size());
         return new Restored(sieve, frontier, readCounters(cp.resolve(COUNTERS)));
@@ -166,8 +168,8 @@ public final class CrawlState implements AutoCloseable {
     if (checkpoints.isEmpty() || journalIndexes(dir).contains(0L)) {
       try {
         Sieve sieve = freshSieve.get();
-        LocalFrontier frontier = frontierFor.apply(sieve);
-        frontier.restoreEmpty(journalsFrom(0));
+        LocalFrontier frontier = frontierFor.apply(sieve).build();
+        frontier.replay(journalsFrom(0));
         log.info("Resumed from the journals in {}", dir);
         return new Restored(sieve, frontier, Map.of());
       } catch (IOException | RuntimeException e) {
@@ -234,6 +236,7 @@ public final class CrawlState implements AutoCloseable {
       Files.move(tmp, target);
     }
     fsyncDir(dir);
+    frontier.stateDurable();
     checkpoint = index;
     // Keep this checkpoint and the one before it, with the journals the one before needs, so a
     // damaged newest checkpoint can fall back.
@@ -298,7 +301,7 @@ public final class CrawlState implements AutoCloseable {
       for (Path entry : entries) {
         String name = entry.getFileName().toString();
         if (name.equals(SETTINGS) || CHECKPOINT.matcher(name).matches() || name.startsWith("checkpoint-")
-            || JOURNAL.matcher(name).matches() || name.equals("spill")) {
+            || JOURNAL.matcher(name).matches() || name.equals(SPILL)) {
           deleteRecursively(entry);
         }
       }

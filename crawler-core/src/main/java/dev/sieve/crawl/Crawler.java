@@ -12,6 +12,10 @@ import dev.sieve.parse.ParsedPage;
 import dev.sieve.robots.RobotsPolicy;
 import dev.sieve.robots.RobotsVerdict;
 import dev.sieve.url.Url;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -69,11 +73,13 @@ public final class Crawler {
     this.config = config;
     this.listener = listener;
     if (config.stateDir != null) {
-      this.checkpointer = Checkpointer.open(config, listener, stats, sieve -> localFrontier(config, sieve));
+      this.checkpointer = Checkpointer.open(config, listener, stats,
+          sieve -> frontierBuilder(config, sieve, config.stateDir.resolve(CrawlState.SPILL)));
       this.frontier = checkpointer.frontier();
     } else {
       this.checkpointer = null;
-      this.frontier = localFrontier(config, Checkpointer.newSieve(config, listener));
+      this.frontier = frontierBuilder(config, Checkpointer.newSieve(config, listener), temporarySpillDir())
+          .build();
     }
     this.fetcher = fetcher(config);
     this.extractor = extractor(config);
@@ -134,14 +140,33 @@ public final class Crawler {
         .build();
   }
 
-  private static LocalFrontier localFrontier(CrawlConfig config, Sieve sieve) {
+  private static LocalFrontier.Builder frontierBuilder(CrawlConfig config, Sieve sieve, Path spill) {
     return LocalFrontier.builder(sieve)
         .ticker(config.ticker)
         .politenessDelay(config.politenessDelay)
         .maxInFlightPerHost(config.maxInFlightPerHost)
         .maxUrlsPerHost(config.maxPagesPerHost)
         .queueKey(config.queueKey)
-        .build();
+        .spillTo(spill, config.pendingMemoryBytes);
+  }
+
+  /** Without a state directory, pending URLs past the memory budget go to a temporary one. */
+  private static Path temporarySpillDir() {
+    try {
+      Path dir = Files.createTempDirectory("sieve-spill-");
+      Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteQuietly(dir), "spill-cleanup"));
+      return dir;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create a temporary directory for pending URLs: " + e.getMessage(), e);
+    }
+  }
+
+  private static void deleteQuietly(Path dir) {
+    try (var files = Files.walk(dir)) {
+      files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException e) {
+      // Best effort at exit: the directory is under the system's temporary directory.
+    }
   }
 
   /**
@@ -253,6 +278,13 @@ public final class Crawler {
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    } catch (UncheckedIOException e) {
+      // The frontier's own files failed (a damaged spill segment, a full disk): the queues are
+      // intact but cannot be read on, so stop with the reason rather than lose URLs.
+      if (!stopping) {
+        log.error("Stopping the crawl: {}", e.getMessage());
+        stop();
+      }
     }
   }
 

@@ -14,8 +14,8 @@ final class HostQueue {
   long admitted;
   /** The delay between fetches of this host, in nanos; robots.txt Crawl-delay may raise it. */
   long delayNanos;
-  /** Whether the host is in the frontier's ready heap. */
-  boolean scheduled;
+  /** The host's slot in the frontier's {@link ReadyHeap}, or -1 when it is not in line. */
+  int heapIndex = -1;
   /** Set when the host is skipped (e.g. Crawl-delay above the maximum): nothing more is leased. */
   boolean skipped;
 
@@ -23,6 +23,11 @@ final class HostQueue {
     this.key = key;
     this.pending = pending;
     this.delayNanos = delayNanos;
+  }
+
+  /** Whether the host is in the frontier's ready heap. */
+  boolean scheduled() {
+    return heapIndex >= 0;
   }
 
   boolean eligible(int perHost) {

@@ -2,17 +2,20 @@ package dev.sieve.frontier;
 
 import com.google.common.base.Ticker;
 import dev.sieve.url.Url;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.PriorityQueue;
-import java.util.Set;
-import java.util.LinkedHashSet;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
+import java.util.concurrent.Callable;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
@@ -31,10 +34,23 @@ import java.util.function.Consumer;
  * The frontier is finished when nothing is pending and nothing is leased; {@link #take} then
  * returns null to every worker.
  *
+ * <p><b>Memory.</b> Pending URLs are held compactly, a few bytes beyond the URL's, plus a few
+ * hundred bytes per host. With {@link Builder#spillTo} they stay within a memory budget, the rest
+ * in checksummed segment files read back in order per host; a spilled chunk that cannot be read
+ * or is corrupt makes {@link #poll()} and {@link #take()} throw an {@link
+ * java.io.UncheckedIOException} naming the file and offset, every time, rather than lose URLs.
+ *
+ * <p><b>State.</b> {@link #writeState} saves pending URLs (spilled ones by reference), in-flight
+ * leases and per-host counts; {@link Builder#restore} builds a frontier from it. Segment files a
+ * saved state refers to are kept until {@link #stateDurable()} declares a later state durable.
+ *
  * <p>Thread-safe. Time comes from the injected {@link Ticker}, so scheduling is tested without
  * sleeping ({@link #poll()} never blocks).
  */
 public final class LocalFrontier implements Frontier {
+  private static final int STATE_MAGIC = 0x53465254; // "SFRT"
+  private static final int STATE_VERSION = 1;
+
   private final Sieve sieve;
   private final Ticker ticker;
   private final long delayNanos;
@@ -45,26 +61,31 @@ public final class LocalFrontier implements Frontier {
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition changed = lock.newCondition();
   private final Map<String, HostQueue> hosts = new HashMap<>();
-  private final PendingStore store = new PendingStore();
-  /** Guarded by {@link #lock}. */
+  private final PendingStore store;
+  private final ReadyHeap ready = new ReadyHeap();
+  /** Leases taken and not given back, oldest first, with how many of each. */
+  private final Map<Lease, Integer> leased = new LinkedHashMap<>();
+  /** Where every change goes, in order (a journal); guarded by {@link #lock}. */
   private FrontierLog log = FrontierLog.NONE;
-  /** Leases out now, in the order taken; guarded by {@link #lock}. */
-  private final Set<Lease> leased = new LinkedHashSet<>();
-  private final PriorityQueue<HostQueue> ready =
-      new PriorityQueue<>((a, b) -> Long.compare(a.readyAt, b.readyAt));
+  /**
+   * After a restore, the leases that were out when the state was saved, by URL: held aside while
+   * journals are replayed, then queued first. Guarded by {@link #lock}.
+   */
+  private Map<String, Lease> restoredOut = new LinkedHashMap<>();
   private long inFlight;
   private boolean closed;
 
   private final AtomicLong droppedByHostBudget = new AtomicLong();
   private final AtomicLong droppedBySkippedHost = new AtomicLong();
 
-  private LocalFrontier(Builder builder) {
+  private LocalFrontier(Builder builder, PendingStore store) {
     this.sieve = builder.sieve;
     this.ticker = builder.ticker;
     this.delayNanos = builder.politenessDelay.toNanos();
     this.maxInFlightPerHost = builder.maxInFlightPerHost;
     this.maxUrlsPerHost = builder.maxUrlsPerHost;
     this.queueKey = builder.queueKey;
+    this.store = store;
   }
 
   public static Builder builder(Sieve sieve) {
@@ -114,6 +135,7 @@ public final class LocalFrontier implements Frontier {
       host.pending.addLast(lease);
       log.added(lease);
       reschedule(host);
+      store.enforceBudget();
       return true;
     } finally {
       lock.unlock();
@@ -167,13 +189,14 @@ public final class LocalFrontier implements Frontier {
     if (host == null || host.readyAt - now > 0) {
       return null;
     }
-    ready.poll();
-    host.scheduled = false;
+    // Taken before the host leaves the heap: if a spilled chunk is corrupt, the host stays first
+    // in line and the error repeats rather than its URLs being stranded.
     Lease lease = host.pending.pollFirst();
     log.taken(host.key);
-    leased.add(lease);
+    ready.poll();
     inFlight++;
     host.inFlight++;
+    leased.merge(lease, 1, Integer::sum);
     host.readyAt = now + host.delayNanos;
     reschedule(host);
     return lease;
@@ -191,6 +214,8 @@ public final class LocalFrontier implements Frontier {
         host.readyAt = Math.max(host.readyAt, ticker.read() + host.delayNanos);
       }
       reschedule(host);
+      // Heads loaded by poll count too; checked here, after the lease is given back.
+      store.enforceBudget();
     } finally {
       lock.unlock();
     }
@@ -211,6 +236,7 @@ public final class LocalFrontier implements Frontier {
       log.returned(again);
       host.readyAt = Math.max(host.readyAt, ticker.read() + Math.max(host.delayNanos, backoff.toNanos()));
       reschedule(host);
+      store.enforceBudget();
     } finally {
       lock.unlock();
     }
@@ -230,6 +256,7 @@ public final class LocalFrontier implements Frontier {
       log.returned(lease);
       host.readyAt = Math.max(host.readyAt, ticker.read() + host.delayNanos);
       reschedule(host);
+      store.enforceBudget();
     } finally {
       lock.unlock();
     }
@@ -279,8 +306,14 @@ public final class LocalFrontier implements Frontier {
 
   private HostQueue release(Lease lease) {
     HostQueue host = hosts.get(lease.hostKey());
-    if (host == null || !leased.remove(lease)) {
+    Integer taken = leased.get(lease);
+    if (host == null || host.inFlight == 0 || taken == null) {
       throw new IllegalStateException("lease not taken from this frontier: " + lease);
+    }
+    if (taken == 1) {
+      leased.remove(lease);
+    } else {
+      leased.put(lease, taken - 1);
     }
     host.inFlight--;
     inFlight--;
@@ -289,17 +322,13 @@ public final class LocalFrontier implements Frontier {
 
   /** Takes the host out of the ready heap before its ready time changes. */
   private void unschedule(HostQueue host) {
-    if (host.scheduled) {
-      ready.remove(host);
-      host.scheduled = false;
-    }
+    ready.remove(host);
   }
 
   /** Puts the host in the ready heap if it can be leased from; wakes waiting workers. */
   private void reschedule(HostQueue host) {
-    if (!host.scheduled && host.eligible(maxInFlightPerHost)) {
+    if (!host.scheduled() && host.eligible(maxInFlightPerHost)) {
       ready.add(host);
-      host.scheduled = true;
     }
     changed.signalAll();
   }
@@ -346,6 +375,286 @@ public final class LocalFrontier implements Frontier {
       return store.size();
     } finally {
       lock.unlock();
+    }
+  }
+
+  /** Bytes of memory the pending URLs and per-host records take, estimated. */
+  public long pendingMemoryBytes() {
+    lock.lock();
+    try {
+      return store.memoryBytes();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Bytes of spill files on disk: spilled URLs, and data kept for the last saved state. */
+  public long pendingDiskBytes() {
+    lock.lock();
+    try {
+      return store.diskBytes();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** {@link #pendingMemoryBytes()} per pending URL (0 when none is pending), for reporting. */
+  public double bytesPerPendingUrl() {
+    lock.lock();
+    try {
+      return store.size() == 0 ? 0 : (double) store.memoryBytes() / store.size();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Saves the frontier to {@code out}, under its lock: per host its admitted count, skip flag and
+   * delay; the in-flight leases, which a restored frontier queues first in their hosts; the
+   * pending URLs in order, spilled ones as references into the spill files (forced to disk
+   * first). Counters of dropped URLs are saved too. Timing (delays in progress, Retry-After) is
+   * not: a restored frontier finds every host ready.
+   *
+   * <p>The spill files this state refers to are kept until a later state is written and {@link
+   * #stateDurable()} is called; call it once the caller has made this state durable.
+   */
+  public void writeState(DataOutputStream out) throws IOException {
+    lock.lock();
+    try {
+      out.writeInt(STATE_MAGIC);
+      out.writeInt(STATE_VERSION);
+      out.writeLong(droppedByHostBudget.get());
+      out.writeLong(droppedBySkippedHost.get());
+      out.writeInt(hosts.size());
+      for (HostQueue host : hosts.values()) {
+        out.writeUTF(host.key);
+        out.writeLong(host.admitted);
+        out.writeBoolean(host.skipped);
+        out.writeLong(host.delayNanos);
+      }
+      out.writeLong(inFlight);
+      for (Map.Entry<Lease, Integer> entry : leased.entrySet()) {
+        byte[] bytes = PendingCodec.encode(entry.getKey());
+        for (int i = 0; i < entry.getValue(); i++) {
+          out.writeUTF(entry.getKey().hostKey());
+          out.writeInt(bytes.length);
+          out.write(bytes);
+        }
+      }
+      store.writeState(out);
+      out.writeInt(STATE_MAGIC);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Declares the state last written by {@link #writeState} durable (e.g. fsynced and renamed into
+   * place): spill files that only earlier states refer to may now be deleted.
+   */
+  public void stateDurable() {
+    lock.lock();
+    try {
+      store.stateDurable();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Reads a state written by {@link #writeState} into a new frontier with these settings. */
+  private static LocalFrontier restore(Builder builder, DataInputStream in) throws IOException {
+    int magic = in.readInt();
+    if (magic != STATE_MAGIC) {
+      throw new IOException(String.format(
+          "frontier state: bad magic %08x, expected %08x (not a frontier state?)",
+          magic, STATE_MAGIC));
+    }
+    int version = in.readInt();
+    if (version != STATE_VERSION) {
+      throw new IOException("frontier state: version " + version + " is not " + STATE_VERSION);
+    }
+    long droppedByBudget = in.readLong();
+    long droppedBySkip = in.readLong();
+    int hostCount = in.readInt();
+    if (hostCount < 0) {
+      throw new IOException("frontier state: host count " + hostCount + " is negative");
+    }
+    Map<String, long[]> saved = new HashMap<>();
+    for (int i = 0; i < hostCount; i++) {
+      String key = in.readUTF();
+      long admitted = in.readLong();
+      boolean skipped = in.readBoolean();
+      long delay = in.readLong();
+      saved.put(key, new long[] {admitted, skipped ? 1 : 0, delay});
+    }
+    long leaseCount = in.readLong();
+    if (leaseCount < 0 || leaseCount > Integer.MAX_VALUE) {
+      throw new IOException("frontier state: in-flight count " + leaseCount + " is out of range");
+    }
+    List<Lease> inFlight = new ArrayList<>();
+    for (long i = 0; i < leaseCount; i++) {
+      String key = in.readUTF();
+      int length = in.readInt();
+      if (length < 0 || length > (1 << 24)) {
+        throw new IOException("frontier state: in-flight lease of " + length + " bytes");
+      }
+      byte[] bytes = new byte[length];
+      in.readFully(bytes);
+      try {
+        inFlight.add(PendingCodec.decode(bytes, key));
+      } catch (RuntimeException e) {
+        throw new IOException("frontier state: in-flight lease of host '" + key + "' is malformed");
+      }
+    }
+    PendingStore store = PendingStore.readState(
+        in, builder.spillDir, builder.pendingMemoryBytes, builder.segmentBytes);
+    if (in.readInt() != STATE_MAGIC) {
+      throw new IOException("frontier state: no end marker after the pending URLs");
+    }
+    LocalFrontier frontier = new LocalFrontier(builder, store);
+    frontier.droppedByHostBudget.set(droppedByBudget);
+    frontier.droppedBySkippedHost.set(droppedBySkip);
+    for (PendingQueue queue : store.queues()) {
+      HostQueue host = new HostQueue(queue.key(), frontier.delayNanos, queue);
+      long[] values = saved.get(queue.key());
+      if (values == null) {
+        throw new IOException("frontier state: host '" + queue.key() + "' has pending URLs but no"
+            + " record");
+      }
+      host.admitted = values[0];
+      host.skipped = values[1] != 0;
+      host.delayNanos = Math.max(frontier.delayNanos, values[2]);
+      frontier.hosts.put(host.key, host);
+    }
+    if (frontier.hosts.size() != saved.size()) {
+      throw new IOException("frontier state: " + saved.size() + " host records but "
+          + frontier.hosts.size() + " host queues");
+    }
+    for (Lease lease : inFlight) {
+      if (!frontier.hosts.containsKey(lease.hostKey())) {
+        throw new IOException("frontier state: in-flight lease of unknown host '"
+            + lease.hostKey() + "'");
+      }
+      frontier.restoredOut.put(lease.url(), lease);
+    }
+    return frontier;
+  }
+
+  /**
+   * Runs {@code action} with the frontier paused: no URL is added, leased or given back until it
+   * returns. Used to save a state consistent with the Sieve's filter and to switch journals.
+   */
+  public <T> T paused(Callable<T> action) throws Exception {
+    lock.lock();
+    try {
+      return action.call();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Journals every later change to {@code file} (appending), closing the previous journal: the
+   * switch happens under the lock, so each change is in exactly one journal.
+   */
+  public void journalTo(Path file) throws IOException {
+    swapLog(Journal.open(file));
+  }
+
+  /** Closes the journal, if any; later changes are not journaled. */
+  public void closeJournal() throws IOException {
+    swapLog(FrontierLog.NONE);
+  }
+
+  private void swapLog(FrontierLog next) throws IOException {
+    FrontierLog previous;
+    lock.lock();
+    try {
+      previous = log;
+      log = next;
+    } finally {
+      lock.unlock();
+    }
+    if (previous instanceof Journal journal) {
+      journal.close();
+    }
+  }
+
+  /**
+   * Replays journals written after the state this frontier was restored from (or, for a frontier
+   * built empty, since the crawl began), in order, then queues the URLs that were leased when the
+   * process stopped first in their hosts, to be fetched again. Call once, before any other use.
+   * The Sieve must be the one saved with the state: replayed URLs are put into it.
+   *
+   * @throws IOException if a journal is corrupt (its file and offset named)
+   */
+  public void replay(List<Path> journals) throws IOException {
+    lock.lock();
+    try {
+      Replayer replayer = new Replayer();
+      for (Path journal : journals) {
+        Journal.replay(journal, replayer);
+      }
+      List<Lease> again = new ArrayList<>(restoredOut.values());
+      restoredOut = new LinkedHashMap<>();
+      for (int i = again.size() - 1; i >= 0; i--) {
+        Lease lease = again.get(i);
+        HostQueue host = host(lease.hostKey());
+        if (host.skipped) {
+          droppedBySkippedHost.incrementAndGet();
+        } else {
+          host.pending.addFirst(lease);
+        }
+      }
+      for (HostQueue host : hosts.values()) {
+        reschedule(host);
+      }
+      store.enforceBudget();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private HostQueue host(String key) {
+    return hosts.computeIfAbsent(key, k -> new HostQueue(k, delayNanos, store.queue(k)));
+  }
+
+  /** Applies journal records to the queues, tracking the leases out by URL. */
+  private final class Replayer implements Journal.Replay {
+    @Override
+    public void added(String hostKey, byte[] entry) {
+      Lease lease = PendingCodec.decode(entry, hostKey);
+      sieve.admit(lease.url()); // the filter said new then; its answer now does not matter
+      HostQueue host = host(hostKey);
+      host.admitted++;
+      host.pending.addLast(lease);
+    }
+
+    @Override
+    public void taken(String hostKey) {
+      Lease lease = host(hostKey).pending.pollFirst();
+      if (lease != null) {
+        restoredOut.put(lease.url(), lease);
+      }
+    }
+
+    @Override
+    public void returned(String hostKey, byte[] entry) {
+      Lease lease = PendingCodec.decode(entry, hostKey);
+      restoredOut.remove(lease.url());
+      host(hostKey).pending.addFirst(lease);
+    }
+
+    @Override
+    public void completed(String hostKey, String url) {
+      restoredOut.remove(url);
+    }
+
+    @Override
+    public void skipped(String hostKey) {
+      HostQueue host = host(hostKey);
+      host.skipped = true;
+      droppedBySkippedHost.addAndGet(host.pending.clear());
     }
   }
 
@@ -404,224 +713,6 @@ public final class LocalFrontier implements Frontier {
     return sieve.capacityWarnings();
   }
 
-  // ---- Saved state and journal replay (crash safety) ----
-
-  static final int STATE_VERSION = 1;
-
-  /**
-   * Runs {@code action} with the frontier paused: no URL is added, leased or given back until it
-   * returns. Used to save a state consistent with the Sieve's filter and to switch journals.
-   */
-  public <T> T paused(java.util.concurrent.Callable<T> action) throws Exception {
-    lock.lock();
-    try {
-      return action.call();
-    } finally {
-      lock.unlock();
-    }
-  }
-
-  /**
-   * Writes the queues: per host its key, admitted count, skipped flag and pending URLs in order;
-   * then the leases out now (they are fetched again after a restore) and the drop counters. Call
-   * inside {@link #paused} together with saving the Sieve's filter.
-   */
-  public void writeState(java.io.DataOutputStream out) throws java.io.IOException {
-    lock.lock();
-    try {
-      out.writeInt(STATE_VERSION);
-      out.writeInt(hosts.size());
-      for (HostQueue host : hosts.values()) {
-        out.writeUTF(host.key);
-        out.writeLong(host.admitted);
-        out.writeBoolean(host.skipped);
-        List<byte[]> entries = host.pending.encodedEntries();
-        out.writeInt(entries.size());
-        for (byte[] entry : entries) {
-          out.writeInt(entry.length);
-          out.write(entry);
-        }
-      }
-      out.writeInt(leased.size());
-      for (Lease lease : leased) {
-        out.writeUTF(lease.hostKey());
-        byte[] entry = PendingCodec.encode(lease);
-        out.writeInt(entry.length);
-        out.write(entry);
-      }
-      out.writeLong(droppedByHostBudget.get());
-      out.writeLong(droppedBySkippedHost.get());
-    } finally {
-      lock.unlock();
-    }
-  }
-
-  /**
-   * Journals every later change to {@code file} (appending), closing the previous journal: the
-   * switch happens under the lock, so each change is in exactly one journal.
-   */
-  public void journalTo(java.nio.file.Path file) throws java.io.IOException {
-    Journal next = Journal.open(file);
-    FrontierLog previous;
-    lock.lock();
-    try {
-      previous = log;
-      log = next;
-    } finally {
-      lock.unlock();
-    }
-    if (previous instanceof Journal journal) {
-      journal.close();
-    }
-  }
-
-  /** Closes the journal, if any; later changes are not journaled. */
-  public void closeJournal() throws java.io.IOException {
-    FrontierLog previous;
-    lock.lock();
-    try {
-      previous = log;
-      log = FrontierLog.NONE;
-    } finally {
-      lock.unlock();
-    }
-    if (previous instanceof Journal journal) {
-      journal.close();
-    }
-  }
-
-  /** Replays journals over an empty frontier: a crawl that stopped before its first checkpoint. */
-  public void restoreEmpty(List<java.nio.file.Path> journals) throws java.io.IOException {
-    lock.lock();
-    try {
-      Map<String, Lease> out = new java.util.LinkedHashMap<>();
-      for (java.nio.file.Path journal : journals) {
-        Journal.replay(journal, new Replayer(out));
-      }
-      requeue(out);
-    } finally {
-      lock.unlock();
-    }
-  }
-
-  private void requeue(Map<String, Lease> out) {
-    List<Lease> again = new ArrayList<>(out.values());
-    java.util.Collections.reverse(again);
-    for (Lease lease : again) {
-      host(lease.hostKey()).pending.addFirst(lease);
-    }
-    for (HostQueue host : hosts.values()) {
-      reschedule(host);
-    }
-  }
-
-  /**
-   * Restores the state written by {@link #writeState} and replays the journals written after it,
-   * in order. The filter must be the one saved with the state. URLs that were leased when the
-   * process stopped go back first in their hosts' queues, to be fetched again.
-   *
-   * @throws java.io.IOException if the state or a journal is corrupt; the message names the file
-   */
-  public void restore(java.io.DataInputStream state, List<java.nio.file.Path> journals)
-      throws java.io.IOException {
-    lock.lock();
-    try {
-      if (!hosts.isEmpty() || !leased.isEmpty()) {
-        throw new IllegalStateException("restore into a fresh frontier only");
-      }
-      int version = state.readInt();
-      if (version != STATE_VERSION) {
-        throw new java.io.IOException("unsupported frontier state version " + version);
-      }
-      int hostCount = state.readInt();
-      for (int h = 0; h < hostCount; h++) {
-        HostQueue host = host(state.readUTF());
-        host.admitted = state.readLong();
-        host.skipped = state.readBoolean();
-        int entries = state.readInt();
-        for (int i = 0; i < entries; i++) {
-          host.pending.addLast(PendingCodec.decode(readEntry(state), host.key));
-        }
-      }
-      // Leases out at save time: held aside while replaying, so that "taken" records take the
-      // URLs that were pending then.
-      Map<String, Lease> out = new java.util.LinkedHashMap<>();
-      int leases = state.readInt();
-      for (int i = 0; i < leases; i++) {
-        String key = state.readUTF();
-        Lease lease = PendingCodec.decode(readEntry(state), key);
-        out.put(lease.url(), lease);
-      }
-      droppedByHostBudget.set(state.readLong());
-      droppedBySkippedHost.set(state.readLong());
-      for (java.nio.file.Path journal : journals) {
-        Journal.replay(journal, new Replayer(out));
-      }
-      requeue(out);
-    } finally {
-      lock.unlock();
-    }
-  }
-
-  private HostQueue host(String key) {
-    return hosts.computeIfAbsent(key, k -> new HostQueue(k, delayNanos, store.queue(k)));
-  }
-
-  private static byte[] readEntry(java.io.DataInputStream in) throws java.io.IOException {
-    int length = in.readInt();
-    if (length < 0 || length > 1 << 20) {
-      throw new java.io.IOException("corrupt frontier state: entry length " + length);
-    }
-    byte[] entry = new byte[length];
-    in.readFully(entry);
-    return entry;
-  }
-
-  /** Applies journal records to the queues, tracking leases out by URL. */
-  private final class Replayer implements Journal.Replay {
-    private final Map<String, Lease> out;
-
-    Replayer(Map<String, Lease> out) {
-      this.out = out;
-    }
-
-    @Override
-    public void added(String hostKey, byte[] entry) {
-      Lease lease = PendingCodec.decode(entry, hostKey);
-      sieve.admit(lease.url()); // the filter saw it then; its answer now does not matter
-      HostQueue host = host(hostKey);
-      host.admitted++;
-      host.pending.addLast(lease);
-    }
-
-    @Override
-    public void taken(String hostKey) {
-      Lease lease = host(hostKey).pending.pollFirst();
-      if (lease != null) {
-        out.put(lease.url(), lease);
-      }
-    }
-
-    @Override
-    public void returned(String hostKey, byte[] entry) {
-      Lease lease = PendingCodec.decode(entry, hostKey);
-      out.remove(lease.url());
-      host(hostKey).pending.addFirst(lease);
-    }
-
-    @Override
-    public void completed(String hostKey, String url) {
-      out.remove(url);
-    }
-
-    @Override
-    public void skipped(String hostKey) {
-      HostQueue host = host(hostKey);
-      host.skipped = true;
-      host.pending.clear();
-    }
-  }
-
   /** Settings of a {@link LocalFrontier}, validated once in {@link #build()}. */
   public static final class Builder {
     private final Sieve sieve;
@@ -630,6 +721,9 @@ public final class LocalFrontier implements Frontier {
     private int maxInFlightPerHost = 1;
     private long maxUrlsPerHost = Long.MAX_VALUE;
     private QueueKey queueKey = QueueKey.HOST;
+    private Path spillDir;
+    private long pendingMemoryBytes = Long.MAX_VALUE;
+    private long segmentBytes = SegmentFiles.DEFAULT_SEGMENT_BYTES;
 
     private Builder(Sieve sieve) {
       this.sieve = Objects.requireNonNull(sieve, "sieve");
@@ -663,7 +757,66 @@ public final class LocalFrontier implements Frontier {
       return this;
     }
 
+    /**
+     * Keeps pending URLs within {@code pendingMemoryBytes} of memory (estimated, per-host records
+     * included) and spills the rest to segment files in {@code dir}, which is created if need be
+     * and should belong to this frontier alone: segment files found there when it is built are
+     * deleted, and when it is restored those the state does not refer to. Default: every pending
+     * URL in memory.
+     */
+    public Builder spillTo(Path dir, long pendingMemoryBytes) {
+      this.spillDir = Objects.requireNonNull(dir, "dir");
+      this.pendingMemoryBytes = pendingMemoryBytes;
+      return this;
+    }
+
+    /** The size at which a spill file is closed and a new one started (default 64 MiB); tests. */
+    Builder segmentBytes(long segmentBytes) {
+      this.segmentBytes = segmentBytes;
+      return this;
+    }
+
     public LocalFrontier build() {
+      validate();
+      PendingStore store = spillDir == null
+          ? PendingStore.inMemory()
+          : PendingStore.spilling(spillDir, pendingMemoryBytes, segmentBytes);
+      return new LocalFrontier(this, store);
+    }
+
+    /**
+     * Builds a frontier from a state saved by {@link LocalFrontier#writeState}: its hosts with
+     * their admitted counts, skips and delays, its pending URLs in order with the in-flight leases
+     * first in their hosts (dropped and counted if the host was skipped), and its counters of
+     * dropped URLs. A state with spilled URLs needs {@link #spillTo} with the same directory.
+     * The Sieve is not part of the state: pass one restored by the caller.
+     *
+     * @throws IOException if the state is malformed or a spill file it refers to is missing or
+     *     short; the message names the problem and the file
+     */
+    public LocalFrontier restore(DataInputStream in) throws IOException {
+      return restore(in, List.of());
+    }
+
+    /**
+     * Builds a frontier from a saved state and the journals written after it (see {@link
+     * LocalFrontier#replay}); the leases out at save time, and those taken in the journals and
+     * never given back, go first in their hosts' queues.
+     */
+    public LocalFrontier restore(DataInputStream in, List<Path> journals) throws IOException {
+      validate();
+      LocalFrontier frontier = LocalFrontier.restore(this, in);
+      frontier.replay(journals);
+      return frontier;
+    }
+
+    private void validate() {
+      if (spillDir != null) {
+        PendingStore.checkBudget(pendingMemoryBytes);
+      }
+      if (segmentBytes <= 0) {
+        throw new IllegalArgumentException("segmentBytes (" + segmentBytes + ") must be > 0");
+      }
       if (politenessDelay.isNegative()) {
         throw new IllegalArgumentException(
             "politenessDelay (" + politenessDelay + ") must be >= 0");
@@ -675,7 +828,6 @@ public final class LocalFrontier implements Frontier {
       if (maxUrlsPerHost < 1) {
         throw new IllegalArgumentException("maxUrlsPerHost (" + maxUrlsPerHost + ") must be >= 1");
       }
-      return new LocalFrontier(this);
     }
   }
 }

@@ -38,7 +38,12 @@ final class PendingCodec {
   }
 
   static Lease decode(byte[] bytes, String hostKey) {
-    ByteBuffer in = ByteBuffer.wrap(bytes);
+    return decode(bytes, 0, bytes.length, hostKey);
+  }
+
+  /** Decodes the entry in {@code bytes[offset, offset + length)}. */
+  static Lease decode(byte[] bytes, int offset, int length, String hostKey) {
+    ByteBuffer in = ByteBuffer.wrap(bytes, offset, length);
     int depth = getVarint(in);
     int attempt = getVarint(in);
     int hops = getVarint(in);
@@ -71,6 +76,29 @@ final class PendingCodec {
       value >>>= 7;
     }
     out.put((byte) value);
+  }
+
+  /** The varint at {@code bytes[offset]}. */
+  static int readVarint(byte[] bytes, int offset) {
+    int value = 0;
+    for (int shift = 0; shift < 35; shift += 7) {
+      byte b = bytes[offset++];
+      value |= (b & 0x7f) << shift;
+      if (b >= 0) {
+        return value;
+      }
+    }
+    throw new IllegalArgumentException("malformed varint");
+  }
+
+  /** Writes {@code value} as a varint at {@code bytes[offset]}; returns the offset after it. */
+  static int writeVarint(byte[] bytes, int offset, int value) {
+    while ((value & ~0x7f) != 0) {
+      bytes[offset++] = (byte) ((value & 0x7f) | 0x80);
+      value >>>= 7;
+    }
+    bytes[offset++] = (byte) value;
+    return offset;
   }
 
   static int getVarint(ByteBuffer in) {

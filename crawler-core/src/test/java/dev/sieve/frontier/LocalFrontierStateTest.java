@@ -3,170 +3,188 @@ package dev.sieve.frontier;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.sieve.frontier.LocalFrontierTest.FakeTicker;
 import dev.sieve.url.Url;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
+import java.util.Set;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Saved state plus journal replay rebuild the frontier exactly. */
+/** The frontier with pending URLs spilled to disk, saved with writeState and restored. */
 class LocalFrontierStateTest {
+  private static final int HOSTS = 40;
+  private static final int PER_HOST = 150;
+  private static final long BUDGET = 32 << 10;
+
+  private final FakeTicker ticker = new FakeTicker();
   @TempDir Path dir;
 
   @Test
-  void restore_stateThenJournal_rebuildsQueuesAndRequeuesLeasesFirst() throws Exception {
-    Sieve sieve = Sieve.create(100_000, 1e-6);
-    LocalFrontier live = frontier(sieve);
-    Random random = new Random(11);
-    List<Lease> out = new ArrayList<>();
-    // Before the checkpoint: some work with a journal.
-    live.journalTo(dir.resolve("journal-0.log"));
-    randomWork(live, out, random, 0, 400);
-
-    ByteArrayOutputStream filter = new ByteArrayOutputStream();
-    ByteArrayOutputStream state = new ByteArrayOutputStream();
-    live.paused(() -> {
-      sieve.writeFilter(filter);
-      live.writeState(new DataOutputStream(state));
-      live.journalTo(dir.resolve("journal-1.log"));
-      return null;
-    });
-    // After it: more work, journaled only.
-    randomWork(live, out, random, 400, 800);
-    live.closeJournal();
-
-    Sieve restoredSieve = Sieve.over(
-        dev.sieve.bloom.MembershipFilter.readFrom(new ByteArrayInputStream(filter.toByteArray())), 1e-6, w -> {});
-    LocalFrontier restored = frontier(restoredSieve);
-    restored.restore(new DataInputStream(new ByteArrayInputStream(state.toByteArray())),
-        List.of(dir.resolve("journal-1.log")));
-
-    assertThat(drain(restored)).isEqualTo(expectedAfterCrash(live, out));
-    for (int i = 0; i < 800; i++) {
-      assertThat(restored.push(url(i), 0)).as("url %d was seen before the crash", i).isFalse();
-    }
-  }
-
-  @Test
-  void restoreEmpty_journalOnly_rebuildsTheSameQueues() throws Exception {
-    LocalFrontier live = frontier(Sieve.create(100_000, 1e-6));
-    live.journalTo(dir.resolve("journal-0.log"));
-    List<Lease> out = new ArrayList<>();
-    randomWork(live, out, new Random(5), 0, 500);
-    live.closeJournal();
-
-    LocalFrontier restored = frontier(Sieve.create(100_000, 1e-6));
-    restored.restoreEmpty(List.of(dir.resolve("journal-0.log")));
-
-    assertThat(drain(restored)).isEqualTo(expectedAfterCrash(live, out));
-  }
-
-  @Test
-  void replay_tornLastRecord_ignoredAndTheRestKept() throws Exception {
-    LocalFrontier live = frontier(Sieve.create(1000, 1e-6));
-    Path journal = dir.resolve("journal-0.log");
-    live.journalTo(journal);
-    for (int i = 0; i < 10; i++) {
-      live.push(url(i), 0);
-    }
-    live.complete(live.poll()); // flushes
-    live.closeJournal();
-    long size = Files.size(journal);
-    try (var channel = java.nio.channels.FileChannel.open(journal, java.nio.file.StandardOpenOption.WRITE)) {
-      channel.truncate(size - 3);
-    }
-
-    LocalFrontier restored = frontier(Sieve.create(1000, 1e-6));
-    restored.restoreEmpty(List.of(journal));
-
-    // The cut record was the completion: the leased URL comes back to be fetched again.
-    assertThat(restored.pending()).isEqualTo(10);
-  }
-
-  @Test
-  void replay_corruptRecordInTheMiddle_failsNamingFileAndOffset() throws Exception {
-    LocalFrontier live = frontier(Sieve.create(1000, 1e-6));
-    Path journal = dir.resolve("journal-0.log");
-    live.journalTo(journal);
-    for (int i = 0; i < 10; i++) {
-      live.push(url(i), 0);
-    }
-    live.closeJournal();
-    byte[] bytes = Files.readAllBytes(journal);
-    bytes[bytes.length / 2] ^= 0x40;
-    Files.write(journal, bytes);
-
-    LocalFrontier restored = frontier(Sieve.create(1000, 1e-6));
-    assertThatThrownBy(() -> restored.restoreEmpty(List.of(journal)))
-        .isInstanceOf(IOException.class)
-        .hasMessageContaining("corrupt journal " + journal)
-        .hasMessageContaining("at offset");
-  }
-
-  /** Random pushes, takes, completions, retries and put-backs over 20 hosts. */
-  private static void randomWork(LocalFrontier frontier, List<Lease> out, Random random, int from, int to) {
-    for (int i = from; i < to; i++) {
-      frontier.push(url(i), i % 7);
-      int op = random.nextInt(10);
-      if (op < 4) {
-        Lease lease = frontier.poll();
-        if (lease != null) {
-          out.add(lease);
-        }
-      } else if (op < 7 && !out.isEmpty()) {
-        frontier.complete(out.remove(random.nextInt(out.size())));
-      } else if (op < 8 && !out.isEmpty()) {
-        frontier.retry(out.remove(random.nextInt(out.size())), Duration.ZERO);
-      } else if (op < 9 && !out.isEmpty()) {
-        frontier.putBack(out.remove(random.nextInt(out.size())));
+  void writeStateThenRestore_tinyBudget_everyUrlOnceInHostOrderInFlightFirst() throws IOException {
+    LocalFrontier frontier = spilling().build();
+    Map<String, List<String>> pushed = new LinkedHashMap<>();
+    for (int i = 0; i < PER_HOST; i++) {
+      for (int h = 0; h < HOSTS; h++) {
+        String url = "http://host" + h + ".example/page/" + i;
+        assertThat(frontier.push(url(url), 0)).isTrue();
+        pushed.computeIfAbsent("host" + h + ".example", k -> new ArrayList<>()).add(url);
       }
     }
-  }
-
-  /**
-   * What a restored frontier should hold: per host, the leases out at the crash (in the order
-   * taken) and then the pending URLs.
-   */
-  private static Map<String, List<String>> expectedAfterCrash(LocalFrontier live, List<Lease> out) {
-    Map<String, List<String>> expected = new LinkedHashMap<>();
-    for (Lease lease : out) {
-      expected.computeIfAbsent(lease.hostKey(), k -> new ArrayList<>()).add(lease.url() + "#" + lease.attempt());
+    assertThat(frontier.pendingDiskBytes()).as("most URLs spilled").isPositive();
+    assertThat(frontier.pendingMemoryBytes()).isLessThanOrEqualTo(BUDGET);
+    assertThat(frontier.bytesPerPendingUrl()).isPositive();
+    Map<String, Lease> leased = new HashMap<>();
+    for (int i = 0; i < 5; i++) {
+      Lease lease = frontier.poll();
+      leased.put(lease.hostKey(), lease);
     }
-    drain(live).forEach((host, urls) -> expected.computeIfAbsent(host, k -> new ArrayList<>()).addAll(urls));
-    expected.values().removeIf(List::isEmpty);
-    return sorted(expected);
+    String skipped =
+        pushed.keySet().stream().filter(h -> !leased.containsKey(h)).findFirst().orElseThrow();
+    frontier.skipHost(skipped);
+
+    byte[] state = save(frontier);
+    frontier.stateDurable();
+    LocalFrontier restored = spilling().restore(in(state));
+
+    assertThat(restored.pending()).isEqualTo((long) HOSTS * PER_HOST - PER_HOST);
+    assertThat(restored.inFlight()).isZero();
+    assertThat(restored.hosts()).isEqualTo(HOSTS);
+    assertThat(restored.droppedBySkippedHost()).isEqualTo(PER_HOST);
+    Map<String, List<String>> drained = drain(restored);
+    pushed.remove(skipped);
+    assertThat(drained).isEqualTo(pushed);
+    leased.forEach((host, lease) ->
+        assertThat(drained.get(host).get(0)).as("in flight first").isEqualTo(lease.url()));
+    assertThat(restored.isFinished()).isTrue();
   }
 
-  /** Every pending URL per host, in order, taking and completing them all. */
+  @Test
+  void restore_keepsHostBudgetsAndSkips() throws IOException {
+    LocalFrontier frontier = spilling().maxUrlsPerHost(2).build();
+    frontier.push(url("http://a.example/1"), 0);
+    frontier.push(url("http://a.example/2"), 0);
+    frontier.push(url("http://b.example/1"), 0);
+    frontier.skipHost("b.example");
+
+    LocalFrontier restored = spilling().maxUrlsPerHost(2).restore(in(save(frontier)));
+
+    assertThat(restored.push(url("http://a.example/3"), 0)).isFalse();
+    assertThat(restored.push(url("http://b.example/2"), 0)).isFalse();
+    assertThat(restored.droppedByHostBudget()).isEqualTo(1);
+    assertThat(restored.droppedBySkippedHost()).isEqualTo(2);
+    assertThat(restored.pending()).isEqualTo(2);
+  }
+
+  @Test
+  void poll_segmentByteFlipped_failsNamingTheFile() throws IOException {
+    LocalFrontier frontier = spilling().build();
+    for (int i = 0; i < 2000; i++) {
+      frontier.push(url("http://a.example/" + i), 0);
+    }
+    Path segment = segments().get(0);
+    PendingStoreTest.flipByte(segment, 30);
+
+    assertThatThrownBy(() -> {
+          for (Lease lease = frontier.poll(); lease != null; lease = frontier.poll()) {
+            frontier.complete(lease);
+          }
+        })
+        .isInstanceOf(UncheckedIOException.class)
+        .hasMessageContaining(segment.toString())
+        .hasMessageContaining("CRC32C mismatch");
+    assertThat(frontier.isFinished()).isFalse();
+  }
+
+  @Test
+  void restore_withoutSpillDirectory_refused() throws IOException {
+    LocalFrontier frontier = spilling().build();
+    for (int i = 0; i < 2000; i++) {
+      frontier.push(url("http://a.example/" + i), 0);
+    }
+    byte[] state = save(frontier);
+
+    assertThatThrownBy(() -> builder().restore(in(state)))
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("no spill directory");
+  }
+
+  @Test
+  void restore_inMemoryFrontier_roundTrips() throws IOException {
+    LocalFrontier frontier = builder().build();
+    frontier.push(url("http://a.example/1"), 0);
+    frontier.push(url("http://a.example/2"), 0);
+    Lease first = frontier.poll();
+
+    LocalFrontier restored = builder().restore(in(save(frontier)));
+
+    assertThat(drain(restored).get("a.example"))
+        .containsExactly(first.url(), "http://a.example/2");
+    assertThat(restored.pendingDiskBytes()).isZero();
+  }
+
+  @Test
+  void build_badSpillBudget_messageNamesTheValue() {
+    assertThatThrownBy(() -> builder().spillTo(dir, 0).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("pendingMemoryBytes (0) must be > 0");
+  }
+
+  private LocalFrontier.Builder builder() {
+    return LocalFrontier.builder(Sieve.create(100_000, 0.0001))
+        .ticker(ticker)
+        .politenessDelay(Duration.ZERO);
+  }
+
+  private LocalFrontier.Builder spilling() {
+    return builder().spillTo(dir, BUDGET).segmentBytes(16 << 10);
+  }
+
+  /** Polls and completes until finished; URLs by host in the order leased. */
   private static Map<String, List<String>> drain(LocalFrontier frontier) {
-    Map<String, List<String>> drained = new LinkedHashMap<>();
+    Map<String, List<String>> out = new LinkedHashMap<>();
+    Set<String> seen = new HashSet<>();
     for (Lease lease = frontier.poll(); lease != null; lease = frontier.poll()) {
-      drained.computeIfAbsent(lease.hostKey(), k -> new ArrayList<>()).add(lease.url() + "#" + lease.attempt());
+      assertThat(seen.add(lease.url())).as("leased once: %s", lease.url()).isTrue();
+      out.computeIfAbsent(lease.hostKey(), k -> new ArrayList<>()).add(lease.url());
       frontier.complete(lease);
     }
-    return sorted(drained);
+    return out;
   }
 
-  private static Map<String, List<String>> sorted(Map<String, List<String>> byHost) {
-    return new java.util.TreeMap<>(byHost);
+  private static byte[] save(LocalFrontier frontier) throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (DataOutputStream out = new DataOutputStream(bytes)) {
+      frontier.writeState(out);
+    }
+    return bytes.toByteArray();
   }
 
-  private static LocalFrontier frontier(Sieve sieve) {
-    return LocalFrontier.builder(sieve).politenessDelay(Duration.ZERO).maxInFlightPerHost(1000).build();
+  private static DataInputStream in(byte[] state) {
+    return new DataInputStream(new ByteArrayInputStream(state));
   }
 
-  private static Url url(int i) {
-    return Url.parse("http://host" + (i % 20) + ".example/page/" + i).orElseThrow();
+  private List<Path> segments() throws IOException {
+    try (Stream<Path> files = Files.list(dir)) {
+      return files.filter(p -> p.toString().endsWith(".seg")).sorted().toList();
+    }
+  }
+
+  private static Url url(String url) {
+    return Url.parse(url).orElseThrow();
   }
 }

@@ -1,0 +1,269 @@
+package dev.sieve.app;
+
+import com.sun.management.GarbageCollectionNotificationInfo;
+import dev.sieve.frontier.Lease;
+import dev.sieve.frontier.LocalFrontier;
+import dev.sieve.frontier.Sieve;
+import dev.sieve.url.Url;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryUsage;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+import javax.management.NotificationEmitter;
+import javax.management.NotificationListener;
+import javax.management.openmbean.CompositeData;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code bench frontier}: pushes N unique synthetic URLs over H hosts through the Sieve into a
+ * spilling {@link LocalFrontier} (politeness delay 0), then takes and completes them all; prints
+ * throughput, peak heap, peak bytes on disk and memory per pending URL, and checks that every
+ * accepted URL came out once and each host's in order. URL {@code i} is {@code
+ * http://h<i % H>.bench.example/p/<i / H>}: the path is the host's sequence number, which must
+ * rise strictly on the way out. A Bloom false positive drops a URL at push; it is counted as
+ * rejected, not lost.
+ */
+@Command(
+    name = "frontier",
+    mixinStandardHelpOptions = true,
+    versionProvider = Main.Version.class,
+    description = "Push N synthetic URLs over H hosts through the frontier, pop them all, report.")
+final class BenchFrontierCommand implements Callable<Integer> {
+  private static final int SAMPLE_EVERY = 1 << 16;
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Option(names = "--urls", required = true, paramLabel = "N", description = "URLs to push.")
+  long urls;
+
+  @Option(names = "--hosts", required = true, paramLabel = "H", description = "Hosts they spread over.")
+  int hosts;
+
+  @Option(names = "--pending-memory", defaultValue = "268435456", paramLabel = "BYTES",
+      description = "Memory budget of pending URLs before they spill to disk (default ${DEFAULT-VALUE}).")
+  long pendingMemory;
+
+  @Option(names = "--dir", paramLabel = "DIR",
+      description = "Where spill files go (default: a temporary directory, deleted after).")
+  Path dir;
+
+  @Option(names = "--fpp", defaultValue = "0.01", paramLabel = "P",
+      description = "The Sieve's false-positive rate, sized for N URLs (default ${DEFAULT-VALUE}).")
+  double fpp;
+
+  private final AtomicLong peakHeap = new AtomicLong();
+  private final AtomicLong peakLiveHeap = new AtomicLong();
+  private long peakDisk;
+  private long peakMemory;
+
+  @Override
+  public Integer call() throws IOException {
+    if (urls <= 0) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--urls (" + urls + ") must be > 0");
+    }
+    if (hosts <= 0) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--hosts (" + hosts + ") must be > 0");
+    }
+    if (pendingMemory <= 0) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(), "--pending-memory (" + pendingMemory + ") must be > 0");
+    }
+    if (!(fpp > 0 && fpp < 1)) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--fpp (" + fpp + ") must be in (0, 1)");
+    }
+    boolean temporary = dir == null;
+    Path spillDir = temporary ? Files.createTempDirectory("sieve-bench-frontier-") : dir;
+    List<Runnable> unlisten = listenToGc();
+    try {
+      return run(spillDir);
+    } finally {
+      unlisten.forEach(Runnable::run);
+      if (temporary) {
+        deleteTree(spillDir);
+      }
+    }
+  }
+
+  private int run(Path spillDir) {
+    PrintStream out = System.out;
+    Sieve sieve = Sieve.create(urls, fpp);
+    LocalFrontier frontier = LocalFrontier.builder(sieve)
+        .politenessDelay(Duration.ZERO)
+        .spillTo(spillDir, pendingMemory)
+        .build();
+    out.printf(Locale.ROOT, "bench frontier: %,d URLs over %,d hosts, pending memory %s, spill dir %s%n",
+        urls, hosts, Units.bytes(pendingMemory), spillDir);
+
+    long accepted = 0;
+    long acceptedSum = 0;
+    long acceptedXor = 0;
+    long start = System.nanoTime();
+    for (long i = 0; i < urls; i++) {
+      int host = (int) (i % hosts);
+      long seq = i / hosts;
+      Url url = Url.parse("http://h" + host + ".bench.example/p/" + seq).orElseThrow();
+      if (frontier.push(url, 0)) {
+        accepted++;
+        long hash = mix(host, seq);
+        acceptedSum += hash;
+        acceptedXor ^= hash;
+      }
+      if ((i & (SAMPLE_EVERY - 1)) == 0) {
+        sample(frontier);
+      }
+    }
+    sample(frontier);
+    long pushNanos = System.nanoTime() - start;
+    long pendingAfterPush = frontier.pending();
+    long memoryAfterPush = frontier.pendingMemoryBytes();
+    long diskAfterPush = frontier.pendingDiskBytes();
+    double perUrlMemory = frontier.bytesPerPendingUrl();
+    // Young collections leave old-generation garbage in "used after GC"; a full collection here,
+    // outside the timed phases, gives the live heap at the frontier's fullest.
+    System.gc();
+    long liveAfterPush = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+
+    long[] lastSeq = new long[hosts];
+    java.util.Arrays.fill(lastSeq, -1);
+    long popped = 0;
+    long poppedSum = 0;
+    long poppedXor = 0;
+    long outOfOrder = 0;
+    start = System.nanoTime();
+    while (true) {
+      Lease lease = frontier.poll();
+      if (lease == null) {
+        if (!frontier.isFinished()) {
+          out.printf(Locale.ROOT, "frontier stalled with %,d pending%n", frontier.pending());
+          return 1;
+        }
+        break;
+      }
+      String url = lease.url();
+      int host = Integer.parseInt(url, 8, url.indexOf('.', 8), 10);
+      long seq = Long.parseLong(url, url.lastIndexOf('/') + 1, url.length(), 10);
+      if (seq <= lastSeq[host]) {
+        outOfOrder++;
+      }
+      lastSeq[host] = seq;
+      long hash = mix(host, seq);
+      poppedSum += hash;
+      poppedXor ^= hash;
+      popped++;
+      frontier.complete(lease);
+      if ((popped & (SAMPLE_EVERY - 1)) == 0) {
+        sample(frontier);
+      }
+    }
+    long popNanos = System.nanoTime() - start;
+    sample(frontier);
+
+    long rejected = urls - accepted;
+    long lost = accepted - popped;
+    boolean ok = lost == 0 && acceptedSum == poppedSum && acceptedXor == poppedXor && outOfOrder == 0;
+    out.println();
+    row(out, "URLs pushed", String.format(Locale.ROOT, "%,d", urls));
+    row(out, "accepted / rejected by filter", String.format(Locale.ROOT, "%,d / %,d (%.4f%%)",
+        accepted, rejected, 100.0 * rejected / urls));
+    row(out, "push time, rate", String.format(Locale.ROOT, "%.1f s, %,.0f pushes/s",
+        pushNanos / 1e9, urls / (pushNanos / 1e9)));
+    row(out, "pop time, rate", String.format(Locale.ROOT, "%.1f s, %,.0f pops/s",
+        popNanos / 1e9, popped / (popNanos / 1e9)));
+    row(out, "pending after push", String.format(Locale.ROOT, "%,d", pendingAfterPush));
+    row(out, "pending memory after push", Units.bytes(memoryAfterPush) + String.format(Locale.ROOT,
+        " (%.1f B per pending URL)", perUrlMemory));
+    row(out, "pending memory peak", Units.bytes(peakMemory));
+    row(out, "spill on disk after push", Units.bytes(diskAfterPush) + String.format(Locale.ROOT,
+        " (%.1f B per pending URL)", pendingAfterPush == 0 ? 0.0 : (double) diskAfterPush / pendingAfterPush));
+    row(out, "spill on disk peak", Units.bytes(peakDisk));
+    row(out, "heap used peak", Units.bytes(peakHeap.get()) + " (max heap "
+        + Units.bytes(Runtime.getRuntime().maxMemory()) + ")");
+    row(out, "heap used after GC, max", Units.bytes(peakLiveHeap.get()));
+    row(out, "heap live after push (full GC)", Units.bytes(liveAfterPush));
+    row(out, "Sieve filter", Units.bytes(sieve.filterBits() / 8.0));
+    row(out, "popped", String.format(Locale.ROOT, "%,d", popped));
+    row(out, "lost / duplicated", lost == 0 && acceptedSum == poppedSum && acceptedXor == poppedXor
+        ? "none (count and checksums match)"
+        : String.format(Locale.ROOT, "MISMATCH: %,d accepted, %,d popped, checksums %s", accepted,
+            popped, acceptedSum == poppedSum && acceptedXor == poppedXor ? "match" : "differ"));
+    row(out, "per-host order", outOfOrder == 0 ? "kept" : String.format(Locale.ROOT,
+        "BROKEN: %,d out of order", outOfOrder));
+    row(out, "result", ok ? "OK" : "FAILED");
+    return ok ? 0 : 1;
+  }
+
+  private void sample(LocalFrontier frontier) {
+    peakHeap.accumulateAndGet(
+        ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed(), Math::max);
+    peakDisk = Math.max(peakDisk, frontier.pendingDiskBytes());
+    peakMemory = Math.max(peakMemory, frontier.pendingMemoryBytes());
+  }
+
+  /** Heap used before each GC (the peak) and after it (the live set), from GC notifications. */
+  private List<Runnable> listenToGc() {
+    List<Runnable> unlisten = new ArrayList<>();
+    NotificationListener listener = (notification, handback) -> {
+      if (!GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(notification.getType())) {
+        return;
+      }
+      var info = GarbageCollectionNotificationInfo.from((CompositeData) notification.getUserData());
+      peakHeap.accumulateAndGet(used(info.getGcInfo().getMemoryUsageBeforeGc().values()), Math::max);
+      peakLiveHeap.accumulateAndGet(used(info.getGcInfo().getMemoryUsageAfterGc().values()), Math::max);
+    };
+    for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+      if (gc instanceof NotificationEmitter emitter) {
+        emitter.addNotificationListener(listener, null, null);
+        unlisten.add(() -> {
+          try {
+            emitter.removeNotificationListener(listener);
+          } catch (javax.management.ListenerNotFoundException e) {
+            // Already gone.
+          }
+        });
+      }
+    }
+    return unlisten;
+  }
+
+  /** Heap used over the pools of one GC snapshot (non-heap pools are small and left in). */
+  private static long used(java.util.Collection<MemoryUsage> pools) {
+    long used = 0;
+    for (MemoryUsage pool : pools) {
+      used += pool.getUsed();
+    }
+    return used;
+  }
+
+  private static void row(PrintStream out, String name, String value) {
+    out.printf(Locale.ROOT, "  %-30s %s%n", name, value);
+  }
+
+  /** A well-mixed 64-bit hash of (host, seq), for the checksums. */
+  private static long mix(int host, long seq) {
+    long z = ((long) host << 40 ^ seq) + 0x9e3779b97f4a7c15L;
+    z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
+    z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
+    return z ^ (z >>> 31);
+  }
+
+  private static void deleteTree(Path root) throws IOException {
+    try (Stream<Path> paths = Files.walk(root)) {
+      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(path);
+      }
+    }
+  }
+}
