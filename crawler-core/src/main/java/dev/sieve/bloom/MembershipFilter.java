@@ -64,12 +64,14 @@ public interface MembershipFilter {
     Layout layout = FilterFormat.readPreamble(data);
     return switch (layout) {
       case CLASSIC -> BloomFilter.readBody(data);
+      case BLOCKED -> BlockedBloomFilter.readBody(data);
     };
   }
 
   /** The layouts of the family, as stored in the serialized form. */
   enum Layout {
-    CLASSIC(1);
+    CLASSIC(1),
+    BLOCKED(2);
 
     final int id;
 
