@@ -5,6 +5,7 @@ import dev.sieve.bloom.BloomFilter;
 import dev.sieve.bloom.Hash128;
 import dev.sieve.bloom.MembershipFilter;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -113,7 +114,12 @@ public final class Sieve {
    * @return true if this call enqueued the URL; false if it was (or might have been) seen before
    */
   public boolean push(String url, int depth) {
-    PendingUrl entry = new PendingUrl(url, depth);
+    // Validated as PendingUrl does, but before the filter is touched; the entry itself is built
+    // only for a new URL, so a seen one (most links on a page) allocates nothing.
+    Objects.requireNonNull(url, "url");
+    if (depth < 0) {
+      throw new IllegalArgumentException("depth (" + depth + ") must be >= 0");
+    }
     Hash128 hash = Hash128.of(url);
     boolean isNew;
     synchronized (stripes[(int) (hash.h2() >>> 52)]) {
@@ -123,7 +129,7 @@ public final class Sieve {
       return false;
     }
     pendingCount.incrementAndGet();
-    pending.add(entry);
+    pending.add(new PendingUrl(url, depth));
     if (seen.approximateElementCount() >= nextThresholdCount) {
       warnCapacity();
     }

@@ -2,6 +2,7 @@ package dev.sieve.frontier;
 
 import static dev.sieve.testing.SyntheticUrls.url;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.spi.ILoggingEvent;
@@ -97,6 +98,18 @@ class SieveTest {
     assertThat(accepted.get()).isEqualTo(urls);
     assertThat(pops).isEqualTo(urls);
     assertThat(popped).hasSize(urls);
+  }
+
+  @Test
+  void push_badArguments_refusedBeforeTheUrlIsMarkedSeen() {
+    Sieve sieve = Sieve.create(1000, 0.01);
+
+    assertThatThrownBy(() -> sieve.push("https://a.example/", -1))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("depth (-1) must be >= 0");
+    assertThatThrownBy(() -> sieve.push(null, 0)).isInstanceOf(NullPointerException.class);
+    assertThat(sieve.mightHaveSeen("https://a.example/")).isFalse();
+    assertThat(sieve.push("https://a.example/", 1)).isTrue();
   }
 
   @Test
