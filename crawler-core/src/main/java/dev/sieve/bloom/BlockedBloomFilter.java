@@ -174,16 +174,34 @@ public final class BlockedBloomFilter implements MembershipFilter {
     return falsePositiveRate(load, hashes, null);
   }
 
+  /** Adds {@code key}; see {@link #put(Hash128)}. Allocates nothing. */
+  @Override
+  public boolean put(CharSequence key) {
+    long[] hash = Hash128.utf8(key);
+    return put(hash[0], hash[1]);
+  }
+
+  /** True if {@code key} might have been put; false if definitely not. Allocates nothing. */
+  @Override
+  public boolean mightContain(CharSequence key) {
+    long[] hash = Hash128.utf8(key);
+    return mightContain(hash[0], hash[1]);
+  }
+
   /** Adds the key whose hash is {@code hash}; true iff this call flipped at least one bit. */
   @Override
   public boolean put(Hash128 hash) {
-    long h1 = hash.h1();
+    // Small enough to inline, so that escape analysis can drop a Hash128 made by the caller.
+    return put(hash.h1(), hash.h2());
+  }
+
+  private boolean put(long h1, long h2) {
     int base = blockBase(h1);
     // Read every probed word first: the loads are independent, so when the block straddles two
     // cache lines both are fetched at once (the atomic ORs below are serializing); and a key
     // already present writes nothing, so its line stays shared between cores.
     long missing = 0;
-    long slices = hash.h2();
+    long slices = h2;
     for (int i = 0; i < hashes; i++) {
       if (i % SLICES_PER_WORD == 0 && i > 0) {
         slices = remix(h1, i);
@@ -196,7 +214,7 @@ public final class BlockedBloomFilter implements MembershipFilter {
       return false;
     }
     int flipped = 0;
-    slices = hash.h2();
+    slices = h2;
     for (int i = 0; i < hashes; i++) {
       if (i % SLICES_PER_WORD == 0 && i > 0) {
         slices = remix(h1, i);
@@ -220,9 +238,12 @@ public final class BlockedBloomFilter implements MembershipFilter {
   /** True if the key whose hash is {@code hash} might have been put; false if definitely not. */
   @Override
   public boolean mightContain(Hash128 hash) {
-    long h1 = hash.h1();
+    return mightContain(hash.h1(), hash.h2());
+  }
+
+  private boolean mightContain(long h1, long h2) {
     int base = blockBase(h1);
-    long slices = hash.h2();
+    long slices = h2;
     for (int i = 0; i < hashes; i++) {
       if (i % SLICES_PER_WORD == 0 && i > 0) {
         slices = remix(h1, i);

@@ -32,13 +32,32 @@ public record Hash128(long h1, long h2) {
 
   /** Hashes the UTF-8 encoding of {@code key}. */
   public static Hash128 of(CharSequence key) {
-    Utf8Buffer buffer = BUFFER.get();
-    int length = buffer.encode(key);
-    return of(buffer.bytes, 0, length);
+    long[] hash = utf8(key);
+    return new Hash128(hash[0], hash[1]);
   }
 
-  /** Hashes {@code length} bytes of {@code bytes} from {@code offset}. */
+  /**
+   * Hashes the UTF-8 encoding of {@code key} into this thread's pair {h1, h2} and returns it; read
+   * it before hashing again on this thread. The filters' {@code put(CharSequence)} use this: it
+   * allocates nothing even where the JIT declines to inline {@link #of(CharSequence)}.
+   */
+  static long[] utf8(CharSequence key) {
+    return BUFFER.get().hash(key);
+  }
+
+  /**
+   * Hashes {@code length} bytes of {@code bytes} from {@code offset}. Allocation-free once inlined:
+   * the work happens in a separate method that writes into a per-thread pair, and this small one,
+   * inlined into the caller, lets escape analysis drop the record.
+   */
   public static Hash128 of(byte[] bytes, int offset, int length) {
+    long[] hash = BUFFER.get().hash;
+    murmur3(bytes, offset, length, hash);
+    return new Hash128(hash[0], hash[1]);
+  }
+
+  /** Murmur3 x64_128 of the bytes into {@code out[0]} (h1) and {@code out[1]} (h2). */
+  private static void murmur3(byte[] bytes, int offset, int length, long[] out) {
     long h1 = 0;
     long h2 = 0;
     int blocks = length >>> 4;
@@ -77,7 +96,8 @@ public record Hash128(long h1, long h2) {
     h2 = fmix64(h2);
     h1 += h2;
     h2 += h1;
-    return new Hash128(h1, h2);
+    out[0] = h1;
+    out[1] = h2;
   }
 
   private static long mixK1(long k1) {
@@ -98,7 +118,7 @@ public record Hash128(long h1, long h2) {
   }
 
   /**
-   * A thread's reusable buffers for UTF-8 encoding: the JDK's encoder copies ASCII runs with an
+   * A thread's reusable buffers for UTF-8 encoding and the hash result: the JDK's encoder copies ASCII runs with an
    * intrinsic, about 2.5× faster than a per-char loop for URLs, and allocates nothing once the
    * buffers are large enough.
    */
@@ -108,6 +128,8 @@ public record Hash128(long h1, long h2) {
             .newEncoder()
             .onMalformedInput(CodingErrorAction.REPLACE)
             .onUnmappableCharacter(CodingErrorAction.REPLACE);
+    /** The last hash computed on this thread: {h1, h2}. */
+    final long[] hash = new long[2];
     private char[] chars = new char[0];
     private byte[] bytes = new byte[0];
     private CharBuffer charView;
@@ -115,6 +137,17 @@ public record Hash128(long h1, long h2) {
 
     Utf8Buffer() {
       ensureCapacity(128);
+    }
+
+    /**
+     * Hashes the UTF-8 encoding of {@code key} into {@link #hash} and returns it. The work is here
+     * rather than in {@link Hash128#of(CharSequence)} so that that one stays small enough for the
+     * JIT to inline into callers, which is what lets escape analysis drop the record.
+     */
+    long[] hash(CharSequence key) {
+      int length = encode(key); // first: it may replace the buffers
+      murmur3(bytes, 0, length, hash);
+      return hash;
     }
 
     /** Encodes {@code key} into {@link #bytes} and returns the byte count. */
