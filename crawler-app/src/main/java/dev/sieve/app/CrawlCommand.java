@@ -9,6 +9,7 @@ import dev.sieve.crawl.Crawler;
 import dev.sieve.crawl.PageRecord;
 import dev.sieve.fetch.Fetcher;
 import dev.sieve.frontier.QueueKey;
+import dev.sieve.frontier.SeenFilter;
 import dev.sieve.url.Scope;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -61,6 +62,15 @@ final class CrawlCommand implements Callable<Integer> {
   @Option(names = "--fpp", defaultValue = "1e-6", paramLabel = "P",
       description = "Sieve false-positive rate (default ${DEFAULT-VALUE}).")
   double fpp;
+
+  @Option(names = "--filter", defaultValue = "blocked", paramLabel = "blocked|classic|cuckoo",
+      converter = SeenFilterConverter.class,
+      description = "The Sieve's structure: cache-blocked Bloom (fastest), classic Bloom (least memory of the Bloom filters), cuckoo (fewer bits at tight rates, fixed size). Default ${DEFAULT-VALUE}.")
+  SeenFilter filter;
+
+  @Option(names = "--on-capacity", defaultValue = "grow", paramLabel = "warn|grow",
+      description = "Past --expected-urls: grow (scalable layers keep the false-positive rate at --fpp) or warn (one fixed filter whose rate climbs). Both log capacity warnings. Default ${DEFAULT-VALUE}.")
+  String onCapacity;
 
   @Option(names = "--scope", defaultValue = "host", paramLabel = "host|domain|any",
       converter = ScopeConverter.class,
@@ -256,6 +266,8 @@ final class CrawlCommand implements Callable<Integer> {
         .maxOutlinks(maxOutlinks)
         .maxPathDepth(maxPathDepth)
         .pendingMemoryBytes(pendingMemory)
+        .seenFilter(filter)
+        .growOnCapacity(growOnCapacity())
         .maxRepeatedSegments(maxRepeatedSegments)
         .followNofollow(ignoreNofollow)
         .allowPrivate(allowPrivate);
@@ -305,6 +317,26 @@ final class CrawlCommand implements Callable<Integer> {
     public Scope convert(String value) {
       return Scope.fromString(value).orElseThrow(() -> new CommandLine.TypeConversionException(
           "'" + value + "' is not a scope: use host, domain or any"));
+    }
+  }
+
+  private boolean growOnCapacity() {
+    switch (onCapacity.strip().toLowerCase(Locale.ROOT)) {
+      case "grow":
+        return true;
+      case "warn":
+        return false;
+      default:
+        throw new IllegalArgumentException("on-capacity (" + onCapacity + ") must be warn or grow");
+    }
+  }
+
+  /** Parses blocked|classic|cuckoo, case-insensitively. */
+  static final class SeenFilterConverter implements CommandLine.ITypeConverter<SeenFilter> {
+    @Override
+    public SeenFilter convert(String value) {
+      return SeenFilter.fromString(value).orElseThrow(() -> new CommandLine.TypeConversionException(
+          "'" + value + "' is not a filter: use blocked, classic or cuckoo"));
     }
   }
 

@@ -66,7 +66,7 @@ final class ProgressReporter implements AutoCloseable {
     return String.format(
         Locale.ROOT,
         "%,d pages (%.1f/s now, %.1f/s avg), %,d pending, %,d in flight, %,d hosts, %,d errors%s,"
-            + " skipped %s, sieve ~%,d URLs fpp %.2g, heap %s of %s",
+            + " skipped %s, sieve ~%,d URLs fpp %.2g in %d layer(s), heap %s of %s",
         now.pages(),
         intervalRate,
         now.pagesPerSecond(),
@@ -78,6 +78,7 @@ final class ProgressReporter implements AutoCloseable {
         counts(now.skipped()),
         now.sieveEstimate(),
         now.sieveFpp(),
+        now.sieveLayers(),
         Units.bytes(heapUsed),
         Units.bytes(runtime.maxMemory()));
   }

@@ -1,5 +1,6 @@
 package dev.sieve.app;
 
+import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.bloom.FilterSizing;
 import dev.sieve.bloom.ScalableBloomFilter;
 import java.io.PrintStream;
@@ -37,10 +38,12 @@ final class SizeCommand implements Callable<Integer> {
           spec.commandLine(), "--fpp (" + fpp + ") must be in (0, 1)");
     }
     FilterSizing.Plan classic;
+    FilterSizing.Plan blocked;
     FilterSizing.Plan fewest;
     FilterSizing.CuckooPlan cuckoo;
     try {
       classic = FilterSizing.classic(capacity, fpp);
+      blocked = FilterSizing.blocked(capacity, fpp);
       fewest = FilterSizing.fewestHashes(capacity, fpp);
       cuckoo = FilterSizing.cuckoo(capacity, fpp);
     } catch (IllegalArgumentException e) {
@@ -52,8 +55,9 @@ final class SizeCommand implements Callable<Integer> {
         capacity, BigDecimal.valueOf(fpp).stripTrailingZeros().toPlainString());
     out.printf(Locale.ROOT, "  %-15s %9s  %-24s %4s  %12s  %12s%n",
         "structure", "bits/URL", "memory", "k", "fpp at 1.5x", "fpp at 2x");
-    row(out, "classic", classic);
-    row(out, "fewest hashes", fewest);
+    row(out, "blocked", blocked, BlockedBloomFilter::falsePositiveRate);
+    row(out, "classic", classic, (n, m, k) -> FilterSizing.fppAt(m, k, n));
+    row(out, "fewest hashes", fewest, (n, m, k) -> FilterSizing.fppAt(m, k, n));
     out.printf(Locale.ROOT, "  %-15s %9.2f  %-24s %4s  %12s  %12s%n", "cuckoo", cuckoo.bitsPerKey(),
         memory(cuckoo.bits()), "-", "full", "full");
     out.printf(Locale.ROOT, "  %-15s %9s  %-24s %4s  %12s  %12s%n", "scalable", "grows",
@@ -75,11 +79,16 @@ final class SizeCommand implements Callable<Integer> {
     return 0;
   }
 
-  private void row(PrintStream out, String name, FilterSizing.Plan plan) {
+  /** The false-positive rate of a filter of some layout after some keys. */
+  private interface RateAt {
+    double fpp(long keys, long bits, int hashes);
+  }
+
+  private void row(PrintStream out, String name, FilterSizing.Plan plan, RateAt rate) {
     out.printf(Locale.ROOT, "  %-15s %9.2f  %-24s %4d  %12.3g  %12.3g%n", name, plan.bitsPerKey(),
         memory(plan.bits()), plan.hashes(),
-        FilterSizing.fppAt(plan.bits(), plan.hashes(), capacity + capacity / 2),
-        FilterSizing.fppAt(plan.bits(), plan.hashes(), 2 * capacity));
+        rate.fpp(capacity + capacity / 2, plan.bits(), plan.hashes()),
+        rate.fpp(2 * capacity, plan.bits(), plan.hashes()));
   }
 
   /** E.g. {@code 1.71 MiB (1.80 MB)}. */

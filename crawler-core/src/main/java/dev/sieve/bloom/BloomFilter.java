@@ -116,14 +116,18 @@ public final class BloomFilter implements MembershipFilter {
    */
   @Override
   public boolean put(CharSequence key) {
-    return put(Hash128.of(key));
+    long[] hash = Hash128.utf8(key);
+    return put(hash[0], hash[1]);
   }
 
   /** Adds the key whose hash is {@code hash}; see {@link #put(CharSequence)}. */
   @Override
   public boolean put(Hash128 hash) {
-    long x = hash.h1();
-    long y = hash.h2();
+    // Small enough to inline, so that escape analysis can drop a Hash128 made by the caller.
+    return put(hash.h1(), hash.h2());
+  }
+
+  private boolean put(long x, long y) {
     int flipped = 0;
     for (int i = 0; i < hashes; i++) {
       long index = index(x, bits);
@@ -145,14 +149,17 @@ public final class BloomFilter implements MembershipFilter {
   /** True if {@code key} might have been put; false if it definitely was not. */
   @Override
   public boolean mightContain(CharSequence key) {
-    return mightContain(Hash128.of(key));
+    long[] hash = Hash128.utf8(key);
+    return mightContain(hash[0], hash[1]);
   }
 
   /** True if the key whose hash is {@code hash} might have been put; false if definitely not. */
   @Override
   public boolean mightContain(Hash128 hash) {
-    long x = hash.h1();
-    long y = hash.h2();
+    return mightContain(hash.h1(), hash.h2());
+  }
+
+  private boolean mightContain(long x, long y) {
     for (int i = 0; i < hashes; i++) {
       long index = index(x, bits);
       long word = (long) WORDS.getOpaque(words, (int) (index >>> 6));

@@ -28,8 +28,7 @@ import java.util.Locale;
  *       answering with rate {@code ε} needs at least {@code log2(1/ε)} bits per key.
  * </ul>
  *
- * <p>A plan for the cache-blocked filter ({@code blocked(n, ε)}) belongs here too, beside {@link
- * #classic}; {@link Plan} already carries what it needs.
+ * <p>The cache-blocked filter's plan ({@link #blocked}) is derived in {@link BlockedBloomFilter}.
  */
 public final class FilterSizing {
   /** Slots per cuckoo bucket (b). */
@@ -75,6 +74,15 @@ public final class FilterSizing {
     long bits = BloomFilter.optimalBits(n, fpp);
     int hashes = BloomFilter.optimalHashes(n, bits);
     return new Plan("classic", bits, hashes, (double) bits / n, fppAt(bits, hashes, n));
+  }
+
+  /** The cache-blocked filter, as {@link BlockedBloomFilter#create(long, double)} sizes one. */
+  public static Plan blocked(long n, double fpp) {
+    long[] plan = BlockedBloomFilter.plan(n, fpp);
+    long bits = plan[0] * BlockedBloomFilter.BLOCK_BITS;
+    int hashes = (int) plan[1];
+    return new Plan("blocked", bits, hashes, (double) bits / n,
+        BlockedBloomFilter.falsePositiveRate(n, bits, hashes));
   }
 
   /**

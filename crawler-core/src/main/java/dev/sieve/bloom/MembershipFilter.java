@@ -64,6 +64,7 @@ public interface MembershipFilter {
     Layout layout = FilterFormat.readPreamble(data);
     return switch (layout) {
       case CLASSIC -> BloomFilter.readBody(data);
+      case BLOCKED -> BlockedBloomFilter.readBody(data);
       case SCALABLE -> ScalableBloomFilter.readBody(data);
       case COUNTING -> CountingBloomFilter.readBody(data);
       case CUCKOO -> CuckooFilter.readBody(data);
@@ -73,6 +74,7 @@ public interface MembershipFilter {
   /** The layouts of the family, as stored in the serialized form. */
   enum Layout {
     CLASSIC(1),
+    BLOCKED(2),
     SCALABLE(3),
     COUNTING(4),
     CUCKOO(5);

@@ -53,17 +53,19 @@ public final class ScalableBloomFilter implements MembershipFilter {
   private final double falsePositiveRate;
   private final int growth;
   private final double tighteningRatio;
+  /** {@link Layout#CLASSIC} or {@link Layout#BLOCKED}: what each layer is. */
+  private final Layout layerLayout;
   private final Object growLock = new Object();
   /** The layers, oldest first; replaced whole under {@link #growLock}, never changed in place. */
   private volatile Layer[] layers;
 
-  /** One classic filter of the stack, and the count of keys it accepted. */
+  /** One filter of the stack (classic or blocked), and the count of keys it accepted. */
   private static final class Layer {
-    final BloomFilter filter;
+    final MembershipFilter filter;
     final long capacity;
     final AtomicLong count;
 
-    Layer(BloomFilter filter, long capacity, long count) {
+    Layer(MembershipFilter filter, long capacity, long count) {
       this.filter = filter;
       this.capacity = capacity;
       this.count = new AtomicLong(count);
@@ -85,6 +87,7 @@ public final class ScalableBloomFilter implements MembershipFilter {
     this.falsePositiveRate = builder.falsePositiveRate;
     this.growth = builder.growth;
     this.tighteningRatio = builder.tighteningRatio;
+    this.layerLayout = builder.layerLayout;
   }
 
   /**
@@ -109,6 +112,7 @@ public final class ScalableBloomFilter implements MembershipFilter {
     private final double falsePositiveRate;
     private int growth = DEFAULT_GROWTH;
     private double tighteningRatio = DEFAULT_TIGHTENING_RATIO;
+    private Layout layerLayout = Layout.CLASSIC;
 
     private Builder(long initialCapacity, double falsePositiveRate) {
       if (initialCapacity <= 0) {
@@ -135,6 +139,15 @@ public final class ScalableBloomFilter implements MembershipFilter {
         throw new IllegalArgumentException("tighteningRatio (" + ratio + ") must be in (0, 1)");
       }
       this.tighteningRatio = ratio;
+      return this;
+    }
+
+    /**
+     * Makes each layer a {@link BlockedBloomFilter} (one cache line per key, a few percent more
+     * bits) instead of a classic {@link BloomFilter} (the default, least memory).
+     */
+    public Builder blockedLayers(boolean blocked) {
+      this.layerLayout = blocked ? Layout.BLOCKED : Layout.CLASSIC;
       return this;
     }
 
@@ -165,7 +178,13 @@ public final class ScalableBloomFilter implements MembershipFilter {
 
   private Layer newLayer(int i, long count) {
     long capacity = layerCapacity(i);
-    return new Layer(BloomFilter.create(capacity, layerRate(i)), capacity, count);
+    return new Layer(createLayer(layerLayout, capacity, layerRate(i)), capacity, count);
+  }
+
+  private static MembershipFilter createLayer(Layout layout, long capacity, double rate) {
+    return layout == Layout.BLOCKED
+        ? BlockedBloomFilter.create(capacity, rate)
+        : BloomFilter.create(capacity, rate);
   }
 
   /**
@@ -329,6 +348,7 @@ public final class ScalableBloomFilter implements MembershipFilter {
     header.writeInt(growth);
     header.writeDouble(tighteningRatio);
     header.writeInt(current.length);
+    header.writeInt(layerLayout.id);
     for (Layer layer : current) {
       header.writeLong(layer.count.get());
     }
@@ -361,11 +381,17 @@ public final class ScalableBloomFilter implements MembershipFilter {
     int growth = FilterFormat.readField(data, "growth", DataInputStream::readInt);
     double ratio = FilterFormat.readField(data, "tightening ratio", DataInputStream::readDouble);
     int layerCount = FilterFormat.readField(data, "layer count", DataInputStream::readInt);
+    int layerLayoutId = FilterFormat.readField(data, "layer layout", DataInputStream::readInt);
     header.writeLong(initial);
     header.writeDouble(rate);
     header.writeInt(growth);
     header.writeDouble(ratio);
     header.writeInt(layerCount);
+    header.writeInt(layerLayoutId);
+    boolean blocked = layerLayoutId == Layout.BLOCKED.id;
+    if (!blocked && layerLayoutId != Layout.CLASSIC.id) {
+      throw new IOException("corrupt scalable filter header: layer layout " + layerLayoutId);
+    }
     if (initial <= 0 || !(rate > 0 && rate < 1) || growth < 2 || !(ratio > 0 && ratio < 1)
         || layerCount < 1 || layerCount > 4096) {
       throw new IOException(
@@ -390,7 +416,8 @@ public final class ScalableBloomFilter implements MembershipFilter {
     }
 
     ScalableBloomFilter filter =
-        new ScalableBloomFilter(builder(initial, rate).growth(growth).tighteningRatio(ratio));
+        new ScalableBloomFilter(
+            builder(initial, rate).growth(growth).tighteningRatio(ratio).blockedLayers(blocked));
     Layer[] layers = new Layer[layerCount];
     for (int i = 0; i < layerCount; i++) {
       layers[i] = filter.readLayer(data, i, counts[i]);
@@ -399,7 +426,7 @@ public final class ScalableBloomFilter implements MembershipFilter {
     return filter;
   }
 
-  /** Reads layer {@code i} and checks it is the classic filter this filter's plan calls for. */
+  /** Reads layer {@code i} and checks it is the filter this filter's plan calls for. */
   private Layer readLayer(DataInputStream data, int i, long count) throws IOException {
     long capacity = layerCapacity(i);
     if (count < 0 || count > capacity) {
@@ -407,19 +434,19 @@ public final class ScalableBloomFilter implements MembershipFilter {
           "corrupt scalable filter: layer " + i + " holds " + count + " keys, more than its "
               + capacity);
     }
-    BloomFilter layer;
+    MembershipFilter layer;
     try {
       Layout layout = FilterFormat.readPreamble(data);
-      if (layout != Layout.CLASSIC) {
-        throw new IOException("expected a classic layer, found " + layout);
+      if (layout != layerLayout) {
+        throw new IOException("expected a " + layerLayout + " layer, found " + layout);
       }
-      layer = BloomFilter.readBody(data);
+      layer = layout == Layout.BLOCKED ? BlockedBloomFilter.readBody(data) : BloomFilter.readBody(data);
     } catch (IOException e) {
       throw new IOException("scalable filter layer " + i + ": " + e.getMessage(), e);
     }
     long bits;
     try {
-      bits = BloomFilter.optimalBits(capacity, layerRate(i));
+      bits = createPlanBits(capacity, layerRate(i));
     } catch (IllegalArgumentException e) {
       throw new IOException(
           "corrupt scalable filter: layer " + i + " cannot exist: " + e.getMessage());
@@ -430,6 +457,13 @@ public final class ScalableBloomFilter implements MembershipFilter {
               + capacity + ", m=" + bits);
     }
     return new Layer(layer, capacity, count);
+  }
+
+  /** The bits a layer of this filter's layout has for {@code capacity} keys at {@code rate}. */
+  private long createPlanBits(long capacity, double rate) {
+    return layerLayout == Layout.BLOCKED
+        ? BlockedBloomFilter.planBits(capacity, rate)
+        : BloomFilter.optimalBits(capacity, rate);
   }
 
   @Override

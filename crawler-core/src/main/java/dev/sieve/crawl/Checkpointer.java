@@ -82,13 +82,17 @@ final class Checkpointer implements AutoCloseable {
   }
 
   static Sieve newSieve(CrawlConfig config, CrawlListener listener) {
-    return Sieve.create(config.expectedUrls, config.falsePositiveRate, listener::onCapacityWarning);
+    return Sieve.over(
+        config.seenFilter.create(config.expectedUrls, config.falsePositiveRate, config.growOnCapacity),
+        config.falsePositiveRate,
+        listener::onCapacityWarning);
   }
 
   /** What must not change when the crawl resumes: the filter's shape and the queues' keys. */
   private static Map<String, String> settings(CrawlConfig config) {
     Map<String, String> settings = new TreeMap<>();
-    settings.put("filter", "classic");
+    settings.put("filter", config.seenFilter.label());
+    settings.put("on-capacity", config.growOnCapacity ? "grow" : "warn");
     settings.put("hash-id", Integer.toString(BloomFilter.HASH_ID));
     settings.put("expected-urls", Long.toString(config.expectedUrls));
     settings.put("fpp", Double.toString(config.falsePositiveRate));

@@ -52,6 +52,8 @@ public final class CrawlConfig {
   final Duration checkpointInterval;
   final long diskReserveBytes;
   final long pendingMemoryBytes;
+  final dev.sieve.frontier.SeenFilter seenFilter;
+  final boolean growOnCapacity;
 
   private CrawlConfig(Builder b) {
     this.seeds = List.copyOf(b.seeds);
@@ -91,6 +93,8 @@ public final class CrawlConfig {
     this.checkpointInterval = b.checkpointInterval;
     this.diskReserveBytes = b.diskReserveBytes;
     this.pendingMemoryBytes = b.pendingMemoryBytes;
+    this.seenFilter = b.seenFilter;
+    this.growOnCapacity = b.growOnCapacity;
   }
 
   public static Builder builder() {
@@ -152,6 +156,8 @@ public final class CrawlConfig {
     private Duration checkpointInterval = Duration.ofSeconds(60);
     private long diskReserveBytes = 1L << 30;
     private long pendingMemoryBytes = 256L << 20;
+    private dev.sieve.frontier.SeenFilter seenFilter = dev.sieve.frontier.SeenFilter.BLOCKED;
+    private boolean growOnCapacity = true;
 
     private Builder() {}
 
@@ -182,6 +188,21 @@ public final class CrawlConfig {
      */
     public Builder pendingMemoryBytes(long bytes) {
       this.pendingMemoryBytes = bytes;
+      return this;
+    }
+
+    /** The Sieve's structure (default {@link dev.sieve.frontier.SeenFilter#BLOCKED}). */
+    public Builder seenFilter(dev.sieve.frontier.SeenFilter filter) {
+      this.seenFilter = Objects.requireNonNull(filter, "seenFilter");
+      return this;
+    }
+
+    /**
+     * Past the expected URLs, grow the Sieve with scalable layers so its false-positive rate stays
+     * at target (default), or keep one fixed filter whose rate climbs (the Sieve warns either way).
+     */
+    public Builder growOnCapacity(boolean grow) {
+      this.growOnCapacity = grow;
       return this;
     }
 
@@ -422,6 +443,10 @@ public final class CrawlConfig {
       }
       atLeast("diskReserveBytes", diskReserveBytes, 0);
       positive("pendingMemoryBytes", pendingMemoryBytes);
+      if (growOnCapacity && seenFilter == dev.sieve.frontier.SeenFilter.CUCKOO) {
+        throw new IllegalArgumentException(
+            "seenFilter (cuckoo) has a fixed size and cannot grow: set on-capacity warn");
+      }
       return new CrawlConfig(this);
     }
 

@@ -20,6 +20,7 @@ import java.util.Map;
  * @param newLinks links the Sieve let through
  * @param sieveEstimate the Sieve's estimate of distinct URLs seen
  * @param sieveFpp the Sieve's estimated current false-positive rate
+ * @param sieveLayers the Sieve's filter layers (more than 1 once a growing filter has grown)
  * @param capacityWarnings capacity warnings logged
  */
 public record CrawlProgress(
@@ -36,6 +37,7 @@ public record CrawlProgress(
     long newLinks,
     long sieveEstimate,
     double sieveFpp,
+    int sieveLayers,
     int capacityWarnings) {
 
   /** Records with an error of any kind. */

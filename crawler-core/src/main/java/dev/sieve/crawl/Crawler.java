@@ -245,6 +245,7 @@ public final class Crawler {
         stats.linksNew.sum(),
         frontier.approximateSeen(),
         frontier.seenFpp(),
+        frontier.seenLayers(),
         frontier.capacityWarnings());
   }
 
@@ -253,6 +254,7 @@ public final class Crawler {
     Map<String, Long> skipped = stats.skipped();
     skipped.merge("host-budget", frontier.droppedByHostBudget(), Long::sum);
     skipped.merge("host-skipped", frontier.droppedBySkippedHost(), Long::sum);
+    skipped.merge("filter-full", frontier.droppedByFullFilter(), Long::sum);
     skipped.values().removeIf(count -> count == 0);
     return skipped;
   }

@@ -68,6 +68,16 @@ public interface Frontier extends AutoCloseable {
   /** URLs dropped because their host was skipped. */
   long droppedBySkippedHost();
 
+  /** Layers of the seen filter: more than 1 once a scalable filter has grown. */
+  default int seenLayers() {
+    return 1;
+  }
+
+  /** New URLs refused because the seen filter was full (a fixed-size cuckoo filter). */
+  default long droppedByFullFilter() {
+    return 0;
+  }
+
   /** The politeness key of {@code url}. */
   String hostKey(Url url);
 

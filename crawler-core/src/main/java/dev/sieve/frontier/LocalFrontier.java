@@ -709,6 +709,16 @@ public final class LocalFrontier implements Frontier {
   }
 
   @Override
+  public int seenLayers() {
+    return sieve.filterLayers();
+  }
+
+  @Override
+  public long droppedByFullFilter() {
+    return sieve.refusedFull();
+  }
+
+  @Override
   public int capacityWarnings() {
     return sieve.capacityWarnings();
   }

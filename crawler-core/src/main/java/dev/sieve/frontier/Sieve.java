@@ -1,9 +1,11 @@
 package dev.sieve.frontier;
 
+import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.bloom.BloomFilter;
 import dev.sieve.bloom.Hash128;
 import dev.sieve.bloom.MembershipFilter;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -16,6 +18,10 @@ import org.slf4j.LoggerFactory;
 /**
  * A Bloom filter of every URL ever pushed in front of a FIFO queue of pending URLs: a URL is
  * enqueued only the first time it is pushed.
+ *
+ * <p>{@link #create} uses a {@link BlockedBloomFilter}, which does one memory access per push
+ * where the classic filter does k, for a few percent more bits; {@link #over} puts the Sieve in
+ * front of any other filter, such as the classic {@link BloomFilter} where memory is tightest.
  *
  * <p>{@link #push} is exactly-once per URL under any concurrency: the filter's check-and-set is
  * atomic per URL (a lock striped by the URL's hash), so when many threads push the same URL at
@@ -46,6 +52,7 @@ public final class Sieve {
   /** The estimated count of the next threshold: a lock-free fast-path check for push. */
   private volatile long nextThresholdCount;
   private final AtomicInteger capacityWarnings = new AtomicInteger();
+  private final AtomicLong refusedFull = new AtomicLong();
 
   private Sieve(MembershipFilter seen, double targetFpp, Consumer<CapacityWarning> capacityListener) {
     this.seen = seen;
@@ -58,9 +65,10 @@ public final class Sieve {
   }
 
   /**
-   * Creates a Sieve for {@code expectedUrls} distinct URLs at {@code falsePositiveRate}.
+   * Creates a Sieve for {@code expectedUrls} distinct URLs at {@code falsePositiveRate}, over
+   * {@link #defaultFilter}.
    *
-   * @throws IllegalArgumentException as {@link BloomFilter#create(long, double)} does
+   * @throws IllegalArgumentException as {@link BlockedBloomFilter#create(long, double)} does
    */
   public static Sieve create(long expectedUrls, double falsePositiveRate) {
     return create(expectedUrls, falsePositiveRate, warning -> {});
@@ -72,8 +80,19 @@ public final class Sieve {
    */
   public static Sieve create(
       long expectedUrls, double falsePositiveRate, Consumer<CapacityWarning> capacityListener) {
-    BloomFilter filter = BloomFilter.create(expectedUrls, falsePositiveRate);
-    return new Sieve(filter, falsePositiveRate, capacityListener);
+    return new Sieve(defaultFilter(expectedUrls, falsePositiveRate), falsePositiveRate,
+        capacityListener);
+  }
+
+  /**
+   * The empty filter {@link #create} puts in front of the queue for {@code expectedUrls} at {@code
+   * falsePositiveRate}: a {@link BlockedBloomFilter}. Its {@link MembershipFilter#bitSize()} / 8 is
+   * the memory it takes, in bytes.
+   *
+   * @throws IllegalArgumentException as {@link BlockedBloomFilter#create(long, double)} does
+   */
+  public static MembershipFilter defaultFilter(long expectedUrls, double falsePositiveRate) {
+    return BlockedBloomFilter.create(expectedUrls, falsePositiveRate);
   }
 
   /**
@@ -96,12 +115,17 @@ public final class Sieve {
    * @return true if this call enqueued the URL; false if it was (or might have been) seen before
    */
   public boolean push(String url, int depth) {
-    PendingUrl entry = new PendingUrl(url, depth);
+    // Validated as PendingUrl does, but before the filter is touched; the entry itself is built
+    // only for a new URL, so a seen one (most links on a page) allocates nothing.
+    Objects.requireNonNull(url, "url");
+    if (depth < 0) {
+      throw new IllegalArgumentException("depth (" + depth + ") must be >= 0");
+    }
     if (!admit(url)) {
       return false;
     }
     pendingCount.incrementAndGet();
-    pending.add(entry);
+    pending.add(new PendingUrl(url, depth));
     return true;
   }
 
@@ -115,7 +139,17 @@ public final class Sieve {
     Hash128 hash = Hash128.of(url);
     boolean isNew;
     synchronized (stripes[(int) (hash.h2() >>> 52)]) {
-      isNew = seen.put(hash);
+      try {
+        isNew = seen.put(hash);
+      } catch (IllegalStateException full) {
+        // A cuckoo filter past its load, or a scalable one that cannot allocate its next layer:
+        // the URL cannot be remembered, so it is refused, counted, and the first refusal logged.
+        if (refusedFull.getAndIncrement() == 0) {
+          capacityLog.error("Sieve filter is full, new URLs are refused from now on: {}",
+              full.getMessage());
+        }
+        return false;
+      }
     }
     if (isNew && seen.approximateElementCount() >= nextThresholdCount) {
       warnCapacity();
@@ -160,6 +194,16 @@ public final class Sieve {
   /** The number of distinct URLs the filter was sized for. */
   public long capacity() {
     return seen.expectedInsertions();
+  }
+
+  /** The filter's layers: more than 1 once a scalable filter has grown. */
+  public int filterLayers() {
+    return seen instanceof dev.sieve.bloom.ScalableBloomFilter scalable ? scalable.layers() : 1;
+  }
+
+  /** URLs refused because the filter could take no more (each logged once, the first at ERROR). */
+  public long refusedFull() {
+    return refusedFull.get();
   }
 
   /** The number of capacity warnings logged so far. */
@@ -214,13 +258,17 @@ public final class Sieve {
           String.format(
               Locale.ROOT,
               "Sieve capacity exceeded: ~%,d URLs seen, %.0f%% of capacity %,d; estimated"
-                  + " false-positive rate %.3g (target %.3g). New URLs are being dropped as seen"
-                  + " more often than planned: raise --expected-urls.",
+                  + " false-positive rate %.3g (target %.3g). %s",
               warning.estimatedCount(),
               warning.threshold() * 100,
               warning.capacity(),
               warning.estimatedFpp(),
-              warning.targetFpp()));
+              warning.targetFpp(),
+              filterLayers() > 1 || seen instanceof dev.sieve.bloom.ScalableBloomFilter
+                  ? "The filter grows (" + filterLayers() + " layers) to hold the rate: raise"
+                      + " --expected-urls to use less memory."
+                  : "New URLs are being dropped as seen more often than planned: raise"
+                      + " --expected-urls."));
       capacityListener.accept(warning);
     }
     nextThresholdCount = thresholdCount(nextThreshold);

@@ -112,6 +112,18 @@ class BloomFilterTest {
   }
 
   @Test
+  void hash_builderOrLongKey_equalsHashOfItsUtf8Bytes() {
+    String longKey = "https://example.com/" + "päth/".repeat(2000) + "\ud83d\ude00";
+    for (String key : List.of("https://example.com/", longKey, "lone \udc00 low", "end \ud800")) {
+      byte[] utf8 = key.getBytes(StandardCharsets.UTF_8);
+      Hash128 ofBytes = Hash128.of(utf8, 0, utf8.length);
+      assertThat(Hash128.of(key)).isEqualTo(ofBytes);
+      assertThat(Hash128.of(new StringBuilder(key))).isEqualTo(ofBytes);
+    }
+    assertThat(Hash128.of("short again")).isEqualTo(Hash128.of(new StringBuilder("short again")));
+  }
+
+  @Test
   void put_filterBeyond2To31Bits_keysInUpperHalfAreStoredAndFound() {
     long bits = (1L << 32) + 12_345;
     BloomFilter filter = BloomFilter.create(bits, 1);

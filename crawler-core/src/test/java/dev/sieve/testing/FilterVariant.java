@@ -1,5 +1,6 @@
 package dev.sieve.testing;
 
+import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.bloom.BloomFilter;
 import dev.sieve.bloom.CountingBloomFilter;
 import dev.sieve.bloom.CuckooFilter;
@@ -31,6 +32,11 @@ public record FilterVariant(String name, Factory factory, Bound bound) {
   public static List<FilterVariant> all() {
     return List.of(
         new FilterVariant("classic", BloomFilter::create, (f, fpp) -> 1.15 * fpp),
+        new FilterVariant("blocked", BlockedBloomFilter::create, (f, fpp) -> 1.1 * fpp),
+        new FilterVariant(
+            "scalable with blocked layers grown from n/16",
+            (n, fpp) -> ScalableBloomFilter.builder(Math.max(1, n / 16), fpp).blockedLayers(true).build(),
+            (f, fpp) -> fpp),
         new FilterVariant("scalable", ScalableBloomFilter::create, (f, fpp) -> fpp),
         new FilterVariant(
             "scalable grown from n/16",
