@@ -276,6 +276,30 @@ public final class BlockedBloomFilter implements MembershipFilter {
     return (int) (blockIndex(h1) * WORDS_PER_BLOCK);
   }
 
+  /**
+   * The layout, for stores that keep the same filter elsewhere (a Redis bitmap): the block of the
+   * key with this hash among {@code blocks} blocks, in [0, blocks).
+   */
+  public static long blockOf(Hash128 hash, long blocks) {
+    return BloomFilter.index(hash.h1(), blocks);
+  }
+
+  /**
+   * The layout, for stores that keep the same filter elsewhere: the key's {@code hashes} bit
+   * positions inside its block, each in [0, 512), into {@code positions} (at least {@code
+   * hashes} long). Positions may repeat.
+   */
+  public static void bitsOf(Hash128 hash, int hashes, int[] positions) {
+    long slices = hash.h2();
+    for (int i = 0; i < hashes; i++) {
+      if (i % SLICES_PER_WORD == 0 && i > 0) {
+        slices = remix(hash.h1(), i);
+      }
+      positions[i] = (int) (slices >>> (Long.SIZE - SLICE_BITS));
+      slices <<= SLICE_BITS;
+    }
+  }
+
   /** The block of a key whose first hash half is {@code h1}, in [0, b). */
   long blockIndex(long h1) {
     return BloomFilter.index(h1, blocks);
