@@ -28,8 +28,11 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p>The words are an on-heap {@code long[]}. HotSpot aligns it to 8 bytes, not 64, so a block
  * usually straddles two cache lines; {@link #put} reads every probed word before writing, so the
- * two lines are fetched at once rather than one after the other. An aligned off-heap layout was
- * measured against this and not worth its costs (bench/RESULTS-bloom.md).
+ * two lines are fetched at once rather than one after the other (the atomic ORs serialize). A
+ * 64-byte-aligned off-heap block store ({@code ByteBuffer.alignedSlice(64)}) gained nothing
+ * measurable over the same store misaligned, and VarHandle access to a direct buffer was slower
+ * than to the array (BlockAlignmentBenchmark); aligning inside the array would need Unsafe to find
+ * its address, and the GC may move it. So: on-heap, unaligned.
  *
  * <h2>The maths</h2>
  *
