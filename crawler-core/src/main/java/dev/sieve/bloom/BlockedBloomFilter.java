@@ -320,11 +320,7 @@ public final class BlockedBloomFilter implements MembershipFilter {
   /** The probability that a key never put is reported present now: {@code FPR(n̂)}. */
   @Override
   public double expectedFpp() {
-    double load = estimateCount(setBitCount()) / blocks;
-    if (load * hashes / BLOCK_BITS > SATURATED_PROBES_PER_BIT) {
-      return 1;
-    }
-    return falsePositiveRate(load, hashes, this);
+    return falsePositiveRate(estimateCount(setBitCount()) / blocks, hashes, this);
   }
 
   /**
@@ -333,6 +329,9 @@ public final class BlockedBloomFilter implements MembershipFilter {
    * when given, caches its table across calls.
    */
   private static double falsePositiveRate(double load, int hashes, BlockedBloomFilter filter) {
+    if (load * hashes / BLOCK_BITS > SATURATED_PROBES_PER_BIT) {
+      return 1; // and no table of g(i) for thousands of keys per block
+    }
     int needed = (int) Math.ceil(load + 12 * Math.sqrt(load) + 30);
     double[] g = filter == null ? inBlockFpp(hashes, needed) : filter.inBlockFpp(needed);
     return poissonAverage(load, g);

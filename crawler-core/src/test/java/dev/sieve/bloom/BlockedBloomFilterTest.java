@@ -134,6 +134,13 @@ class BlockedBloomFilterTest {
   }
 
   @Test
+  void falsePositiveRate_emptyOrHugelyOverfull_isZeroOrOne() {
+    assertThat(BlockedBloomFilter.falsePositiveRate(0, 512, 6)).isZero();
+    assertThat(BlockedBloomFilter.falsePositiveRate(Long.MAX_VALUE / 2, 1024, 6)).isEqualTo(1);
+    assertThat(BlockedBloomFilter.falsePositiveRate(1_000_000, 1024, 6)).isGreaterThan(0.999);
+  }
+
+  @Test
   void put_filterBeyond2To31Bits_keysInUpperHalfAreStoredAndFound() {
     long bits = (1L << 32) + 12_345;
     BlockedBloomFilter filter = BlockedBloomFilter.create(bits, 4);
