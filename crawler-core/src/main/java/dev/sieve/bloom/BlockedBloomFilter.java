@@ -59,8 +59,8 @@ import java.util.concurrent.atomic.LongAdder;
  * <h2>Thread safety</h2>
  *
  * As {@link BloomFilter}: bits are set with an atomic OR per word and {@link #setBitCount()} is
- * exact once concurrent puts have returned; {@link #put} reports whether <em>this</em> call flipped a
- * bit.
+ * exact once concurrent puts have returned; {@link #put} reports whether <em>this</em> call
+ * flipped a bit.
  */
 public final class BlockedBloomFilter implements MembershipFilter {
   /** Bits per block: 512, eight 64-bit words, one cache line's worth. */
@@ -397,7 +397,7 @@ public final class BlockedBloomFilter implements MembershipFilter {
     return g;
   }
 
-  /** The largest load λ in (0, limit] with {@code FPR(λ) ≤ ε} for k = {@code hashes}, by bisection. */
+  /** The largest load λ in (0, limit] with {@code FPR(λ) ≤ ε} for k = {@code hashes}: bisection. */
   private static double maxLoad(int hashes, double falsePositiveRate, double limit) {
     double[] g = inBlockFpp(hashes, (int) Math.ceil(limit + 12 * Math.sqrt(limit) + 30));
     double low = 0;

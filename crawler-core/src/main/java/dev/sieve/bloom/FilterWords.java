@@ -68,8 +68,8 @@ final class FilterWords {
   }
 
   /**
-   * Fills {@code words} from what {@link #write} wrote, checks the CRC32C, and returns the number of
-   * bits set in them.
+   * Fills {@code words} from what {@link #write} wrote, checks the CRC32C, and returns the number
+   * of bits set in them.
    *
    * @throws IOException if the stream ends early or the checksum does not match; {@code what}
    *     names the filter in the message

@@ -125,9 +125,9 @@ public record Hash128(long h1, long h2) {
   }
 
   /**
-   * A thread's reusable buffers for UTF-8 encoding and the hash result: the JDK's encoder copies ASCII runs with an
-   * intrinsic, about 2.5× faster than a per-char loop for URLs, and allocates nothing once the
-   * buffers are large enough.
+   * A thread's reusable buffers for UTF-8 encoding and the hash result: the JDK's encoder copies
+   * ASCII runs with an intrinsic, about 2.5× faster than a per-char loop for URLs, and allocates
+   * nothing once the buffers are large enough.
    */
   private static final class Utf8Buffer {
     private final CharsetEncoder encoder =

@@ -78,8 +78,8 @@ public final class BenchMain {
     if (parts.contains("small")) {
       results.addAll(run(cli, "BloomBenchmark", Map.of(
           "n", new String[] {SMALL}, "impl", new String[] {"blocked", "classic", "guava"})));
-      results.addAll(run(cli, "BloomBenchmark", Map.of(
-          "n", new String[] {SMALL}, "impl", new String[] {"hashset"}, "fpp", new String[] {"0.01"})));
+      results.addAll(run(cli, "BloomBenchmark", Map.of("n", new String[] {SMALL},
+          "impl", new String[] {"hashset"}, "fpp", new String[] {"0.01"})));
     }
     if (parts.contains("large")) {
       results.addAll(run(cli, "BloomBenchmark", Map.of(
@@ -143,7 +143,8 @@ public final class BenchMain {
   private static List<String> falsePositiveReport() {
     int queries = 1_000_000;
     List<String> rows = new ArrayList<>();
-    rows.add("| n | ε | impl | bits/URL | × Guava bits | measured FPR (10⁶ disjoint keys) | FPR / ε |");
+    rows.add("| n | ε | impl | bits/URL | × Guava bits | measured FPR (10⁶ disjoint keys)"
+        + " | FPR / ε |");
     rows.add("|---|---|---|---:|---:|---:|---:|");
     for (long n : new long[] {Long.parseLong(SMALL), Long.parseLong(LARGE)}) {
       for (double fpp : new double[] {0.01, 0.001}) {
@@ -214,7 +215,8 @@ public final class BenchMain {
             .findFirst().orElse(null);
         String ratio = guava == null ? "" : String.format(Locale.ROOT, "%.2f (%.2f)",
             mean(guava) / mean(r), best(guava) / best(r));
-        out.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %.1f ± %.1f | %.1f | %s | %s |%n",
+        out.append(String.format(Locale.ROOT,
+            "| %s | %s | %s | %s | %.1f ± %.1f | %.1f | %s | %s |%n",
             count(Long.parseLong(r.getParams().getParam("n"))), r.getParams().getParam("fpp"), op,
             r.getParams().getParam("impl"), mean(r), r.getPrimaryResult().getScoreError(), best(r),
             bytesPerOp(r), ratio));
@@ -248,8 +250,9 @@ public final class BenchMain {
   private static String key(RunResult r) {
     String impl = r.getParams().getParam("impl");
     int rank = List.of("guava", "blocked", "classic", "hashset").indexOf(impl);
-    return String.format(Locale.ROOT, "%012d %s %s %s %d", Long.parseLong(r.getParams().getParam("n")),
-        r.getParams().getParam("fpp"), method(r).replace("Bytes", "~"), method(r), rank);
+    return String.format(Locale.ROOT, "%012d %s %s %s %d",
+        Long.parseLong(r.getParams().getParam("n")), r.getParams().getParam("fpp"),
+        method(r).replace("Bytes", "~"), method(r), rank);
   }
 
   private static String simpleClass(RunResult r) {

@@ -42,8 +42,10 @@ class BlockedBloomFilterTest {
 
   @Test
   void inBlockFpp_smallCases_matchHandComputation() {
-    // One key, one probe: one bit of 512 set.
-    assertThat(BlockedBloomFilter.inBlockFpp(1, 3)).containsExactly(new double[] {0, 1.0 / 512, 2.0 / 512 * 511 / 512 + 1.0 / 512 / 512}, within(1e-15));
+    // One key, one probe: one bit of 512 set; two keys: two bits unless they coincide.
+    double twoKeys = 2.0 / 512 * 511 / 512 + 1.0 / 512 / 512;
+    assertThat(BlockedBloomFilter.inBlockFpp(1, 3))
+        .containsExactly(new double[] {0, 1.0 / 512, twoKeys}, within(1e-15));
     // One key, two probes: two distinct bits with probability 511/512, else one.
     double twoProbes = 511.0 / 512 * Math.pow(2.0 / 512, 2) + 1.0 / 512 * Math.pow(1.0 / 512, 2);
     assertThat(BlockedBloomFilter.inBlockFpp(2, 2)[1]).isCloseTo(twoProbes, within(1e-15));
