@@ -28,8 +28,11 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p>The words are an on-heap {@code long[]}. HotSpot aligns it to 8 bytes, not 64, so a block
  * usually straddles two cache lines; {@link #put} reads every probed word before writing, so the
- * two lines are fetched at once rather than one after the other. An aligned off-heap layout was
- * measured against this and not worth its costs (bench/RESULTS-bloom.md).
+ * two lines are fetched at once rather than one after the other (the atomic ORs serialize). A
+ * 64-byte-aligned off-heap block store ({@code ByteBuffer.alignedSlice(64)}) gained nothing
+ * measurable over the same store misaligned, and VarHandle access to a direct buffer was slower
+ * than to the array (BlockAlignmentBenchmark); aligning inside the array would need Unsafe to find
+ * its address, and the GC may move it. So: on-heap, unaligned.
  *
  * <h2>The maths</h2>
  *
@@ -56,8 +59,8 @@ import java.util.concurrent.atomic.LongAdder;
  * <h2>Thread safety</h2>
  *
  * As {@link BloomFilter}: bits are set with an atomic OR per word and {@link #setBitCount()} is
- * exact once concurrent puts have returned; {@link #put} reports whether <em>this</em> call flipped a
- * bit.
+ * exact once concurrent puts have returned; {@link #put} reports whether <em>this</em> call
+ * flipped a bit.
  */
 public final class BlockedBloomFilter implements MembershipFilter {
   /** Bits per block: 512, eight 64-bit words, one cache line's worth. */
@@ -355,11 +358,7 @@ public final class BlockedBloomFilter implements MembershipFilter {
   /** The probability that a key never put is reported present now: {@code FPR(n̂)}. */
   @Override
   public double expectedFpp() {
-    double load = estimateCount(setBitCount()) / blocks;
-    if (load * hashes / BLOCK_BITS > SATURATED_PROBES_PER_BIT) {
-      return 1;
-    }
-    return falsePositiveRate(load, hashes, this);
+    return falsePositiveRate(estimateCount(setBitCount()) / blocks, hashes, this);
   }
 
   /**
@@ -368,6 +367,9 @@ public final class BlockedBloomFilter implements MembershipFilter {
    * when given, caches its table across calls.
    */
   private static double falsePositiveRate(double load, int hashes, BlockedBloomFilter filter) {
+    if (load * hashes / BLOCK_BITS > SATURATED_PROBES_PER_BIT) {
+      return 1; // and no table of g(i) for thousands of keys per block
+    }
     int needed = (int) Math.ceil(load + 12 * Math.sqrt(load) + 30);
     double[] g = filter == null ? inBlockFpp(hashes, needed) : filter.inBlockFpp(needed);
     return poissonAverage(load, g);
@@ -433,7 +435,7 @@ public final class BlockedBloomFilter implements MembershipFilter {
     return g;
   }
 
-  /** The largest load λ in (0, limit] with {@code FPR(λ) ≤ ε} for k = {@code hashes}, by bisection. */
+  /** The largest load λ in (0, limit] with {@code FPR(λ) ≤ ε} for k = {@code hashes}: bisection. */
   private static double maxLoad(int hashes, double falsePositiveRate, double limit) {
     double[] g = inBlockFpp(hashes, (int) Math.ceil(limit + 12 * Math.sqrt(limit) + 30));
     double low = 0;

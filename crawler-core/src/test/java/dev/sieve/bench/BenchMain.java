@@ -35,10 +35,12 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
  * Runs the JMH benchmarks of test sources. Arguments are a JMH command line, except when the
  * first is {@code bloom} or {@code bloom:PART,PART…}: then it runs the filter suite with short
  * defaults ({@code -f 1 -wi 2 -i 3 -prof gc}, overridable by the JMH options that follow) and
- * writes {@code bench/RESULTS-bloom.md}. Parts: {@code hash} (Hash128Benchmark), {@code small}
+ * writes a markdown report. Parts: {@code hash} (Hash128Benchmark), {@code small}
  * (n = 10⁶, with HashSet), {@code large} (n = 10⁸), {@code bytes} (BloomBytesBenchmark, both n),
- * {@code sieve} (SieveBenchmark), {@code fpr} (bits per URL and measured false-positive rates, no
- * JMH); {@code bloom} alone is all of them.
+ * {@code sieve} (SieveBenchmark), {@code align} (BlockAlignmentBenchmark), {@code fpr} (bits per
+ * URL and measured false-positive rates, no JMH); {@code bloom} alone is all of them and writes
+ * {@code bench/RESULTS-bloom.md}; any other selection or option writes {@code
+ * bench/RESULTS-bloom-partial.md}.
  *
  * <pre>
  * mvn -B -q -pl crawler-core -Pbench test-compile exec:exec -Dbench=bloom
@@ -48,10 +50,11 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
  */
 public final class BenchMain {
   private static final List<String> ALL_PARTS =
-      List.of("hash", "small", "large", "bytes", "sieve", "fpr");
+      List.of("hash", "small", "large", "bytes", "sieve", "align", "fpr");
   private static final String SMALL = "1000000";
   private static final String LARGE = "100000000";
   private static final Path REPORT = Paths.get("bench", "RESULTS-bloom.md");
+  private static final String NOTES = "## Notes";
 
   private BenchMain() {}
 
@@ -75,8 +78,8 @@ public final class BenchMain {
     if (parts.contains("small")) {
       results.addAll(run(cli, "BloomBenchmark", Map.of(
           "n", new String[] {SMALL}, "impl", new String[] {"blocked", "classic", "guava"})));
-      results.addAll(run(cli, "BloomBenchmark", Map.of(
-          "n", new String[] {SMALL}, "impl", new String[] {"hashset"}, "fpp", new String[] {"0.01"})));
+      results.addAll(run(cli, "BloomBenchmark", Map.of("n", new String[] {SMALL},
+          "impl", new String[] {"hashset"}, "fpp", new String[] {"0.01"})));
     }
     if (parts.contains("large")) {
       results.addAll(run(cli, "BloomBenchmark", Map.of(
@@ -88,13 +91,28 @@ public final class BenchMain {
     if (parts.contains("sieve")) {
       results.addAll(run(cli, "SieveBenchmark", Map.of()));
     }
+    if (parts.contains("align")) {
+      results.addAll(run(cli, "BlockAlignmentBenchmark", Map.of()));
+    }
     double jmhMinutes = (System.nanoTime() - started) / 60e9;
     List<String> fpr = parts.contains("fpr") ? falsePositiveReport() : List.of();
     String report = report(results, fpr, cli, args, jmhMinutes, loadBefore, loadAverage());
-    Files.createDirectories(REPORT.getParent());
-    Files.writeString(REPORT, report);
+    // A partial run or one with other JMH options must not overwrite the full report.
+    Path file = args.length == 1 && args[0].equals("bloom")
+        ? REPORT
+        : REPORT.resolveSibling("RESULTS-bloom-partial.md");
+    Files.createDirectories(file.getParent());
+    if (Files.isRegularFile(file)) {
+      // Hand-written notes at the end of the file outlive the regenerated tables.
+      String previous = Files.readString(file);
+      int notes = previous.indexOf(NOTES);
+      if (notes >= 0) {
+        report = report + previous.substring(notes);
+      }
+    }
+    Files.writeString(file, report);
     System.out.println(report);
-    System.out.println("wrote " + REPORT.toAbsolutePath());
+    System.out.println("wrote " + file.toAbsolutePath());
   }
 
   private static Collection<RunResult> run(
@@ -125,7 +143,8 @@ public final class BenchMain {
   private static List<String> falsePositiveReport() {
     int queries = 1_000_000;
     List<String> rows = new ArrayList<>();
-    rows.add("| n | ε | impl | bits/URL | × Guava bits | measured FPR (10⁶ disjoint keys) | FPR / ε |");
+    rows.add("| n | ε | impl | bits/URL | × Guava bits | measured FPR (10⁶ disjoint keys)"
+        + " | FPR / ε |");
     rows.add("|---|---|---|---:|---:|---:|---:|");
     for (long n : new long[] {Long.parseLong(SMALL), Long.parseLong(LARGE)}) {
       for (double fpp : new double[] {0.01, 0.001}) {
@@ -196,7 +215,8 @@ public final class BenchMain {
             .findFirst().orElse(null);
         String ratio = guava == null ? "" : String.format(Locale.ROOT, "%.2f (%.2f)",
             mean(guava) / mean(r), best(guava) / best(r));
-        out.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %.1f ± %.1f | %.1f | %s | %s |%n",
+        out.append(String.format(Locale.ROOT,
+            "| %s | %s | %s | %s | %.1f ± %.1f | %.1f | %s | %s |%n",
             count(Long.parseLong(r.getParams().getParam("n"))), r.getParams().getParam("fpp"), op,
             r.getParams().getParam("impl"), mean(r), r.getPrimaryResult().getScoreError(), best(r),
             bytesPerOp(r), ratio));
@@ -208,7 +228,7 @@ public final class BenchMain {
       fpr.forEach(l -> out.append(l).append('\n'));
       out.append('\n');
     }
-    for (String other : List.of("Hash128Benchmark", "SieveBenchmark")) {
+    for (String other : List.of("Hash128Benchmark", "SieveBenchmark", "BlockAlignmentBenchmark")) {
       List<RunResult> rows = byBenchmark.getOrDefault(other, List.of());
       if (rows.isEmpty()) {
         continue;
@@ -230,8 +250,9 @@ public final class BenchMain {
   private static String key(RunResult r) {
     String impl = r.getParams().getParam("impl");
     int rank = List.of("guava", "blocked", "classic", "hashset").indexOf(impl);
-    return String.format(Locale.ROOT, "%012d %s %s %s %d", Long.parseLong(r.getParams().getParam("n")),
-        r.getParams().getParam("fpp"), method(r).replace("Bytes", "~"), method(r), rank);
+    return String.format(Locale.ROOT, "%012d %s %s %s %d",
+        Long.parseLong(r.getParams().getParam("n")), r.getParams().getParam("fpp"),
+        method(r).replace("Bytes", "~"), method(r), rank);
   }
 
   private static String simpleClass(RunResult r) {

@@ -42,8 +42,10 @@ class BlockedBloomFilterTest {
 
   @Test
   void inBlockFpp_smallCases_matchHandComputation() {
-    // One key, one probe: one bit of 512 set.
-    assertThat(BlockedBloomFilter.inBlockFpp(1, 3)).containsExactly(new double[] {0, 1.0 / 512, 2.0 / 512 * 511 / 512 + 1.0 / 512 / 512}, within(1e-15));
+    // One key, one probe: one bit of 512 set; two keys: two bits unless they coincide.
+    double twoKeys = 2.0 / 512 * 511 / 512 + 1.0 / 512 / 512;
+    assertThat(BlockedBloomFilter.inBlockFpp(1, 3))
+        .containsExactly(new double[] {0, 1.0 / 512, twoKeys}, within(1e-15));
     // One key, two probes: two distinct bits with probability 511/512, else one.
     double twoProbes = 511.0 / 512 * Math.pow(2.0 / 512, 2) + 1.0 / 512 * Math.pow(1.0 / 512, 2);
     assertThat(BlockedBloomFilter.inBlockFpp(2, 2)[1]).isCloseTo(twoProbes, within(1e-15));
@@ -131,6 +133,13 @@ class BlockedBloomFilterTest {
       previous = filter.expectedFpp();
     }
     assertThat(previous).isGreaterThan(0.9).isLessThanOrEqualTo(1);
+  }
+
+  @Test
+  void falsePositiveRate_emptyOrHugelyOverfull_isZeroOrOne() {
+    assertThat(BlockedBloomFilter.falsePositiveRate(0, 512, 6)).isZero();
+    assertThat(BlockedBloomFilter.falsePositiveRate(Long.MAX_VALUE / 2, 1024, 6)).isEqualTo(1);
+    assertThat(BlockedBloomFilter.falsePositiveRate(1_000_000, 1024, 6)).isGreaterThan(0.999);
   }
 
   @Test
