@@ -135,7 +135,7 @@ public final class Sieve {
    *
    * @return true if the filter had never seen the URL; false if it was (or might have been) seen
    */
-  public boolean admit(String url) {
+  public boolean admit(CharSequence url) {
     Hash128 hash = Hash128.of(url);
     boolean isNew;
     synchronized (stripes[(int) (hash.h2() >>> 52)]) {
@@ -167,7 +167,7 @@ public final class Sieve {
   }
 
   /** True if {@code url} might have been pushed before; false if it definitely was not. */
-  public boolean mightHaveSeen(String url) {
+  public boolean mightHaveSeen(CharSequence url) {
     return seen.mightContain(url);
   }
 

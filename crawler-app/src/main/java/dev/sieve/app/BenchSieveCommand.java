@@ -1,0 +1,198 @@
+package dev.sieve.app;
+
+import com.google.common.hash.BloomFilter;
+import com.google.common.hash.Funnels;
+import dev.sieve.frontier.Sieve;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.SplittableRandom;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code bench sieve}: pushes synthetic URLs (a share of them repeats) through the Sieve's filter,
+ * pending URLs drained rather than kept, then probes never-pushed URLs for the measured
+ * false-positive rate; optionally the same for Guava's BloomFilter in the same process.
+ */
+@Command(
+    name = "sieve",
+    mixinStandardHelpOptions = true,
+    versionProvider = Main.Version.class,
+    description = "Push N synthetic URLs through the Sieve's filter and measure speed, memory and"
+        + " the false-positive rate; --compare-guava runs Guava's BloomFilter alongside.")
+final class BenchSieveCommand implements Callable<Integer> {
+  @Option(names = "--urls", required = true, description = "URLs to push, repeats included.")
+  long urls;
+
+  @Option(names = "--duplicates", defaultValue = "0.3", description = "Share of pushes that repeat an earlier URL (default ${DEFAULT-VALUE}).")
+  double duplicates;
+
+  @Option(names = "--fpp", defaultValue = "0.01", description = "Target false-positive rate (default ${DEFAULT-VALUE}).")
+  double fpp;
+
+  @Option(names = "--threads", defaultValue = "1", description = "Pushing threads (default ${DEFAULT-VALUE}).")
+  int threads;
+
+  @Option(names = "--probes", defaultValue = "1000000", description = "Never-pushed URLs probed for the measured rate (default ${DEFAULT-VALUE}).")
+  long probes;
+
+  @Option(names = "--compare-guava", description = "Also run Guava's BloomFilter (Funnels.stringFunnel(UTF_8)) and print the ratio.")
+  boolean compareGuava;
+
+  /** One filter under test: check-and-set, query. */
+  private interface Target {
+    boolean push(CharSequence url);
+
+    boolean mightContain(CharSequence url);
+  }
+
+  private record Result(String name, long bytes, double pushesPerSecond, long accepted,
+      double measuredFpp) {}
+
+  @Override
+  public Integer call() throws Exception {
+    if (urls < 1 || !(duplicates >= 0 && duplicates < 1) || threads < 1 || probes < 1) {
+      throw new IllegalArgumentException("urls, threads and probes must be >= 1 and duplicates in [0, 1)");
+    }
+    long distinct = Math.max(1, Math.round(urls * (1 - duplicates)));
+    PrintStream out = System.out;
+    out.printf(Locale.ROOT, "Pushing %,d URLs (%.0f%% repeats, ~%,d distinct) at fpp %s with %d thread(s)%n",
+        urls, duplicates * 100, distinct, fpp, threads);
+    List<Result> results = new ArrayList<>();
+    Sieve sieve = Sieve.create(distinct, fpp);
+    results.add(run("sieve (blocked)", sieve.filterBits() / 8, new Target() {
+      @Override
+      public boolean push(CharSequence url) {
+        return sieve.admit(url);
+      }
+
+      @Override
+      public boolean mightContain(CharSequence url) {
+        return sieve.mightHaveSeen(url);
+      }
+    }));
+    if (compareGuava) {
+      BloomFilter<CharSequence> guava =
+          BloomFilter.create(Funnels.stringFunnel(StandardCharsets.UTF_8), distinct, fpp);
+      results.add(run("guava", guavaBytes(distinct, fpp), new Target() {
+        @Override
+        public boolean push(CharSequence url) {
+          return guava.put(url);
+        }
+
+        @Override
+        public boolean mightContain(CharSequence url) {
+          return guava.mightContain(url);
+        }
+      }));
+    }
+    out.printf(Locale.ROOT, "%n  %-16s %14s %9s %12s %12s %13s%n",
+        "filter", "memory", "bits/URL", "pushes/s", "measured fpp", "vs guava");
+    Result guava = results.stream().filter(r -> r.name().equals("guava")).findFirst().orElse(null);
+    for (Result r : results) {
+      out.printf(Locale.ROOT, "  %-16s %14s %9.2f %12s %12.5f %13s%n", r.name(), Units.bytes(r.bytes()),
+          r.bytes() * 8.0 / distinct, rate(r.pushesPerSecond()), r.measuredFpp(),
+          guava == null ? "" : String.format(Locale.ROOT, "%.2fx", r.pushesPerSecond() / guava.pushesPerSecond()));
+    }
+    return 0;
+  }
+
+  private Result run(String name, long bytes, Target target) throws Exception {
+    long distinct = Math.max(1, Math.round(urls * (1 - duplicates)));
+    AtomicLong accepted = new AtomicLong();
+    long started = System.nanoTime();
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    try {
+      List<Future<?>> done = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        int thread = t;
+        done.add(pool.submit(() -> {
+          StringBuilder url = new StringBuilder(128);
+          SplittableRandom random = new SplittableRandom(thread);
+          long fresh = thread;
+          long mine = 0;
+          long share = urls / threads + (thread < urls % threads ? 1 : 0);
+          for (long i = 0; i < share; i++) {
+            long index;
+            if (fresh > threads && random.nextDouble() < duplicates) {
+              index = random.nextLong(fresh); // an earlier URL, possibly another thread's
+            } else {
+              index = fresh;
+              fresh += threads;
+            }
+            if (target.push(SyntheticUrl.write(url, 0, index))) {
+              mine++;
+            }
+          }
+          accepted.addAndGet(mine);
+          return null;
+        }));
+      }
+      for (Future<?> f : done) {
+        f.get();
+      }
+    } finally {
+      pool.shutdown();
+    }
+    double seconds = (System.nanoTime() - started) / 1e9;
+    StringBuilder url = new StringBuilder(128);
+    long falsePositives = 0;
+    for (long i = 0; i < probes; i++) {
+      if (target.mightContain(SyntheticUrl.write(url, 1, i))) {
+        falsePositives++;
+      }
+    }
+    System.out.printf(Locale.ROOT, "  %s: %,d pushes in %.1f s, %,d accepted as new (%,d distinct pushed)%n",
+        name, urls, seconds, accepted.get(), distinct);
+    return new Result(name, bytes, urls / seconds, accepted.get(), (double) falsePositives / probes);
+  }
+
+  /** Guava's size: the classic optimum rounded up to whole 64-bit words. */
+  private static long guavaBytes(long n, double fpp) {
+    long bits = (long) (-n * Math.log(fpp) / (Math.log(2) * Math.log(2)));
+    return (bits + 63) / 64 * 8;
+  }
+
+  private static String rate(double perSecond) {
+    return perSecond >= 1e6
+        ? String.format(Locale.ROOT, "%.2f M", perSecond / 1e6)
+        : String.format(Locale.ROOT, "%.0f k", perSecond / 1e3);
+  }
+
+  /** Realistic URL keys of 40–120 characters, distinct per (stream, index), built in place. */
+  static final class SyntheticUrl {
+    private static final String[] SECTIONS = {
+      "news", "blog/2024", "products/category", "wiki", "forum/thread", "docs/reference/api",
+      "shop/items", "en/articles",
+    };
+
+    private SyntheticUrl() {}
+
+    static StringBuilder write(StringBuilder url, int stream, long index) {
+      long mixed = mix(index * 31 + stream);
+      url.setLength(0);
+      url.append("https://www.site").append((mixed >>> 8) % 5000).append(".example.com/")
+          .append(SECTIONS[(int) (mixed & 7)]).append('/').append(stream)
+          .append("/item-").append(index).append('-').append(Long.toHexString(mixed >>> 44))
+          .append(".html");
+      if ((mixed & 0x100) != 0) {
+        url.append("?utm_source=feed&page=").append((mixed >>> 20) & 63);
+      }
+      return url;
+    }
+
+    private static long mix(long z) {
+      z = (z ^ (z >>> 33)) * 0xff51afd7ed558ccdL;
+      z = (z ^ (z >>> 33)) * 0xc4ceb9fe1a85ec53L;
+      return z ^ (z >>> 33);
+    }
+  }
+}
