@@ -23,9 +23,9 @@ import java.util.zip.CRC32C;
  * of bits is {@code m = ⌈−n·ln ε / (ln 2)²⌉} and of hash functions {@code k = max(1, round((m/n)·ln
  * 2))}. With {@code X} bits set the number of distinct keys inserted is estimated by {@code n̂ =
  * −(m/k)·ln(1 − X/m)} (Swamidass &amp; Baldi 2007) and the current false-positive rate by {@code
- * (X/m)^k}. The k bit positions come from one 128-bit hash ({@link Hash128}) by enhanced double
- * hashing (Kirsch &amp; Mitzenmacher 2006; Dillinger &amp; Manolios 2004) in 64-bit arithmetic,
- * each mapped into {@code [0, m)} by multiply-high (Lemire 2019) rather than a division.
+ * (X/m)^k}. The k bit positions come from one 128-bit hash ({@link Hash128}): each half mapped
+ * into {@code [0, m)} by multiply-high (Lemire 2019) rather than a division, then combined by
+ * enhanced double hashing (Kirsch &amp; Mitzenmacher 2006; Dillinger &amp; Manolios 2004) mod m.
  *
  * <h2>Thread safety</h2>
  *
@@ -37,7 +37,7 @@ import java.util.zip.CRC32C;
  */
 public final class BloomFilter implements MembershipFilter {
   /** Identifies the hash and index scheme in the serialized form: Murmur3 x64_128, enhanced DH. */
-  public static final int HASH_ID = 1;
+  public static final int HASH_ID = 2;
 
   /** Java arrays hold at most about 2³¹ elements; 2³¹ − 16 words of 64 bits. */
   static final long MAX_BITS = (Integer.MAX_VALUE - 16L) * Long.SIZE;
@@ -127,17 +127,18 @@ public final class BloomFilter implements MembershipFilter {
     return put(hash.h1(), hash.h2());
   }
 
-  private boolean put(long x, long y) {
+  private boolean put(long h1, long h2) {
     int flipped = 0;
+    long index = index(h1, bits);
+    long step = index(h2, bits);
     for (int i = 0; i < hashes; i++) {
-      long index = index(x, bits);
       long mask = 1L << index;
       long old = (long) WORDS.getAndBitwiseOr(words, (int) (index >>> 6), mask);
       if ((old & mask) == 0) {
         flipped++;
       }
-      x += y;
-      y += i;
+      index = nextIndex(index, step, bits);
+      step = nextStep(step, i, bits);
     }
     if (flipped == 0) {
       return false;
@@ -159,17 +160,35 @@ public final class BloomFilter implements MembershipFilter {
     return mightContain(hash.h1(), hash.h2());
   }
 
-  private boolean mightContain(long x, long y) {
+  private boolean mightContain(long h1, long h2) {
+    long index = index(h1, bits);
+    long step = index(h2, bits);
     for (int i = 0; i < hashes; i++) {
-      long index = index(x, bits);
       long word = (long) WORDS.getOpaque(words, (int) (index >>> 6));
       if ((word & (1L << index)) == 0) {
         return false;
       }
-      x += y;
-      y += i;
+      index = nextIndex(index, step, bits);
+      step = nextStep(step, i, bits);
     }
     return true;
+  }
+
+  /**
+   * Enhanced double hashing in index space (Dillinger &amp; Manolios 2004): the i-th index is
+   * {@code a + i·b + (i³ − i)/6 mod m}, stepped by additions. Working mod m rather than in 64-bit
+   * space keeps the k indices apart even when {@code h2} is small, which would otherwise collapse
+   * them onto one bit in small filters.
+   */
+  static long nextIndex(long index, long step, long bits) {
+    long next = index + step;
+    return next >= bits ? next - bits : next;
+  }
+
+  /** The step of {@link #nextIndex} after probe {@code i}, mod {@code bits}. */
+  static long nextStep(long step, int i, long bits) {
+    long next = step + i;
+    return next >= bits ? next % bits : next;
   }
 
   /** Maps a 64-bit value uniformly into [0, bits): the high word of the unsigned product. */

@@ -112,26 +112,26 @@ public final class CountingBloomFilter implements MembershipFilter {
     if (mightContain(hash)) {
       return false;
     }
-    long x = hash.h1();
-    long y = hash.h2();
+    long index = BloomFilter.index(hash.h1(), counters);
+    long step = BloomFilter.index(hash.h2(), counters);
     for (int i = 0; i < hashes; i++) {
-      increment(BloomFilter.index(x, counters));
-      x += y;
-      y += i;
+      increment(index);
+      index = BloomFilter.nextIndex(index, step, counters);
+      step = BloomFilter.nextStep(step, i, counters);
     }
     return true;
   }
 
   @Override
   public boolean mightContain(Hash128 hash) {
-    long x = hash.h1();
-    long y = hash.h2();
+    long index = BloomFilter.index(hash.h1(), counters);
+    long step = BloomFilter.index(hash.h2(), counters);
     for (int i = 0; i < hashes; i++) {
-      if (counter(BloomFilter.index(x, counters)) == 0) {
+      if (counter(index) == 0) {
         return false;
       }
-      x += y;
-      y += i;
+      index = BloomFilter.nextIndex(index, step, counters);
+      step = BloomFilter.nextStep(step, i, counters);
     }
     return true;
   }
@@ -146,12 +146,12 @@ public final class CountingBloomFilter implements MembershipFilter {
     if (!mightContain(hash)) {
       return false;
     }
-    long x = hash.h1();
-    long y = hash.h2();
+    long index = BloomFilter.index(hash.h1(), counters);
+    long step = BloomFilter.index(hash.h2(), counters);
     for (int i = 0; i < hashes; i++) {
-      decrement(BloomFilter.index(x, counters));
-      x += y;
-      y += i;
+      decrement(index);
+      index = BloomFilter.nextIndex(index, step, counters);
+      step = BloomFilter.nextStep(step, i, counters);
     }
     return true;
   }

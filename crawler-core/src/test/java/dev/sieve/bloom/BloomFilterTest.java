@@ -124,6 +124,19 @@ class BloomFilterTest {
   }
 
   @Test
+  void put_keyWithATinySecondHash_stillSpreadsOverKBits() {
+    // In 64-bit double hashing a small h2 moves h1 too little to change the index in a small
+    // filter, so all k probes hit one bit; stepping mod m keeps them apart.
+    BloomFilter filter = BloomFilter.create(1_000, 1e-6);
+
+    filter.put(new Hash128(0x1234_5678_9abc_def0L, 3));
+
+    // The step maps to 0 here, so the first three probes share a bit; then the cubic term
+    // (step += i) spreads them: k − 2 distinct bits, where 64-bit stepping set just one.
+    assertThat(filter.setBitCount()).isEqualTo(filter.hashCount() - 2L);
+  }
+
+  @Test
   void put_filterBeyond2To31Bits_keysInUpperHalfAreStoredAndFound() {
     long bits = (1L << 32) + 12_345;
     BloomFilter filter = BloomFilter.create(bits, 1);
