@@ -44,12 +44,26 @@ final class BenchSieveCommand implements Callable<Integer> {
   @Option(names = "--probes", defaultValue = "1000000", description = "Never-pushed URLs probed for the measured rate (default ${DEFAULT-VALUE}).")
   long probes;
 
+  @Option(names = "--batch", defaultValue = "1", description = "URLs the Sieve checks at once, as the links of a page (Sieve.admitAll); 1 for one by one (default ${DEFAULT-VALUE}).")
+  int batch;
+
   @Option(names = "--compare-guava", description = "Also run Guava's BloomFilter (Funnels.stringFunnel(UTF_8)) and print the ratio.")
   boolean compareGuava;
 
   /** One filter under test: check-and-set, query. */
   private interface Target {
     boolean push(CharSequence url);
+
+    /** Pushes a batch; returns how many were new. The default pushes one by one. */
+    default int pushAll(List<StringBuilder> urls) {
+      int added = 0;
+      for (StringBuilder url : urls) {
+        if (push(url)) {
+          added++;
+        }
+      }
+      return added;
+    }
 
     boolean mightContain(CharSequence url);
   }
@@ -59,19 +73,28 @@ final class BenchSieveCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    if (urls < 1 || !(duplicates >= 0 && duplicates < 1) || threads < 1 || probes < 1) {
-      throw new IllegalArgumentException("urls, threads and probes must be >= 1 and duplicates in [0, 1)");
+    if (urls < 1 || !(duplicates >= 0 && duplicates < 1) || threads < 1 || probes < 1 || batch < 1) {
+      throw new IllegalArgumentException(
+          "urls, threads, probes and batch must be >= 1 and duplicates in [0, 1)");
     }
     long distinct = Math.max(1, Math.round(urls * (1 - duplicates)));
     PrintStream out = System.out;
-    out.printf(Locale.ROOT, "Pushing %,d URLs (%.0f%% repeats, ~%,d distinct) at fpp %s with %d thread(s)%n",
-        urls, duplicates * 100, distinct, fpp, threads);
+    out.printf(Locale.ROOT,
+        "Pushing %,d URLs (%.0f%% repeats, ~%,d distinct) at fpp %s with %d thread(s), %d per batch%n",
+        urls, duplicates * 100, distinct, fpp, threads, batch);
     List<Result> results = new ArrayList<>();
     Sieve sieve = Sieve.create(distinct, fpp);
     results.add(run("sieve (blocked)", sieve.filterBits() / 8, new Target() {
       @Override
       public boolean push(CharSequence url) {
         return sieve.admit(url);
+      }
+
+      private final ThreadLocal<boolean[]> isNew = ThreadLocal.withInitial(() -> new boolean[batch]);
+
+      @Override
+      public int pushAll(List<StringBuilder> urls) {
+        return sieve.admitAll(urls, isNew.get());
       }
 
       @Override
@@ -115,22 +138,27 @@ final class BenchSieveCommand implements Callable<Integer> {
       for (int t = 0; t < threads; t++) {
         int thread = t;
         done.add(pool.submit(() -> {
-          StringBuilder url = new StringBuilder(128);
+          List<StringBuilder> page = new ArrayList<>();
+          for (int b = 0; b < batch; b++) {
+            page.add(new StringBuilder(128));
+          }
           SplittableRandom random = new SplittableRandom(thread);
           long fresh = thread;
           long mine = 0;
           long share = urls / threads + (thread < urls % threads ? 1 : 0);
-          for (long i = 0; i < share; i++) {
-            long index;
-            if (fresh > threads && random.nextDouble() < duplicates) {
-              index = random.nextLong(fresh); // an earlier URL, possibly another thread's
-            } else {
-              index = fresh;
-              fresh += threads;
+          for (long i = 0; i < share; i += batch) {
+            int size = (int) Math.min(batch, share - i);
+            for (int b = 0; b < size; b++) {
+              long index;
+              if (fresh > threads && random.nextDouble() < duplicates) {
+                index = random.nextLong(fresh); // an earlier URL, possibly another thread's
+              } else {
+                index = fresh;
+                fresh += threads;
+              }
+              SyntheticUrl.write(page.get(b), 0, index);
             }
-            if (target.push(SyntheticUrl.write(url, 0, index))) {
-              mine++;
-            }
+            mine += size == batch ? target.pushAll(page) : target.pushAll(page.subList(0, size));
           }
           accepted.addAndGet(mine);
           return null;

@@ -38,6 +38,13 @@ public interface MembershipFilter {
     return mightContain(Hash128.of(key));
   }
 
+  /**
+   * A hint that the keys with these hashes are about to be put or queried, so that a filter whose
+   * probes of a key touch one place in memory can start those loads now and a batch's cache
+   * misses overlap instead of following each other. Changes nothing; the default does nothing.
+   */
+  default void prefetch(Hash128[] hashes, int count) {}
+
   /** The estimated number of distinct keys put. */
   long approximateElementCount();
 

@@ -4,6 +4,7 @@ import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.bloom.BloomFilter;
 import dev.sieve.bloom.Hash128;
 import dev.sieve.bloom.MembershipFilter;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
@@ -136,7 +137,10 @@ public final class Sieve {
    * @return true if the filter had never seen the URL; false if it was (or might have been) seen
    */
   public boolean admit(CharSequence url) {
-    Hash128 hash = Hash128.of(url);
+    return admit(Hash128.of(url));
+  }
+
+  private boolean admit(Hash128 hash) {
     boolean isNew;
     synchronized (stripes[(int) (hash.h2() >>> 52)]) {
       try {
@@ -155,6 +159,31 @@ public final class Sieve {
       warnCapacity();
     }
     return isNew;
+  }
+
+  /**
+   * {@link #admit} for a batch, e.g. the links of one page: hashes them all, lets the filter start
+   * the memory loads of all of them at once, then checks-and-sets each (exactly once, as {@link
+   * #admit}). Faster than one by one once the filter outgrows the CPU caches.
+   *
+   * @param isNew receives, per URL, whether it was never seen (at least {@code urls.size()} long)
+   * @return how many URLs were new
+   */
+  public int admitAll(List<? extends CharSequence> urls, boolean[] isNew) {
+    int count = urls.size();
+    Hash128[] hashes = new Hash128[count];
+    for (int i = 0; i < count; i++) {
+      hashes[i] = Hash128.of(urls.get(i));
+    }
+    seen.prefetch(hashes, count);
+    int added = 0;
+    for (int i = 0; i < count; i++) {
+      isNew[i] = admit(hashes[i]);
+      if (isNew[i]) {
+        added++;
+      }
+    }
+    return added;
   }
 
   /** Removes and returns the oldest pending URL, or empty when none is pending. */
