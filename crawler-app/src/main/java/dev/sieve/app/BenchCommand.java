@@ -9,12 +9,12 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
     description = "Measure parts of the crawler on synthetic data and a loopback site.",
-    subcommands = {BenchFrontierCommand.class, BenchCrawlCommand.class})
+    subcommands = {BenchFrontierCommand.class, BenchCrawlCommand.class, BenchRedisCommand.class})
 final class BenchCommand implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Override
   public void run() {
-    throw new CommandLine.ParameterException(spec.commandLine(), "Missing benchmark: frontier or crawl");
+    throw new CommandLine.ParameterException(spec.commandLine(), "Missing benchmark: frontier, crawl or redis");
   }
 }
