@@ -21,7 +21,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -1020,8 +1019,6 @@ public final class RedisFrontier implements Frontier {
 
     private void refuseMismatch(Map<String, String> existing, Map<String, String> wanted) {
       List<String> differences = new ArrayList<>();
-      Set<String> keys = new HashSet<>(wanted.keySet());
-      keys.addAll(existing.keySet());
       for (String key : wanted.keySet()) {
         if (!Objects.equals(existing.get(key), wanted.get(key))) {
           differences.add(key + " " + existing.get(key) + " (this process: " + wanted.get(key)
