@@ -8,13 +8,19 @@ import picocli.CommandLine.Command;
     name = "bench",
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
-    description = "Measure parts of the crawler on synthetic data and a loopback site.",
-    subcommands = {BenchSieveCommand.class, BenchFrontierCommand.class, BenchCrawlCommand.class})
+    description = "Measure parts of the crawler on synthetic data, a loopback site, and Redis.",
+    subcommands = {
+      BenchSieveCommand.class,
+      BenchFrontierCommand.class,
+      BenchCrawlCommand.class,
+      BenchRedisCommand.class
+    })
 final class BenchCommand implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Override
   public void run() {
-    throw new CommandLine.ParameterException(spec.commandLine(), "Missing benchmark: sieve, frontier or crawl");
+    throw new CommandLine.ParameterException(
+        spec.commandLine(), "Missing benchmark: sieve, frontier, crawl or redis");
   }
 }

@@ -9,6 +9,8 @@ import dev.sieve.crawl.Crawler;
 import dev.sieve.crawl.PageRecord;
 import dev.sieve.fetch.Fetcher;
 import dev.sieve.frontier.QueueKey;
+import dev.sieve.frontier.RedisFrontier;
+import dev.sieve.frontier.RedisFrontierException;
 import dev.sieve.frontier.SeenFilter;
 import dev.sieve.url.Scope;
 import java.io.IOException;
@@ -42,9 +44,25 @@ final class CrawlCommand implements Callable<Integer> {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-  @Option(names = "--seeds", required = true, paramLabel = "FILE",
-      description = "One URL per line; blank lines and # comments ignored.")
+  @Option(names = "--seeds", paramLabel = "FILE",
+      description = "One URL per line; blank lines and # comments ignored (required, except with --status).")
   Path seeds;
+
+  @Option(names = "--frontier", defaultValue = "local", paramLabel = "local|redis://HOST:PORT[/DB]|redis-cluster://HOST:PORT,...",
+      description = "Where the frontier lives: in this process (local, default), or in Redis, shared by every process given the same --crawl-id.")
+  String frontier;
+
+  @Option(names = "--crawl-id", paramLabel = "NAME",
+      description = "With a Redis frontier: the crawl to create or join (letters, digits, . _ -).")
+  String crawlId;
+
+  @Option(names = "--lease-seconds", defaultValue = "120", paramLabel = "S",
+      description = "With a Redis frontier: a URL taken by a process that has not given it back after S seconds (it died) is queued again (default ${DEFAULT-VALUE}).")
+  long leaseSeconds;
+
+  @Option(names = "--status",
+      description = "With a Redis frontier: print the crawl's shared counters and exit.")
+  boolean status;
 
   @Option(names = "--threads", defaultValue = "8", paramLabel = "N", description = "Worker threads (default ${DEFAULT-VALUE}).")
   int threads;
@@ -162,6 +180,22 @@ final class CrawlCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    boolean redis = !frontier.strip().equalsIgnoreCase("local");
+    if (redis && (crawlId == null || crawlId.isBlank())) {
+      throw new CommandLine.ParameterException(spec.commandLine(),
+          "--frontier " + frontier + " needs --crawl-id NAME: the crawl to create or join");
+    }
+    if (!redis && (status || crawlId != null)) {
+      throw new CommandLine.ParameterException(spec.commandLine(),
+          (status ? "--status" : "--crawl-id") + " needs --frontier redis://HOST:PORT");
+    }
+    if (status) {
+      return RedisCrawl.printStatus(frontier, crawlId, System.out, System.err);
+    }
+    if (seeds == null) {
+      throw new CommandLine.ParameterException(spec.commandLine(),
+          "Missing required option: '--seeds=FILE'");
+    }
     SeedFile seedFile = readSeeds();
     CrawlConfig crawlConfig;
     try {
@@ -170,6 +204,13 @@ final class CrawlCommand implements Callable<Integer> {
       throw new CommandLine.ParameterException(spec.commandLine(), "Invalid setting: " + e.getMessage());
     }
     PrintStream out = System.out;
+    if (redis) {
+      if (stateDir != null) {
+        throw new CommandLine.ParameterException(spec.commandLine(),
+            "--state keeps a local frontier's state; a Redis frontier keeps its own: drop --state");
+      }
+      return runShared(crawlConfig, seedFile, out);
+    }
     boolean resuming = stateDir != null && !fresh && CrawlState.exists(stateDir);
     try (JsonlOutput jsonl = JsonlOutput.create(output, resuming)) {
       Crawler crawler;
@@ -186,8 +227,39 @@ final class CrawlCommand implements Callable<Integer> {
     return 0;
   }
 
+  /** A crawl over a frontier in Redis; Redis unreachable or refusing is one line and exit 2. */
+  private int runShared(CrawlConfig crawlConfig, SeedFile seedFile, PrintStream out)
+      throws Exception {
+    RedisFrontier shared;
+    try {
+      shared = RedisFrontier.builder().uri(frontier).crawlId(crawlId)
+          .expectedUrls(expectedUrls).falsePositiveRate(fpp)
+          .politenessDelay(Duration.ofMillis(delayMs)).maxInFlightPerHost(perHost)
+          .maxUrlsPerHost(maxPagesPerHost == null ? Long.MAX_VALUE : maxPagesPerHost)
+          .queueKey(queueKey).leaseDuration(Duration.ofSeconds(leaseSeconds))
+          .connections(threads + 4)
+          .build();
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "Invalid setting: " + e.getMessage());
+    } catch (RedisFrontierException e) {
+      System.err.println("Redis frontier: " + e.getMessage());
+      return CommandLine.ExitCode.USAGE;
+    }
+    try (JsonlOutput jsonl = JsonlOutput.create(output, false)) {
+      log.info("Joined crawl '{}' in {}", crawlId, frontier);
+      runCrawl(new Crawler(crawlConfig, shared, listener(jsonl)), jsonl, seedFile, out);
+    } finally {
+      shared.disconnect();
+    }
+    return 0;
+  }
+
   private static Crawler newCrawler(CrawlConfig crawlConfig, JsonlOutput jsonl) {
-    return new Crawler(crawlConfig, new CrawlListener() {
+    return new Crawler(crawlConfig, listener(jsonl));
+  }
+
+  private static CrawlListener listener(JsonlOutput jsonl) {
+    return new CrawlListener() {
       @Override
       public void onPage(PageRecord record) {
         jsonl.onPage(record);
@@ -197,7 +269,7 @@ final class CrawlCommand implements Callable<Integer> {
       public void onHostSkipped(String host, String reason) {
         log.debug("Skipping host {}: {}", host, reason);
       }
-    });
+    };
   }
 
   private void runCrawl(Crawler crawler, JsonlOutput jsonl, SeedFile seedFile, PrintStream out)

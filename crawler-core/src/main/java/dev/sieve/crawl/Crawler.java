@@ -373,16 +373,17 @@ public final class Crawler {
 
   /** Sends in-scope links through the Sieve into the frontier; returns how many were new. */
   private int enqueue(List<Url> found, int depth) {
-    int added = 0;
+    List<Url> accepted = new ArrayList<>(found.size());
     for (Url link : found) {
       String refusal = links.refusal(link, depth);
       if (refusal != null) {
         stats.skipped(refusal);
-      } else if (frontier.push(link, depth)) {
-        added++;
+      } else {
+        accepted.add(link);
       }
     }
-    return added;
+    // One call for the page: a shared frontier offers them in one round trip.
+    return frontier.pushAll(accepted, depth);
   }
 
   /** A redirect's target is a new link: normalized, scoped and sieved like any other. */

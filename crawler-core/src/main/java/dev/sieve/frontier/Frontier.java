@@ -10,7 +10,8 @@ import java.time.Duration;
  * #complete}, {@link #retry} or {@link #putBack}. The frontier is finished when nothing is
  * pending and nothing is leased; {@link #take} then returns null.
  *
- * <p>Implementations are thread-safe: {@link LocalFrontier} in process memory.
+ * <p>Implementations are thread-safe: {@link LocalFrontier} in process memory, {@link
+ * RedisFrontier} shared by crawler processes through Redis.
  */
 public interface Frontier extends AutoCloseable {
   /**
@@ -18,6 +19,20 @@ public interface Frontier extends AutoCloseable {
    * (or might have been) seen, or its host is over its budget or skipped (both counted).
    */
   boolean push(Url url, int depth);
+
+  /**
+   * Offers a page's links at one depth, as {@link #push} each; returns how many were new and
+   * queued. A shared frontier does it in one round trip instead of one per link.
+   */
+  default int pushAll(java.util.List<Url> urls, int depth) {
+    int added = 0;
+    for (Url url : urls) {
+      if (push(url, depth)) {
+        added++;
+      }
+    }
+    return added;
+  }
 
   /** Offers a redirect's target at the redirect's depth, remembering the chain. */
   boolean pushRedirect(Url target, Lease from);

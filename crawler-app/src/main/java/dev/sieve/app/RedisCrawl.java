@@ -1,0 +1,49 @@
+package dev.sieve.app;
+
+import dev.sieve.frontier.RedisFrontier;
+import dev.sieve.frontier.RedisFrontierException;
+import java.io.PrintStream;
+import java.util.Locale;
+import picocli.CommandLine;
+
+/** {@code crawl --frontier redis://… --crawl-id NAME --status}: the shared counters of a crawl. */
+final class RedisCrawl {
+  private RedisCrawl() {}
+
+  /** Prints the crawl's status to {@code out}; returns the exit code (2 with one line on err). */
+  static int printStatus(String uri, String crawlId, PrintStream out, PrintStream err) {
+    RedisFrontier frontier;
+    try {
+      frontier = RedisFrontier.builder().uri(uri).crawlId(crawlId).join();
+    } catch (IllegalArgumentException e) {
+      err.println("Invalid setting: " + e.getMessage());
+      return CommandLine.ExitCode.USAGE;
+    } catch (RedisFrontierException e) {
+      err.println("Redis frontier: " + e.getMessage());
+      return CommandLine.ExitCode.USAGE;
+    }
+    try {
+      RedisFrontier.Status s = frontier.status();
+      out.printf(Locale.ROOT, "Crawl '%s' in %s%n", s.crawlId(), uri);
+      out.printf(Locale.ROOT, "  state:             %s%n",
+          s.pending() == 0 && s.leased() == 0 ? "finished" : "running");
+      out.printf(Locale.ROOT, "  pending:           %,d%n", s.pending());
+      out.printf(Locale.ROOT, "  leased:            %,d%n", s.leased());
+      out.printf(Locale.ROOT, "  hosts:             %,d%n", s.hosts());
+      out.printf(Locale.ROOT, "  sieve:             ~%,d URLs seen of capacity %,d, fpp %.2g (target %.2g)%n",
+          s.seenEstimate(), s.capacity(), s.seenFpp(), s.targetFpp());
+      out.printf(Locale.ROOT, "  filter:            %,d bits (%s) in %,d segment(s), k = %d, %,d bits set%n",
+          s.filterBits(), Units.bytes(s.filterBits() / 8), s.segments(), s.hashes(), s.setBits());
+      out.printf(Locale.ROOT, "  dropped:           %,d by host budget, %,d by skipped hosts%n",
+          s.droppedByHostBudget(), s.droppedBySkippedHost());
+      out.printf(Locale.ROOT, "  expired leases:    %,d%n", s.expiredLeases());
+      out.flush();
+      return 0;
+    } catch (java.io.UncheckedIOException e) {
+      err.println(e.getMessage());
+      return CommandLine.ExitCode.USAGE;
+    } finally {
+      frontier.disconnect();
+    }
+  }
+}

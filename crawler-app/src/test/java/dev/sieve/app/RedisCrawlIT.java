@@ -1,0 +1,207 @@
+package dev.sieve.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.sieve.testing.RedisServers;
+import dev.sieve.testing.TestSite;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Three packaged crawler processes share one crawl through a real redis-server: together they
+ * fetch every reachable page once, survive one of them being killed, and keep per-host spacing.
+ */
+class RedisCrawlIT {
+  private static final Path JAR = Path.of(System.getProperty("crawler.jar", "target/crawler.jar"));
+  private static final int THREADS = 4;
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static RedisServers redis;
+
+  @TempDir Path dir;
+
+  @BeforeAll
+  static void startRedis() throws IOException {
+    redis = RedisServers.standalone();
+  }
+
+  @AfterAll
+  static void stopRedis() {
+    if (redis != null) {
+      redis.close();
+    }
+  }
+
+  @Test
+  void threeProcesses_fetchTheReachableSetExactlyOnceBetweenThem() throws Exception {
+    try (TestSite site = TestSite.start(2000)) {
+      Path seeds = Files.writeString(dir.resolve("seeds.txt"), site.url("/p/0.html") + "\n");
+      List<Process> crawlers = new ArrayList<>();
+      for (int i = 0; i < 3; i++) {
+        crawlers.add(start(seeds, "once", i, "--delay-ms", "0", "--per-host", "6"));
+      }
+      for (Process crawler : crawlers) {
+        assertThat(crawler.waitFor(240, TimeUnit.SECONDS)).as("each crawler finishes").isTrue();
+        assertThat(crawler.exitValue()).isZero();
+      }
+      Set<String> expected = site.reachablePaths(Integer.MAX_VALUE);
+      List<String> recorded = recorded("once", 3);
+      assertThat(recorded).hasSize(expected.size());
+      assertThat(Set.copyOf(recorded)).isEqualTo(expected);
+      Map<String, Integer> counts = new HashMap<>(site.requestCounts());
+      counts.remove("/robots.txt");
+      assertThat(counts.keySet()).isEqualTo(expected);
+      assertThat(counts.values()).as("no URL fetched twice").containsOnly(1);
+      for (int i = 0; i < 3; i++) {
+        assertThat(Files.readString(dir.resolve("stdout-once-" + i + ".txt"))).contains("Crawl summary");
+        assertThat(lines(dir.resolve("crawl-once-" + i + ".jsonl"))).as("process %d shared the work", i)
+            .isPositive();
+      }
+      String status = status("once");
+      assertThat(status).contains("state:             finished").contains("pending:           0");
+    }
+  }
+
+  @Test
+  void oneOfThreeKilled_theOthersFinishRefetchingOnlyItsLeases() throws Exception {
+    try (TestSite site = TestSite.start(2000)) {
+      Path seeds = Files.writeString(dir.resolve("seeds.txt"), site.url("/p/0.html") + "\n");
+      List<Process> crawlers = new ArrayList<>();
+      for (int i = 0; i < 3; i++) {
+        crawlers.add(start(seeds, "kill", i, "--delay-ms", "0", "--per-host", "6",
+            "--lease-seconds", "3"));
+      }
+      awaitLines(dir.resolve("crawl-kill-0.jsonl"), 100, crawlers.get(0));
+      crawlers.get(0).destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+      assertThat(crawlers.get(0).exitValue()).as("killed by SIGKILL").isEqualTo(137);
+      for (Process crawler : crawlers.subList(1, 3)) {
+        assertThat(crawler.waitFor(240, TimeUnit.SECONDS)).as("the others finish").isTrue();
+        assertThat(crawler.exitValue()).isZero();
+      }
+      Set<String> expected = site.reachablePaths(Integer.MAX_VALUE);
+      assertThat(Set.copyOf(recorded("kill", 3))).isEqualTo(expected);
+      Map<String, Integer> counts = new HashMap<>(site.requestCounts());
+      counts.remove("/robots.txt");
+      assertThat(counts.keySet()).isEqualTo(expected);
+      int refetched = counts.values().stream().mapToInt(n -> n - 1).sum();
+      // Only the killed process's leases are fetched again: at most one per worker thread.
+      assertThat(refetched).isLessThanOrEqualTo(THREADS);
+    }
+  }
+
+  @Test
+  void threeProcesses_spaceFetchesOfTheHostByTheDelay() throws Exception {
+    long delayMs = 25;
+    try (TestSite site = TestSite.start(120)) {
+      Path seeds = Files.writeString(dir.resolve("seeds.txt"), site.url("/p/0.html") + "\n");
+      List<Process> crawlers = new ArrayList<>();
+      for (int i = 0; i < 3; i++) {
+        crawlers.add(start(seeds, "polite", i, "--delay-ms", Long.toString(delayMs)));
+      }
+      for (Process crawler : crawlers) {
+        assertThat(crawler.waitFor(240, TimeUnit.SECONDS)).isTrue();
+        assertThat(crawler.exitValue()).isZero();
+      }
+      List<TestSite.Request> log = site.log().stream()
+          .filter(r -> r.host().equals("127.0.0.1")).toList();
+      assertThat(log.size()).isGreaterThan(100);
+      for (int i = 1; i < log.size(); i++) {
+        long gapMs = (log.get(i).nanoTime() - log.get(i - 1).nanoTime()) / 1_000_000;
+        // Redis's clock counts whole milliseconds: a gap may read 1 ms short.
+        assertThat(gapMs).as("gap before %s", log.get(i).path()).isGreaterThanOrEqualTo(delayMs - 1);
+      }
+    }
+  }
+
+  @Test
+  void redisUnreachable_isOneLineAndExit2() throws Exception {
+    Path seeds = Files.writeString(dir.resolve("seeds.txt"), "http://127.0.0.1:1/\n");
+    Process crawler = new ProcessBuilder(java(), "-jar", JAR.toAbsolutePath().toString(), "crawl",
+        "--seeds", seeds.toString(), "--frontier", "redis://127.0.0.1:1", "--crawl-id", "x")
+        .directory(dir.toFile()).redirectErrorStream(true).start();
+    String out = new String(crawler.getInputStream().readAllBytes());
+    assertThat(crawler.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(crawler.exitValue()).isEqualTo(2);
+    assertThat(out.strip()).startsWith("Redis frontier: cannot reach Redis at redis://127.0.0.1:1")
+        .doesNotContain("\n").doesNotContain("Exception");
+  }
+
+  private Process start(Path seeds, String crawlId, int index, String... extra) throws IOException {
+    List<String> command = new ArrayList<>(List.of(java(), "-Xmx256m",
+        "-jar", JAR.toAbsolutePath().toString(), "crawl",
+        "--seeds", seeds.toString(), "--output", dir.resolve("crawl-" + crawlId + "-" + index + ".jsonl").toString(),
+        "--frontier", redis.uri(), "--crawl-id", crawlId,
+        "--threads", Integer.toString(THREADS), "--expected-urls", "100000"));
+    command.addAll(List.of(extra));
+    return new ProcessBuilder(command)
+        .directory(dir.toFile())
+        .redirectOutput(dir.resolve("stdout-" + crawlId + "-" + index + ".txt").toFile())
+        .redirectError(dir.resolve("stderr-" + crawlId + "-" + index + ".txt").toFile())
+        .start();
+  }
+
+  private String status(String crawlId) throws Exception {
+    Process status = new ProcessBuilder(java(), "-jar", JAR.toAbsolutePath().toString(), "crawl",
+        "--frontier", redis.uri(), "--crawl-id", crawlId, "--status")
+        .directory(dir.toFile()).redirectErrorStream(true).start();
+    String out = new String(status.getInputStream().readAllBytes());
+    assertThat(status.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(status.exitValue()).as(out).isZero();
+    return out;
+  }
+
+  private static String java() {
+    return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+  }
+
+  /** The paths recorded in every process's output, with repeats. */
+  private List<String> recorded(String crawlId, int processes) throws IOException {
+    List<String> recorded = new ArrayList<>();
+    for (int i = 0; i < processes; i++) {
+      Path output = dir.resolve("crawl-" + crawlId + "-" + i + ".jsonl");
+      if (!Files.exists(output)) {
+        continue;
+      }
+      for (String line : Files.readAllLines(output)) {
+        recorded.add(URI.create(JSON.readTree(line).get("url").asText()).getRawPath());
+      }
+    }
+    return recorded;
+  }
+
+  /** Waits (polling the output, bounded) until it has {@code target} lines. */
+  private static void awaitLines(Path output, long target, Process crawler) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+    while (lines(output) < target) {
+      if (!crawler.isAlive()) {
+        throw new AssertionError("the crawler exited early with " + crawler.exitValue());
+      }
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("no progress to " + target + " lines in 120 s");
+      }
+      crawler.waitFor(20, TimeUnit.MILLISECONDS);
+    }
+  }
+
+  private static long lines(Path file) throws IOException {
+    if (!Files.exists(file)) {
+      return 0;
+    }
+    try (var lines = Files.lines(file)) {
+      return lines.count();
+    }
+  }
+}
