@@ -119,6 +119,8 @@ final class BenchCrawlCommand implements Callable<Integer> {
   private static void printProfile(PrintStream out, Path recording) throws Exception {
     Map<String, Long> hits = new LinkedHashMap<>();
     COMPONENTS.keySet().forEach(name -> hits.put(name, 0L));
+    Map<String, Long> sieveFrames = new java.util.HashMap<>();
+    String[] sievePrefixes = COMPONENTS.get("Sieve + frontier").split("\\|");
     long total = 0;
     for (RecordedEvent event : RecordingFile.readAllEvents(recording)) {
       if (!event.getEventType().getName().equals("jdk.ExecutionSample") || event.getStackTrace() == null) {
@@ -129,10 +131,16 @@ final class BenchCrawlCommand implements Callable<Integer> {
         continue;
       }
       total++;
+      List<RecordedFrame> frames = event.getStackTrace().getFrames();
       for (Map.Entry<String, String> component : COMPONENTS.entrySet()) {
-        if (passesThrough(event.getStackTrace().getFrames(), component.getValue().split("\\|"))) {
+        if (passesThrough(frames, component.getValue().split("\\|"))) {
           hits.merge(component.getKey(), 1L, Long::sum);
         }
+      }
+      if (passesThrough(frames, sievePrefixes) && !frames.isEmpty()) {
+        RecordedFrame leaf = frames.get(0);
+        sieveFrames.merge(leaf.getMethod().getType().getName() + "." + leaf.getMethod().getName(),
+            1L, Long::sum);
       }
     }
     out.printf(Locale.ROOT, "CPU profile: %,d JFR execution samples (inclusive; a sample may count twice)%n", total);
@@ -141,6 +149,11 @@ final class BenchCrawlCommand implements Callable<Integer> {
       out.printf(Locale.ROOT, "  %-26s %,8d %6.1f%%%n", hit.getKey(), hit.getValue(),
           total == 0 ? 0 : 100.0 * hit.getValue() / total);
     }
+    out.printf(Locale.ROOT, "Where the Sieve + frontier samples were (leaf method):%n");
+    sieveFrames.entrySet().stream()
+        .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+        .limit(8)
+        .forEach(e -> out.printf(Locale.ROOT, "  %,6d  %s%n", e.getValue(), e.getKey()));
   }
 
   private static boolean passesThrough(List<RecordedFrame> frames, String[] prefixes) {
