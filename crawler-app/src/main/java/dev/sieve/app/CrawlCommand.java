@@ -114,7 +114,7 @@ final class CrawlCommand implements Callable<Integer> {
   @Option(names = "--max-pages-per-host", paramLabel = "N", description = "Page budget per host (default: no limit).")
   Long maxPagesPerHost;
 
-  @Option(names = "--queue-key", defaultValue = "host", paramLabel = "host|domain",
+  @Option(names = "--queue-key", defaultValue = "host", paramLabel = "host|domain|ip",
       converter = QueueKeyConverter.class,
       description = "What politeness is counted per (default ${DEFAULT-VALUE}).")
   QueueKey queueKey;
@@ -412,7 +412,7 @@ final class CrawlCommand implements Callable<Integer> {
     }
   }
 
-  /** Parses host|domain, case-insensitively. */
+  /** Parses host|domain|ip, case-insensitively. */
   static final class QueueKeyConverter implements CommandLine.ITypeConverter<QueueKey> {
     @Override
     public QueueKey convert(String value) {
@@ -420,7 +420,7 @@ final class CrawlCommand implements Callable<Integer> {
         return QueueKey.valueOf(value.strip().toUpperCase(Locale.ROOT));
       } catch (IllegalArgumentException e) {
         throw new CommandLine.TypeConversionException(
-            "'" + value + "' is not a queue key: use host or domain");
+            "'" + value + "' is not a queue key: use host, domain or ip");
       }
     }
   }

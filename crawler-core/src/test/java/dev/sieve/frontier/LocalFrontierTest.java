@@ -193,6 +193,20 @@ class LocalFrontierTest {
   }
 
   @Test
+  void queueKeyIp_hostNamesOfOneAddressShareOnePolitenessQueue() {
+    LocalFrontier frontier = LocalFrontier.builder(Sieve.create(1000, 0.001)).ticker(ticker)
+        .politenessDelay(Duration.ofSeconds(1)).queueKey(QueueKey.IP).build();
+    // Two spellings of one address (an IPv4-mapped IPv6 literal resolves to the IPv4 address),
+    // so no DNS is needed.
+    frontier.push(url("http://127.0.0.1:8080/a"), 0);
+    frontier.push(url("http://[::ffff:7f00:1]:8080/b"), 0);
+
+    assertThat(frontier.poll().hostKey()).isEqualTo("127.0.0.1");
+    assertThat(frontier.poll()).as("the second waits for the shared delay").isNull();
+    assertThat(frontier.hosts()).isEqualTo(1);
+  }
+
+  @Test
   void take_finished_returnsNullToEveryWorker() throws InterruptedException {
     LocalFrontier frontier = frontier(Duration.ZERO, 1);
     frontier.push(url("http://a.example/1"), 0);
