@@ -110,9 +110,10 @@ final class Checkpointer implements AutoCloseable {
 
   /** Starts the periodic checkpoints and the disk watch. */
   void start() {
+    watchDisk(); // before the first URL is taken
     long interval = config.checkpointInterval.toMillis();
     timer.scheduleWithFixedDelay(this::checkpointQuietly, interval, interval, TimeUnit.MILLISECONDS);
-    timer.scheduleWithFixedDelay(this::watchDisk, 0, 5, TimeUnit.SECONDS);
+    timer.scheduleWithFixedDelay(this::watchDisk, 5, 5, TimeUnit.SECONDS);
   }
 
   /** Whether new URLs should wait: the state disk is nearly full. */

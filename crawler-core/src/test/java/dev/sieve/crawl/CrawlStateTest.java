@@ -2,6 +2,7 @@ package dev.sieve.crawl;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.sieve.testing.TestSite;
 import dev.sieve.url.Url;
@@ -18,7 +19,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import dev.sieve.testing.CapturedLogs;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.io.TempDir;
 
 class CrawlStateTest {
@@ -107,6 +111,125 @@ class CrawlStateTest {
       assertThatThrownBy(() -> crawl(site, new CopyOnWriteArrayList<>(), b -> b))
           .isInstanceOf(CrawlStateException.class)
           .hasMessageContaining("frontier.bin has 3 bytes, the manifest says");
+    }
+  }
+
+  @ParameterizedTest(name = "{0}, {1}")
+  @CsvSource({
+    "filter.bin, truncate", "filter.bin, flip",
+    "frontier.bin, truncate", "frontier.bin, flip",
+    "counters.properties, truncate", "counters.properties, flip",
+    "MANIFEST, truncate", "MANIFEST, flip",
+  })
+  void resume_newestCheckpointFileDamaged_fallsBackAndLosesNothing(String file, String damage)
+      throws Exception {
+    try (TestSite site = TestSite.start(200)) {
+      List<PageRecord> records = new CopyOnWriteArrayList<>();
+      crawl(site, records, b -> b.maxPages(30));
+      crawl(site, records, b -> b.maxPages(30));
+      damage(newestCheckpoint().resolve(file), damage);
+      try (CapturedLogs logs = new CapturedLogs(CrawlState.class.getName())) {
+        crawl(site, records, b -> b);
+
+        assertThat(logs.messages()).anyMatch(m -> m.contains("is unusable") && m.contains(file));
+      }
+      Set<String> expected = site.reachablePaths(Integer.MAX_VALUE);
+      assertThat(paths(records)).hasSameElementsAs(expected);
+      assertThat(records).hasSameSizeAs(expected);
+    }
+  }
+
+  @Test
+  void resume_journalCutShort_resumesFromWhatItHoldsAndLosesNothing() throws Exception {
+    try (TestSite site = TestSite.start(200)) {
+      List<PageRecord> records = new CopyOnWriteArrayList<>();
+      crawl(site, records, b -> b.maxPages(40));
+      deleteCheckpoints();
+      damage(state.resolve("journal-0.log"), "truncate");
+
+      crawl(site, records, b -> b);
+
+      // A cut journal is a crash at that point: pages whose completion was cut are fetched again.
+      assertThat(paths(records)).hasSameElementsAs(site.reachablePaths(Integer.MAX_VALUE));
+    }
+  }
+
+  @Test
+  void resume_journalWithAFlippedByte_stopsNamingTheJournal() throws Exception {
+    try (TestSite site = TestSite.start(200)) {
+      crawl(site, new CopyOnWriteArrayList<>(), b -> b.maxPages(40));
+      deleteCheckpoints();
+      Path journal = state.resolve("journal-0.log");
+      byte[] bytes = Files.readAllBytes(journal);
+      bytes[bytes.length / 3] ^= 0x5a;
+      Files.write(journal, bytes);
+
+      assertThatThrownBy(() -> crawl(site, new CopyOnWriteArrayList<>(), b -> b))
+          .isInstanceOf(CrawlStateException.class)
+          .hasMessageContaining("corrupt journal " + journal);
+    }
+  }
+
+  @Test
+  void diskNearlyFull_noNewUrlIsTakenAndAWarningSaysWhy() throws Exception {
+    try (TestSite site = TestSite.start(50);
+        CapturedLogs logs = new CapturedLogs(Checkpointer.class.getName())) {
+      List<PageRecord> records = new CopyOnWriteArrayList<>();
+      CrawlConfig config = CrawlConfig.builder()
+          .seeds(List.of(Url.parse(site.url("/p/0.html")).orElseThrow()))
+          .politenessDelay(Duration.ZERO)
+          .stateDir(state)
+          .diskReserveBytes(Long.MAX_VALUE)
+          .build();
+      Crawler crawler = new Crawler(config, new CrawlListener() {
+        @Override
+        public void onPage(PageRecord record) {
+          records.add(record);
+        }
+      });
+      Thread run = new Thread(() -> {
+        try {
+          crawler.run();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      });
+      run.start();
+      try {
+        assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
+          while (logs.messages().stream().noneMatch(m -> m.startsWith("Disk nearly full"))) {
+            run.join(10);
+          }
+        });
+      } finally {
+        crawler.stop();
+        run.join(30_000);
+      }
+      assertThat(records).isEmpty();
+      assertThat(site.requestCounts()).isEmpty();
+    }
+  }
+
+  /** As if the process died before its first checkpoint: only the journals hold the crawl. */
+  private void deleteCheckpoints() throws IOException {
+    try (Stream<Path> entries = Files.list(state)) {
+      for (Path checkpoint : entries.filter(p -> p.getFileName().toString().startsWith("checkpoint-")).toList()) {
+        try (Stream<Path> files = Files.walk(checkpoint)) {
+          for (Path f : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+            Files.delete(f);
+          }
+        }
+      }
+    }
+  }
+
+  private static void damage(Path file, String how) throws IOException {
+    byte[] bytes = Files.readAllBytes(file);
+    if (how.equals("truncate")) {
+      Files.write(file, java.util.Arrays.copyOf(bytes, bytes.length / 2));
+    } else {
+      bytes[bytes.length / 2] ^= 0x20;
+      Files.write(file, bytes);
     }
   }
 
