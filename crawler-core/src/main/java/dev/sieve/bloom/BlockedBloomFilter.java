@@ -518,10 +518,7 @@ public final class BlockedBloomFilter implements MembershipFilter {
     }
     BlockedBloomFilter filter = new BlockedBloomFilter(blocks, hashes, expected);
     FilterWords.read(data, filter.words, "blocked Bloom filter");
-    long popCount = 0;
-    for (long word : filter.words) {
-      popCount += Long.bitCount(word);
-    }
+    long popCount = FilterWords.popCount(filter.words);
     if (popCount != setBits) {
       throw new IOException(
           "corrupt blocked Bloom filter: header says " + setBits + " bits set, the words hold "

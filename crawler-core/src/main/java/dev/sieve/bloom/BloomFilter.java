@@ -2,16 +2,13 @@ package dev.sieve.bloom;
 
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
-import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.nio.ByteBuffer;
 import java.util.Locale;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.zip.CRC32C;
 
 /**
  * The classic Bloom filter (Bloom 1970): a set that answers "definitely not present" or "might be
@@ -55,7 +52,7 @@ public final class BloomFilter implements MembershipFilter {
     this.bits = bits;
     this.hashes = hashes;
     this.expectedInsertions = expectedInsertions;
-    this.words = allocate(bits);
+    this.words = FilterWords.allocate(bits, "bits (" + bits + ")");
   }
 
   /**
@@ -240,9 +237,9 @@ public final class BloomFilter implements MembershipFilter {
   }
 
   /**
-   * Writes the filter: a header (magic, format version, layout, hash id, m, k, n, X), the bit words, and a
-   * CRC32C of the words. Not atomic with respect to concurrent puts: quiesce writers first for an
-   * exact snapshot.
+   * Writes the filter: a header (magic, format version, layout, hash id, m, k, n, X), the bit
+   * words, and a CRC32C of the words. Not atomic with respect to concurrent puts: quiesce writers
+   * first for an exact snapshot.
    */
   @Override
   public void writeTo(OutputStream out) throws IOException {
@@ -253,24 +250,8 @@ public final class BloomFilter implements MembershipFilter {
     data.writeInt(hashes);
     data.writeLong(expectedInsertions);
     data.writeLong(setBitCount());
-    CRC32C crc = new CRC32C();
-    ByteBuffer chunk = ByteBuffer.allocate(64 * 1024);
-    for (long word : words) {
-      if (!chunk.hasRemaining()) {
-        flushChunk(chunk, crc, data);
-      }
-      chunk.putLong(word);
-    }
-    flushChunk(chunk, crc, data);
-    data.writeLong(crc.getValue());
+    FilterWords.write(data, words);
     data.flush();
-  }
-
-  private static void flushChunk(ByteBuffer chunk, CRC32C crc, DataOutputStream out)
-      throws IOException {
-    crc.update(chunk.array(), 0, chunk.position());
-    out.write(chunk.array(), 0, chunk.position());
-    chunk.clear();
   }
 
   /**
@@ -305,33 +286,8 @@ public final class BloomFilter implements MembershipFilter {
               + setBits);
     }
     BloomFilter filter = new BloomFilter(bits, hashes, expected);
-    long[] words = filter.words;
-    CRC32C crc = new CRC32C();
-    ByteBuffer chunk = ByteBuffer.allocate(64 * 1024);
-    long popCount = 0;
-    int i = 0;
-    while (i < words.length) {
-      int want = (int) Math.min(chunk.capacity(), (long) (words.length - i) * Long.BYTES);
-      try {
-        data.readFully(chunk.array(), 0, want);
-      } catch (EOFException e) {
-        throw new IOException(
-            "truncated filter: expected " + words.length + " words of bits, stream ended"
-                + " within word " + i);
-      }
-      crc.update(chunk.array(), 0, want);
-      chunk.position(0).limit(want);
-      while (chunk.hasRemaining()) {
-        long word = chunk.getLong();
-        popCount += Long.bitCount(word);
-        words[i++] = word;
-      }
-      chunk.clear();
-    }
-    long storedCrc = readHeader(data, "checksum", DataInputStream::readLong);
-    if (storedCrc != crc.getValue()) {
-      throw new IOException("corrupt Bloom filter: checksum mismatch in the bit words");
-    }
+    FilterWords.read(data, filter.words, "Bloom filter");
+    long popCount = FilterWords.popCount(filter.words);
     if (popCount != setBits) {
       throw new IOException(
           "corrupt Bloom filter: header says " + setBits + " bits set, the words hold "
@@ -344,28 +300,6 @@ public final class BloomFilter implements MembershipFilter {
   private static <T> T readHeader(
       DataInputStream in, String name, FilterFormat.Field<T> field) throws IOException {
     return FilterFormat.readField(in, name, field);
-  }
-
-  private static long[] allocate(long bits) {
-    long words = (bits + 63) >>> 6;
-    long bytes = words * Long.BYTES;
-    long available = Runtime.getRuntime().maxMemory();
-    if (bytes > available) {
-      throw new IllegalArgumentException(
-          String.format(
-              Locale.ROOT,
-              "bits (%d) cannot be allocated: %d bytes needed, the heap allows at most %d"
-                  + " (raise -Xmx)",
-              bits,
-              bytes,
-              available));
-    }
-    try {
-      return new long[(int) words];
-    } catch (OutOfMemoryError e) {
-      throw new IllegalArgumentException(
-          "bits (" + bits + ") cannot be allocated: " + bytes + " bytes needed, heap exhausted", e);
-    }
   }
 
   private static void checkInsertions(long expectedInsertions) {

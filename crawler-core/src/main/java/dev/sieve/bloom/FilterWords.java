@@ -52,6 +52,15 @@ final class FilterWords {
     }
   }
 
+  /** The number of bits set in {@code words}. */
+  static long popCount(long[] words) {
+    long count = 0;
+    for (long word : words) {
+      count += Long.bitCount(word);
+    }
+    return count;
+  }
+
   /** Writes {@code words} and then their CRC32C. */
   static void write(DataOutputStream out, long[] words) throws IOException {
     CRC32C crc = new CRC32C();

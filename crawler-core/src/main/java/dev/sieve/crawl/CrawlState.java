@@ -360,13 +360,21 @@ public final class CrawlState implements AutoCloseable {
       }
       Path file = cp.resolve(parts[0]);
       if (!Files.exists(file)) {
-        throw new IOException(file + " is missing");
+        throw new IOException(file + " is missing (or " + manifest + " is damaged)");
+      }
+      long expectedSize;
+      long expectedCrc;
+      try {
+        expectedSize = Long.parseLong(parts[1]);
+        expectedCrc = Long.parseLong(parts[2]);
+      } catch (NumberFormatException e) {
+        throw new IOException(manifest + " is damaged: '" + line + "'");
       }
       long size = Files.size(file);
-      if (size != Long.parseLong(parts[1])) {
-        throw new IOException(file + " has " + size + " bytes, the manifest says " + parts[1] + " (truncated?)");
+      if (size != expectedSize) {
+        throw new IOException(file + " has " + size + " bytes, the manifest says " + expectedSize + " (truncated?)");
       }
-      if (crc(file) != Long.parseLong(parts[2])) {
+      if (crc(file) != expectedCrc) {
         throw new IOException(file + " fails its checksum: the file is damaged");
       }
     }

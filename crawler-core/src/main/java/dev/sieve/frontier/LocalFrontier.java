@@ -348,12 +348,7 @@ public final class LocalFrontier implements Frontier {
   /** True when nothing is pending or in flight. */
   @Override
   public boolean isFinished() {
-    lock.lock();
-    try {
-      return store.size() == 0 && inFlight == 0;
-    } finally {
-      lock.unlock();
-    }
+    return locked(() -> store.size() == 0 && inFlight == 0);
   }
 
   /** Nanoseconds until some host is ready: 0 if one is ready now, -1 if none has pending URLs. */
@@ -370,42 +365,22 @@ public final class LocalFrontier implements Frontier {
   /** URLs waiting in host queues. */
   @Override
   public long pending() {
-    lock.lock();
-    try {
-      return store.size();
-    } finally {
-      lock.unlock();
-    }
+    return locked(() -> store.size());
   }
 
   /** Bytes of memory the pending URLs and per-host records take, estimated. */
   public long pendingMemoryBytes() {
-    lock.lock();
-    try {
-      return store.memoryBytes();
-    } finally {
-      lock.unlock();
-    }
+    return locked(() -> store.memoryBytes());
   }
 
   /** Bytes of spill files on disk: spilled URLs, and data kept for the last saved state. */
   public long pendingDiskBytes() {
-    lock.lock();
-    try {
-      return store.diskBytes();
-    } finally {
-      lock.unlock();
-    }
+    return locked(() -> store.diskBytes());
   }
 
   /** {@link #pendingMemoryBytes()} per pending URL (0 when none is pending), for reporting. */
   public double bytesPerPendingUrl() {
-    lock.lock();
-    try {
-      return store.size() == 0 ? 0 : (double) store.memoryBytes() / store.size();
-    } finally {
-      lock.unlock();
-    }
+    return locked(() -> store.size() == 0 ? 0 : (double) store.memoryBytes() / store.size());
   }
 
   /**
@@ -661,23 +636,13 @@ public final class LocalFrontier implements Frontier {
   /** Leases taken and not yet given back. */
   @Override
   public long inFlight() {
-    lock.lock();
-    try {
-      return inFlight;
-    } finally {
-      lock.unlock();
-    }
+    return locked(() -> inFlight);
   }
 
   /** The number of politeness keys seen. */
   @Override
   public int hosts() {
-    lock.lock();
-    try {
-      return hosts.size();
-    } finally {
-      lock.unlock();
-    }
+    return locked(() -> hosts.size());
   }
 
   /** New URLs not queued because their host had reached its page budget. */
@@ -721,6 +686,16 @@ public final class LocalFrontier implements Frontier {
   @Override
   public int capacityWarnings() {
     return sieve.capacityWarnings();
+  }
+
+  /** Reads state under the lock: for counters, read now and then. */
+  private <T> T locked(java.util.function.Supplier<T> read) {
+    lock.lock();
+    try {
+      return read.get();
+    } finally {
+      lock.unlock();
+    }
   }
 
   /** Settings of a {@link LocalFrontier}, validated once in {@link #build()}. */
