@@ -44,7 +44,7 @@ final class BenchSieveCommand implements Callable<Integer> {
   @Option(names = "--probes", defaultValue = "1000000", description = "Never-pushed URLs probed for the measured rate (default ${DEFAULT-VALUE}).")
   long probes;
 
-  @Option(names = "--batch", defaultValue = "1", description = "URLs the Sieve checks at once, as the links of a page (Sieve.admitAll); 1 for one by one (default ${DEFAULT-VALUE}).")
+  @Option(names = "--batch", defaultValue = "50", description = "URLs the Sieve checks at once, as the crawler does with the links of a page (Sieve.admitAll); 1 for one by one (default ${DEFAULT-VALUE}).")
   int batch;
 
   @Option(names = "--compare-guava", description = "Also run Guava's BloomFilter (Funnels.stringFunnel(UTF_8)) and print the ratio.")

@@ -118,28 +118,61 @@ public final class LocalFrontier implements Frontier {
     lock.lock();
     try {
       // Under the lock, so that a saved state never holds a URL in the filter but not in a queue.
-      if (!sieve.admit(url.toString())) {
-        return false;
-      }
-      HostQueue host = hosts.computeIfAbsent(key, k -> new HostQueue(k, delayNanos, store.queue(k)));
-      if (host.skipped) {
-        droppedBySkippedHost.incrementAndGet();
-        return false;
-      }
-      if (host.admitted >= maxUrlsPerHost) {
-        droppedByHostBudget.incrementAndGet();
-        return false;
-      }
-      host.admitted++;
-      Lease lease = new Lease(url.toString(), depth, key, 0, chain);
-      host.pending.addLast(lease);
-      log.added(lease);
-      reschedule(host);
+      boolean added = sieve.admit(url.toString()) && enqueue(url.toString(), key, depth, chain);
       store.enforceBudget();
-      return true;
+      return added;
     } finally {
       lock.unlock();
     }
+  }
+
+  /**
+   * Offers a page's links in one batch: the Sieve checks them together ({@link Sieve#admitAll}),
+   * so their filter cache misses overlap, under one acquisition of the lock.
+   */
+  @Override
+  public int pushAll(List<Url> urls, int depth) {
+    int count = urls.size();
+    List<String> strings = new ArrayList<>(count);
+    String[] keys = new String[count];
+    for (int i = 0; i < count; i++) {
+      strings.add(urls.get(i).toString());
+      keys[i] = queueKey.of(urls.get(i));
+    }
+    boolean[] isNew = new boolean[count];
+    lock.lock();
+    try {
+      sieve.admitAll(strings, isNew);
+      int added = 0;
+      for (int i = 0; i < count; i++) {
+        if (isNew[i] && enqueue(strings.get(i), keys[i], depth, List.of())) {
+          added++;
+        }
+      }
+      store.enforceBudget();
+      return added;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Queues a URL the Sieve just admitted, unless its host is skipped or over budget (counted). */
+  private boolean enqueue(String url, String key, int depth, List<String> chain) {
+    HostQueue host = hosts.computeIfAbsent(key, k -> new HostQueue(k, delayNanos, store.queue(k)));
+    if (host.skipped) {
+      droppedBySkippedHost.incrementAndGet();
+      return false;
+    }
+    if (host.admitted >= maxUrlsPerHost) {
+      droppedByHostBudget.incrementAndGet();
+      return false;
+    }
+    host.admitted++;
+    Lease lease = new Lease(url, depth, key, 0, chain);
+    host.pending.addLast(lease);
+    log.added(lease);
+    reschedule(host);
+    return true;
   }
 
   /**

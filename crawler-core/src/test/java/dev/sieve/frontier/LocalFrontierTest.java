@@ -104,6 +104,45 @@ class LocalFrontierTest {
   }
 
   @Test
+  void pushAll_batchWithRepeatsAndSeenUrls_queuesEachNewUrlOnce() {
+    LocalFrontier frontier = frontier(Duration.ZERO, 1);
+    frontier.push(url("http://a.example/seen"), 0);
+
+    int added = frontier.pushAll(List.of(url("http://a.example/1"), url("http://b.example/2"),
+        url("http://a.example/1"), url("http://a.example/seen")), 1);
+
+    assertThat(added).isEqualTo(2);
+    assertThat(frontier.pending()).isEqualTo(3);
+  }
+
+  @Test
+  void pushAll_samePagesFromEightThreads_eachUrlQueuedOnce() throws Exception {
+    LocalFrontier frontier = frontier(Duration.ZERO, 1000);
+    List<Url> page = new ArrayList<>();
+    for (int i = 0; i < 500; i++) {
+      page.add(url("http://host" + (i % 7) + ".example/" + i));
+    }
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(8);
+    java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
+    List<java.util.concurrent.Future<Integer>> added = new ArrayList<>();
+    for (int t = 0; t < 8; t++) {
+      added.add(pool.submit(() -> {
+        start.await();
+        return frontier.pushAll(page, 1);
+      }));
+    }
+    start.countDown();
+    int total = 0;
+    for (java.util.concurrent.Future<Integer> f : added) {
+      total += f.get();
+    }
+    pool.shutdown();
+
+    assertThat(total).isEqualTo(500);
+    assertThat(frontier.pending()).isEqualTo(500);
+  }
+
+  @Test
   void push_seenUrl_notQueuedAgain() {
     LocalFrontier frontier = frontier(Duration.ZERO, 1);
 
