@@ -54,6 +54,7 @@ public final class Sieve {
   private volatile long nextThresholdCount;
   private final AtomicInteger capacityWarnings = new AtomicInteger();
   private final AtomicLong refusedFull = new AtomicLong();
+  private final AtomicLong admitted = new AtomicLong();
 
   private Sieve(MembershipFilter seen, double targetFpp, Consumer<CapacityWarning> capacityListener) {
     this.seen = seen;
@@ -155,7 +156,10 @@ public final class Sieve {
         return false;
       }
     }
-    if (isNew && seen.approximateElementCount() >= nextThresholdCount) {
+    // The estimate costs a logarithm (per layer): check it every 16th new URL, so a threshold is
+    // reported at most 16 URLs late.
+    if (isNew && (admitted.incrementAndGet() & 15) == 0
+        && seen.approximateElementCount() >= nextThresholdCount) {
       warnCapacity();
     }
     return isNew;

@@ -1,5 +1,7 @@
 package dev.sieve.url;
 
+import com.google.common.cache.Cache;
+import com.google.common.cache.CacheBuilder;
 import com.google.common.net.InetAddresses;
 import crawlercommons.filters.basic.BasicURLNormalizer;
 import java.net.Inet6Address;
@@ -23,6 +25,13 @@ public final class Url {
 
   /** Thread-safe: its state is final and {@code filter} keeps no state between calls. */
   private static final BasicURLNormalizer NORMALIZER = new BasicURLNormalizer();
+
+  /**
+   * Recent parses, by their input: a site's navigation links recur on every page, and the
+   * normalizer costs microseconds per URL. Bounded, so it holds a few MiB at most.
+   */
+  private static final Cache<String, Optional<Url>> RECENT =
+      CacheBuilder.newBuilder().maximumSize(16_384).build();
 
   /** Stand-in host while normalizing, because the normalizer rejects IPv6 literals. */
   private static final String IPV6_PLACEHOLDER = "ipv6-literal.invalid";
@@ -58,7 +67,16 @@ public final class Url {
       s = s.substring(0, hash);
     }
     s = fixBackslashes(s);
+    Optional<Url> known = RECENT.getIfPresent(s);
+    if (known == null) {
+      known = normalize(s);
+      RECENT.put(s, known);
+    }
+    return known;
+  }
 
+  /** Parses and normalizes a trimmed URL without fragment; see {@link #parse}. */
+  private static Optional<Url> normalize(String s) {
     String scheme;
     int afterScheme;
     if (s.regionMatches(true, 0, "http://", 0, 7)) {
