@@ -43,6 +43,8 @@ public class BloomBenchmark {
   static final int QUERY_POOL = 1 << 20;
   static final int PUT_BATCH = 1 << 18;
   static final int MAX_PUT_ITERATIONS = 8;
+  /** Links per page: the batch the crawler checks at once. A divisor of both pools. */
+  static final int PAGE = 64;
 
   @Param({"blocked", "classic", "guava", "hashset"})
   public String impl;
@@ -65,7 +67,9 @@ public class BloomBenchmark {
     keys = switch (method) {
       case "queryPresent" -> BloomFixtures.presentKeys(n, QUERY_POOL);
       case "queryAbsent" -> BloomFixtures.keys(1, 0, QUERY_POOL);
-      case "putNew" -> BloomFixtures.keys(2, 0, PUT_BATCH * MAX_PUT_ITERATIONS);
+      case "putNew", "putNewBatched" -> BloomFixtures.keys(2, 0, PUT_BATCH * MAX_PUT_ITERATIONS);
+      case "queryAbsentBatched" -> BloomFixtures.keys(1, 0, QUERY_POOL);
+      case "queryPresentBatched" -> BloomFixtures.presentKeys(n, QUERY_POOL);
       default -> throw new IllegalArgumentException("no keys for " + method);
     };
   }
@@ -88,6 +92,38 @@ public class BloomBenchmark {
   @BenchmarkMode(Mode.AverageTime)
   public boolean queryAbsent() {
     return candidate.mightContain(keys[next++ & (QUERY_POOL - 1)]);
+  }
+
+  /** Queries a page's worth of links at once ({@value #PAGE} keys), as the crawler checks them. */
+  @Benchmark
+  @BenchmarkMode(Mode.AverageTime)
+  @OperationsPerInvocation(PAGE)
+  public int queryAbsentBatched() {
+    int from = next;
+    next = (next + PAGE) & (QUERY_POOL - 1);
+    return candidate.mightContainAll(keys, from, PAGE);
+  }
+
+  @Benchmark
+  @BenchmarkMode(Mode.AverageTime)
+  @OperationsPerInvocation(PAGE)
+  public int queryPresentBatched() {
+    int from = next;
+    next = (next + PAGE) & (QUERY_POOL - 1);
+    return candidate.mightContainAll(keys, from, PAGE);
+  }
+
+  /** {@link #putNew} a page's worth of links at a time ({@value #PAGE} keys). */
+  @Benchmark
+  @BenchmarkMode(Mode.SingleShotTime)
+  @OperationsPerInvocation(PUT_BATCH)
+  public int putNewBatched() {
+    int added = 0;
+    int from = iteration * PUT_BATCH;
+    for (int i = from; i < from + PUT_BATCH; i += PAGE) {
+      added += candidate.putAll(keys, i, PAGE);
+    }
+    return added;
   }
 
   @Benchmark

@@ -46,6 +46,28 @@ public final class BloomFixtures {
 
     boolean mightContain(String key);
 
+    /** Puts {@code count} keys from {@code from} as one batch; returns how many were new. */
+    default int putAll(String[] keys, int from, int count) {
+      int added = 0;
+      for (int i = from; i < from + count; i++) {
+        if (put(keys[i])) {
+          added++;
+        }
+      }
+      return added;
+    }
+
+    /** Queries {@code count} keys from {@code from} as one batch; returns how many might be in. */
+    default int mightContainAll(String[] keys, int from, int count) {
+      int in = 0;
+      for (int i = from; i < from + count; i++) {
+        if (mightContain(keys[i])) {
+          in++;
+        }
+      }
+      return in;
+    }
+
     /** The memory it takes, in bits: the bit table for filters; measured heap for HashSet. */
     long bits();
 
@@ -201,6 +223,41 @@ public final class BloomFixtures {
     @Override
     public boolean mightContain(String key) {
       return filter.mightContain(key);
+    }
+
+    /** As the Sieve does with a page's links: hash all, prefetch every block, then put. */
+    @Override
+    public int putAll(String[] keys, int from, int count) {
+      Hash128[] hashes = hashes(keys, from, count);
+      filter.prefetch(hashes, count);
+      int added = 0;
+      for (int i = 0; i < count; i++) {
+        if (filter.put(hashes[i])) {
+          added++;
+        }
+      }
+      return added;
+    }
+
+    @Override
+    public int mightContainAll(String[] keys, int from, int count) {
+      Hash128[] hashes = hashes(keys, from, count);
+      filter.prefetch(hashes, count);
+      int in = 0;
+      for (int i = 0; i < count; i++) {
+        if (filter.mightContain(hashes[i])) {
+          in++;
+        }
+      }
+      return in;
+    }
+
+    private static Hash128[] hashes(String[] keys, int from, int count) {
+      Hash128[] hashes = new Hash128[count];
+      for (int i = 0; i < count; i++) {
+        hashes[i] = Hash128.of(keys[from + i]);
+      }
+      return hashes;
     }
 
     @Override
