@@ -38,11 +38,11 @@ class CrawlerKillIT {
       Random random = new Random(2026);
       int kills = 4;
       for (int k = 0; k < kills; k++) {
-        long before = lines(output);
+        long before = JsonlFiles.lines(output);
         Process crawler = start(seeds, output);
         // Kill once the crawl has made some progress: 50 to 350 more records.
         long target = before + 50 + random.nextInt(300);
-        awaitLines(output, target, crawler);
+        JsonlFiles.awaitLines(output, target, crawler);
         crawler.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
         assertThat(crawler.exitValue()).as("killed by SIGKILL").isEqualTo(137);
       }
@@ -78,28 +78,5 @@ class CrawlerKillIT {
         .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("stdout.txt").toFile()))
         .redirectError(ProcessBuilder.Redirect.appendTo(dir.resolve("stderr.txt").toFile()))
         .start();
-  }
-
-  /** Waits (polling the output, bounded) until it has {@code target} lines or the crawler exits. */
-  private static void awaitLines(Path output, long target, Process crawler) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-    while (lines(output) < target) {
-      if (!crawler.isAlive()) {
-        throw new AssertionError("the crawler exited early with " + crawler.exitValue());
-      }
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("no progress to " + target + " lines in 120 s");
-      }
-      crawler.waitFor(20, TimeUnit.MILLISECONDS);
-    }
-  }
-
-  private static long lines(Path file) throws IOException {
-    if (!Files.exists(file)) {
-      return 0;
-    }
-    try (var lines = Files.lines(file)) {
-      return lines.count();
-    }
   }
 }

@@ -67,7 +67,7 @@ class RedisCrawlIT {
       assertThat(counts.values()).as("no URL fetched twice").containsOnly(1);
       for (int i = 0; i < 3; i++) {
         assertThat(Files.readString(dir.resolve("stdout-once-" + i + ".txt"))).contains("Crawl summary");
-        assertThat(lines(dir.resolve("crawl-once-" + i + ".jsonl"))).as("process %d shared the work", i)
+        assertThat(JsonlFiles.lines(dir.resolve("crawl-once-" + i + ".jsonl"))).as("process %d shared the work", i)
             .isPositive();
       }
       String status = status("once");
@@ -84,7 +84,7 @@ class RedisCrawlIT {
         crawlers.add(start(seeds, "kill", i, "--delay-ms", "0", "--per-host", "6",
             "--lease-seconds", "3"));
       }
-      awaitLines(dir.resolve("crawl-kill-0.jsonl"), 100, crawlers.get(0));
+      JsonlFiles.awaitLines(dir.resolve("crawl-kill-0.jsonl"), 100, crawlers.get(0));
       crawlers.get(0).destroyForcibly().waitFor(30, TimeUnit.SECONDS);
       assertThat(crawlers.get(0).exitValue()).as("killed by SIGKILL").isEqualTo(137);
       for (Process crawler : crawlers.subList(1, 3)) {
@@ -180,28 +180,5 @@ class RedisCrawlIT {
       }
     }
     return recorded;
-  }
-
-  /** Waits (polling the output, bounded) until it has {@code target} lines. */
-  private static void awaitLines(Path output, long target, Process crawler) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-    while (lines(output) < target) {
-      if (!crawler.isAlive()) {
-        throw new AssertionError("the crawler exited early with " + crawler.exitValue());
-      }
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("no progress to " + target + " lines in 120 s");
-      }
-      crawler.waitFor(20, TimeUnit.MILLISECONDS);
-    }
-  }
-
-  private static long lines(Path file) throws IOException {
-    if (!Files.exists(file)) {
-      return 0;
-    }
-    try (var lines = Files.lines(file)) {
-      return lines.count();
-    }
   }
 }
