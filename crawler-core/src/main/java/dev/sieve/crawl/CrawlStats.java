@@ -62,9 +62,6 @@ final class CrawlStats {
     });
   }
 
-  long errorTotal() {
-    return errors.values().stream().mapToLong(LongAdder::sum).sum();
-  }
 
   static Map<String, Long> copy(Map<String, LongAdder> counters) {
     Map<String, Long> copy = new TreeMap<>();

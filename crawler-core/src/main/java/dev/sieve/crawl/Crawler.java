@@ -21,7 +21,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
@@ -58,7 +57,6 @@ public final class Crawler {
   private final CrawlStats stats = new CrawlStats();
   /** Permits for URLs still to be done under --max-pages; a retried URL gives its permit back. */
   private final Semaphore pageBudget;
-  private final CountDownLatch finished = new CountDownLatch(1);
   private final AtomicInteger runs = new AtomicInteger();
   private volatile boolean stopping;
   private volatile long startedAt;
@@ -209,7 +207,6 @@ public final class Crawler {
       if (checkpointer != null) {
         checkpointer.close();
       }
-      finished.countDown();
     }
     return progress();
   }
@@ -223,10 +220,6 @@ public final class Crawler {
     frontier.close();
   }
 
-  /** Waits until {@link #run} has returned, at most {@code timeout}. */
-  public boolean awaitFinished(Duration timeout) throws InterruptedException {
-    return finished.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
-  }
 
   /** A snapshot of the crawl's counters. */
   public CrawlProgress progress() {
