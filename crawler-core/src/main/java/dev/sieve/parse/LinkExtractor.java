@@ -8,6 +8,7 @@ import java.nio.charset.Charset;
 import java.nio.charset.IllegalCharsetNameException;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
@@ -15,6 +16,8 @@ import java.util.Set;
 import org.jsoup.Jsoup;
 import org.jsoup.nodes.Document;
 import org.jsoup.nodes.Element;
+import org.jsoup.nodes.Node;
+import org.jsoup.select.NodeVisitor;
 
 /**
  * Extracts the followable links of an HTML page from {@code a[href]} and {@code area[href]},
@@ -55,14 +58,15 @@ public final class LinkExtractor {
       return ParsedPage.empty();
     }
 
-    boolean nofollowPage = hasRobotsNofollow(doc);
-    Url base = baseUrl(doc, pageUrl);
+    PageElements page = PageElements.of(doc);
+    boolean nofollowPage = page.robotsNofollow;
+    Url base = page.base == null ? pageUrl : pageUrl.resolve(page.base).orElse(pageUrl);
     Set<Url> links = new LinkedHashSet<>();
     int found = 0;
     int invalid = 0;
     int nofollow = 0;
     boolean capped = false;
-    for (Element link : doc.select("a[href], area[href]")) {
+    for (Element link : page.links) {
       found++;
       Optional<Url> url = base.resolve(link.attr("href"));
       if (url.isEmpty()) {
@@ -116,23 +120,47 @@ public final class LinkExtractor {
     return s.substring(start, end).trim();
   }
 
-  /** The first {@code <base href>} resolved against the page URL, else the page URL. */
-  private static Url baseUrl(Document doc, Url pageUrl) {
-    Element base = doc.selectFirst("base[href]");
-    if (base == null) {
-      return pageUrl;
-    }
-    return pageUrl.resolve(base.attr("href")).orElse(pageUrl);
-  }
+  /**
+   * What the extractor reads from a parsed page, gathered in one walk of the tree (a CSS {@code
+   * select} per question would walk it once each and parse its query every time): the {@code
+   * a[href]} and {@code area[href]} elements in document order, the first {@code <base href>},
+   * and whether a robots meta tag says nofollow or none.
+   */
+  private static final class PageElements implements NodeVisitor {
+    final List<Element> links = new ArrayList<>();
+    String base;
+    boolean robotsNofollow;
 
-  private static boolean hasRobotsNofollow(Document doc) {
-    for (Element meta : doc.getElementsByTag("meta")) {
-      if (meta.attr("name").trim().equalsIgnoreCase("robots")
-          && (hasToken(meta.attr("content"), "nofollow") || hasToken(meta.attr("content"), "none"))) {
-        return true;
+    static PageElements of(Document doc) {
+      PageElements page = new PageElements();
+      doc.traverse(page);
+      return page;
+    }
+
+    @Override
+    public void head(Node node, int depth) {
+      if (!(node instanceof Element)) {
+        return;
+      }
+      Element element = (Element) node;
+      if (element.nameIs("a") || element.nameIs("area")) {
+        if (element.hasAttr("href")) {
+          links.add(element);
+        }
+      } else if (element.nameIs("base")) {
+        if (base == null && element.hasAttr("href")) {
+          base = element.attr("href");
+        }
+      } else if (element.nameIs("meta")) {
+        robotsNofollow |= isRobotsNofollow(element);
       }
     }
-    return false;
+
+    private static boolean isRobotsNofollow(Element meta) {
+      String content = meta.attr("content");
+      return meta.attr("name").trim().equalsIgnoreCase("robots")
+          && (hasToken(content, "nofollow") || hasToken(content, "none"));
+    }
   }
 
   private static boolean hasRelNofollow(Element link) {
