@@ -8,6 +8,8 @@ import java.io.OutputStream;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -76,15 +78,27 @@ public final class BlockedBloomFilter implements MembershipFilter {
   static final long MAX_BITS = MAX_BLOCKS * BLOCK_BITS;
 
   private static final VarHandle WORDS = MethodHandles.arrayElementVarHandle(long[].class);
-  /** Written by {@link #prefetch} so its loads have a use; never read. */
+  /**
+   * Written by {@link #prefetch} in the (practically never) case that its loads XOR to this value,
+   * so that they have a use and are not optimized away, without a store on every call: a volatile
+   * store would wait for the loads it is meant to overlap, and any store would bounce this object's
+   * cache line between cores.
+   */
+  private static final long PREFETCH_SENTINEL = 0x5851f42d4c957f2dL;
+
   @SuppressWarnings("unused")
-  private volatile long prefetchSink;
+  private long prefetchSink;
   private static final int SLICE_BITS = 9;
   private static final int SLICES_PER_WORD = Long.SIZE / SLICE_BITS;
   private static final long GOLDEN = 0x9e3779b97f4a7c15L;
   private static final double LN2_SQUARED = Math.log(2) * Math.log(2);
   /** Past this many expected probes per bit the fill is 1 − e⁻⁴⁰: every query is positive. */
   private static final double SATURATED_PROBES_PER_BIT = 40;
+
+  /** {@link #bestLoad} by rate; a few hundred rates at most (a scalable filter has ≤ 64 layers). */
+  private static final int BEST_LOAD_CACHED = 256;
+
+  private static final Map<Double, double[]> BEST_LOAD = new ConcurrentHashMap<>();
 
   private final long[] words;
   private final long blocks;
@@ -129,18 +143,15 @@ public final class BlockedBloomFilter implements MembershipFilter {
   static long[] plan(long expectedInsertions, double falsePositiveRate) {
     checkInsertions(expectedInsertions);
     checkRate(falsePositiveRate);
-    // Blocking never beats the classic filter, so its keys per 512 bits bound the search.
-    double classicLoad = BLOCK_BITS * LN2_SQUARED / -Math.log(falsePositiveRate);
-    int bestHashes = 1;
-    double bestLoad = 0;
-    for (int k = 1; k <= MAX_HASHES; k++) {
-      double load = maxLoad(k, falsePositiveRate, classicLoad);
-      if (load <= bestLoad) {
-        break; // the bits needed are unimodal in k
+    double[] best = BEST_LOAD.get(falsePositiveRate);
+    if (best == null) {
+      best = bestLoad(falsePositiveRate);
+      if (BEST_LOAD.size() < BEST_LOAD_CACHED) {
+        BEST_LOAD.put(falsePositiveRate, best);
       }
-      bestLoad = load;
-      bestHashes = k;
     }
+    double bestLoad = best[0];
+    int bestHashes = (int) best[1];
     double blocks = Math.ceil(expectedInsertions / bestLoad);
     if (blocks > MAX_BLOCKS) {
       throw new IllegalArgumentException(
@@ -262,16 +273,20 @@ public final class BlockedBloomFilter implements MembershipFilter {
   }
 
   /**
-   * Reads the first word of each key's block: independent loads, so the CPU overlaps their misses
-   * and the puts or queries that follow find the blocks in cache.
+   * Reads the first and last word of each key's block (a block spans two cache lines unless it
+   * happens to be aligned): independent loads, so the CPU overlaps their misses and the puts or
+   * queries that follow find the blocks in cache.
    */
   @Override
   public void prefetch(Hash128[] hashes, int count) {
     long sink = 0;
     for (int i = 0; i < count; i++) {
-      sink ^= (long) WORDS.getOpaque(words, blockBase(hashes[i].h1()));
+      int base = blockBase(hashes[i].h1());
+      sink ^= (long) WORDS.getOpaque(words, base) ^ (long) WORDS.getOpaque(words, base + 7);
     }
-    prefetchSink = sink; // keeps the loads from being optimized away
+    if (sink == PREFETCH_SENTINEL) {
+      prefetchSink = sink;
+    }
   }
 
   private boolean mightContain(long h1, long h2) {
@@ -449,6 +464,28 @@ public final class BlockedBloomFilter implements MembershipFilter {
       }
     }
     return g;
+  }
+
+  /**
+   * The most keys per block, and the hash count that allows it, at which the rate stays within
+   * {@code falsePositiveRate}: {@code {load, hashes}}. Independent of n, and some tens of
+   * milliseconds to compute, so {@link #plan} keeps the answers (a scalable filter asks again for
+   * each new layer).
+   */
+  private static double[] bestLoad(double falsePositiveRate) {
+    // Blocking never beats the classic filter, so its keys per 512 bits bound the search.
+    double classicLoad = BLOCK_BITS * LN2_SQUARED / -Math.log(falsePositiveRate);
+    int bestHashes = 1;
+    double bestLoad = 0;
+    for (int k = 1; k <= MAX_HASHES; k++) {
+      double load = maxLoad(k, falsePositiveRate, classicLoad);
+      if (load <= bestLoad) {
+        break; // the bits needed are unimodal in k
+      }
+      bestLoad = load;
+      bestHashes = k;
+    }
+    return new double[] {bestLoad, bestHashes};
   }
 
   /** The largest load λ in (0, limit] with {@code FPR(λ) ≤ ε} for k = {@code hashes}: bisection. */

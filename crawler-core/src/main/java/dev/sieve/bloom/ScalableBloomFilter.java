@@ -262,6 +262,14 @@ public final class ScalableBloomFilter implements MembershipFilter {
     return false;
   }
 
+  /** Prefetches in every layer: a key never put is probed in all of them. */
+  @Override
+  public void prefetch(Hash128[] hashes, int count) {
+    for (Layer layer : layers) {
+      layer.filter.prefetch(hashes, count);
+    }
+  }
+
   /** The number of layers, at least 1. */
   public int layers() {
     return layers.length;
