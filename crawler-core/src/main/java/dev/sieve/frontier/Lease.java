@@ -21,6 +21,16 @@ public record Lease(
     redirectChain = List.copyOf(redirectChain);
   }
 
+  /**
+   * The URL's hash (cached by its String) and the attempt: consistent with the record's equals, and
+   * cheaper than the generated hash of every component, which the frontier pays on each take and
+   * completion.
+   */
+  @Override
+  public int hashCode() {
+    return 31 * url.hashCode() + attempt;
+  }
+
   /** This URL again, one attempt later. */
   Lease nextAttempt() {
     return new Lease(url, depth, hostKey, attempt + 1, redirectChain);

@@ -1,6 +1,7 @@
 package dev.sieve.frontier;
 
 import com.google.common.base.Ticker;
+import dev.sieve.bloom.Hash128;
 import dev.sieve.url.Url;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -52,6 +53,7 @@ public final class LocalFrontier implements Frontier {
   private static final int STATE_VERSION = 1;
 
   private final Sieve sieve;
+  private final RecentlySeen recentlySeen = new RecentlySeen();
   private final Ticker ticker;
   private final long delayNanos;
   private final int maxInFlightPerHost;
@@ -127,26 +129,50 @@ public final class LocalFrontier implements Frontier {
   }
 
   /**
-   * Offers a page's links in one batch: the Sieve checks them together ({@link Sieve#admitAll}),
-   * so their filter cache misses overlap, under one acquisition of the lock.
+   * Offers a page's links in one batch. Outside the lock, the links the Sieve has seen (most links
+   * of a page) are dropped: first those it recently reported seen ({@link RecentlySeen}), then,
+   * after hashing the rest and starting their filter loads together, those the filter holds
+   * ({@link Sieve#mightHaveSeen(Hash128)}, final once true). The remaining few are checked-and-set
+   * and queued under one acquisition of the lock.
    */
   @Override
   public int pushAll(List<Url> urls, int depth) {
     int count = urls.size();
-    List<String> strings = new ArrayList<>(count);
-    String[] keys = new String[count];
-    for (int i = 0; i < count; i++) {
-      strings.add(urls.get(i).toString());
-      keys[i] = queueKey.of(urls.get(i));
+    Url[] unknown = new Url[count];
+    Hash128[] hashes = new Hash128[count];
+    int probed = 0;
+    for (Url url : urls) {
+      if (!recentlySeen.contains(url)) {
+        unknown[probed] = url;
+        hashes[probed++] = Hash128.of(url.toString());
+      }
     }
-    boolean[] isNew = new boolean[count];
+    sieve.prefetch(hashes, probed);
+    int candidates = 0;
+    for (int i = 0; i < probed; i++) {
+      if (sieve.mightHaveSeen(hashes[i])) {
+        recentlySeen.add(unknown[i]);
+      } else {
+        unknown[candidates] = unknown[i];
+        hashes[candidates++] = hashes[i];
+      }
+    }
+    if (candidates == 0) {
+      return 0;
+    }
+    String[] keys = new String[candidates];
+    for (int c = 0; c < candidates; c++) {
+      keys[c] = queueKey.of(unknown[c]); // may resolve DNS: not under the lock
+    }
     lock.lock();
     try {
-      sieve.admitAll(strings, isNew);
       int added = 0;
-      for (int i = 0; i < count; i++) {
-        if (isNew[i] && enqueue(strings.get(i), keys[i], depth, List.of())) {
-          added++;
+      for (int c = 0; c < candidates; c++) {
+        if (sieve.admit(hashes[c])) {
+          recentlySeen.add(unknown[c]);
+          if (enqueue(unknown[c].toString(), keys[c], depth, List.of())) {
+            added++;
+          }
         }
       }
       store.enforceBudget();

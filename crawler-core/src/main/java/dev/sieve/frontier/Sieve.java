@@ -138,10 +138,10 @@ public final class Sieve {
    * @return true if the filter had never seen the URL; false if it was (or might have been) seen
    */
   public boolean admit(CharSequence url) {
-    return admit(Hash128.of(url));
+    return admitOnce(Hash128.of(url));
   }
 
-  private boolean admit(Hash128 hash) {
+  private boolean admitOnce(Hash128 hash) {
     boolean isNew;
     synchronized (stripes[(int) (hash.h2() >>> 52)]) {
       try {
@@ -166,9 +166,10 @@ public final class Sieve {
   }
 
   /**
-   * {@link #admit} for a batch, e.g. the links of one page: hashes them all, lets the filter start
-   * the memory loads of all of them at once, then checks-and-sets each (exactly once, as {@link
-   * #admit}). Faster than one by one once the filter outgrows the CPU caches.
+   * {@link #admit} for a batch, e.g. the links of one page: hashes them all and lets the filter
+   * start the memory loads of all of them at once ({@link #prefetch}); the URLs the filter already
+   * holds (most links of a page) are answered without a lock ({@link #mightHaveSeen(Hash128)}),
+   * the rest are checked-and-set exactly once, as {@link #admit}.
    *
    * @param isNew receives, per URL, whether it was never seen (at least {@code urls.size()} long)
    * @return how many URLs were new
@@ -179,15 +180,39 @@ public final class Sieve {
     for (int i = 0; i < count; i++) {
       hashes[i] = Hash128.of(urls.get(i));
     }
-    seen.prefetch(hashes, count);
+    prefetch(hashes, count);
     int added = 0;
     for (int i = 0; i < count; i++) {
-      isNew[i] = admit(hashes[i]);
+      isNew[i] = !mightHaveSeen(hashes[i]) && admit(hashes[i]);
       if (isNew[i]) {
         added++;
       }
     }
     return added;
+  }
+
+  /**
+   * Marks the URL with this hash ({@link Hash128#of(CharSequence)} of the URL) seen; as {@link
+   * #admit(CharSequence)}, for a caller that hashed it already.
+   */
+  public boolean admit(Hash128 hash) {
+    return admitOnce(hash);
+  }
+
+  /**
+   * Starts the memory loads of the filter for a batch of hashes, so that the checks that follow
+   * overlap their cache misses; a hint with no effect on answers.
+   */
+  public void prefetch(Hash128[] hashes, int count) {
+    seen.prefetch(hashes, count);
+  }
+
+  /**
+   * True if the URL with this hash might have been admitted; false if it definitely was not.
+   * Lock-free, and final once true: the Sieve never forgets a URL.
+   */
+  public boolean mightHaveSeen(Hash128 hash) {
+    return seen.mightContain(hash);
   }
 
   /** Removes and returns the oldest pending URL, or empty when none is pending. */
