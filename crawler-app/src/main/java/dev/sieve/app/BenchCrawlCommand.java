@@ -12,6 +12,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -51,6 +54,22 @@ final class BenchCrawlCommand implements Callable<Integer> {
   @Option(names = "--per-host", defaultValue = "8", description = "Fetches in flight on the site (default ${DEFAULT-VALUE}).")
   int perHost;
 
+  @Option(names = "--runs", defaultValue = "5",
+      description = "Measured crawls of the site; pages/s is their median, the profile covers them all (default ${DEFAULT-VALUE}).")
+  int runs;
+
+  @Option(names = "--warmup", defaultValue = "2",
+      description = "Unmeasured crawls of the site first, so that the JIT has compiled the crawler as it"
+          + " has in any crawl of more than a few seconds; 0 measures a cold JVM (default ${DEFAULT-VALUE}).")
+  int warmup;
+
+  @Option(names = "--recording", paramLabel = "FILE",
+      description = "Keep the JFR recording here, for `jfr print` or JDK Mission Control (default: deleted).")
+  Path keepRecording;
+
+  /** JFR's default is 10 or 20 ms; finer gives more samples, at 1 ms the sampling itself costs. */
+  private static final Duration SAMPLE_PERIOD = Duration.ofMillis(5);
+
   /** Components by the first matching frame prefix; a sample counts for each it passes through. */
   private static final Map<String, String> COMPONENTS = new LinkedHashMap<>();
 
@@ -85,24 +104,70 @@ final class BenchCrawlCommand implements Callable<Integer> {
           .maxInFlightPerHost(perHost)
           .expectedUrls(Math.max(1_000_000, pages * 2L))
           .build();
-      CrawlProgress result;
+      Duration serverCpuBefore;
+      long crawlerCpuBefore;
+      Instant measuredFrom;
+      List<Double> rates = new ArrayList<>();
+      long measuredPages = 0;
+      double measuredSeconds = 0;
+      // Started before the warm-up: starting JFR in a warm JVM throws away much of its compiled
+      // code, and the measured crawls would pay for compiling it again. Only the samples taken
+      // during the measured crawls are counted.
       try (Recording recording = new Recording()) {
-        recording.enable("jdk.ExecutionSample").withPeriod(Duration.ofMillis(10));
+        recording.enable("jdk.ExecutionSample").withPeriod(SAMPLE_PERIOD);
         recording.start();
-        result = new Crawler(config, new CrawlListener() {}).run();
+        for (int i = 1; i <= warmup; i++) {
+          CrawlProgress cold = new Crawler(config, new CrawlListener() {}).run();
+          double seconds = cold.elapsed().toNanos() / 1e9;
+          out.printf(Locale.ROOT, "Warm-up crawl %d: %,d pages in %.2f s, %.0f pages/s (not measured)%n",
+              i, cold.pages(), seconds, cold.pages() / seconds);
+        }
+        serverCpuBefore = cpuTime(server.toHandle());
+        crawlerCpuBefore = processCpuNanos();
+        measuredFrom = Instant.now();
+        for (int i = 1; i <= runs; i++) {
+          CrawlProgress result = new Crawler(config, new CrawlListener() {}).run();
+          double seconds = result.elapsed().toNanos() / 1e9;
+          rates.add(result.pages() / seconds);
+          measuredPages += result.pages();
+          measuredSeconds += seconds;
+          out.printf(Locale.ROOT, "Crawl %d: %,d pages (%s) in %.2f s: %.0f pages/s%n",
+              i, result.pages(), Units.bytes(result.bytes()), seconds, result.pages() / seconds);
+        }
         recording.stop();
         recording.dump(recordingFile);
       }
-      double seconds = result.elapsed().toNanos() / 1e9;
-      out.printf(Locale.ROOT, "Crawled %,d pages (%s) in %.2f s: %.0f pages/s, %d threads, %d per host%n",
-          result.pages(), Units.bytes(result.bytes()), seconds, result.pages() / seconds, threads, perHost);
-      printProfile(out, recordingFile);
+      Collections.sort(rates);
+      out.printf(Locale.ROOT, "Median of %d crawls: %.0f pages/s (%d threads, %d per host)%n",
+          runs, rates.get(rates.size() / 2), threads, perHost);
+      double crawlerCpu = (processCpuNanos() - crawlerCpuBefore) / 1e9;
+      double serverCpu = cpuTime(server.toHandle()).minus(serverCpuBefore).toNanos() / 1e9;
+      out.printf(Locale.ROOT,
+          "CPU: crawler %.2f s (%.0f pages per CPU-second), site server %.2f s, on %d cores over %.2f s%n",
+          crawlerCpu, measuredPages / crawlerCpu, serverCpu,
+          Runtime.getRuntime().availableProcessors(), measuredSeconds);
+      printProfile(out, recordingFile, measuredFrom);
+      if (keepRecording != null) {
+        Files.copy(recordingFile, keepRecording, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        out.printf(Locale.ROOT, "Recording kept at %s%n", keepRecording);
+      }
       return 0;
     } finally {
       server.destroy();
       server.waitFor(10, TimeUnit.SECONDS);
       Files.deleteIfExists(recordingFile);
     }
+  }
+
+  /** CPU time of this JVM, all threads (JIT and GC included). */
+  private static long processCpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean)
+            java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+        .getProcessCpuTime();
+  }
+
+  private static Duration cpuTime(ProcessHandle process) {
+    return process.info().totalCpuDuration().orElse(Duration.ZERO);
   }
 
   private static int awaitReady(Process server) throws Exception {
@@ -116,14 +181,15 @@ final class BenchCrawlCommand implements Callable<Integer> {
   }
 
   /** Inclusive share of the crawler's execution samples per component. */
-  private static void printProfile(PrintStream out, Path recording) throws Exception {
+  private static void printProfile(PrintStream out, Path recording, Instant from) throws Exception {
     Map<String, Long> hits = new LinkedHashMap<>();
     COMPONENTS.keySet().forEach(name -> hits.put(name, 0L));
     Map<String, Long> sieveFrames = new java.util.HashMap<>();
     String[] sievePrefixes = COMPONENTS.get("Sieve + frontier").split("\\|");
     long total = 0;
     for (RecordedEvent event : RecordingFile.readAllEvents(recording)) {
-      if (!event.getEventType().getName().equals("jdk.ExecutionSample") || event.getStackTrace() == null) {
+      if (!event.getEventType().getName().equals("jdk.ExecutionSample") || event.getStackTrace() == null
+          || event.getStartTime().isBefore(from)) {
         continue;
       }
       String thread = event.getThread("sampledThread") == null ? "" : event.getThread("sampledThread").getJavaName();
