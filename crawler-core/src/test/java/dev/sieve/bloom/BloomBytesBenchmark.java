@@ -25,7 +25,7 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 2, time = 1)
 @Measurement(iterations = 3, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx6g", "-Xms2g"})
+@Fork(value = 1, jvmArgsAppend = {"-Xmx6g", "-Xms2g", "-XX:+UseTransparentHugePages"})
 @State(Scope.Benchmark)
 public class BloomBytesBenchmark {
   @Param({"blocked", "classic"})

@@ -25,7 +25,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 2, time = 1)
 @Measurement(iterations = 3, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx4g"})
+@Fork(value = 1, jvmArgsAppend = {"-Xmx4g", "-XX:+UseTransparentHugePages"})
 @State(Scope.Benchmark)
 public class SieveBenchmark {
   private static final int POOL = 1 << 18;

@@ -8,6 +8,7 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.bloom.BloomFilter;
+import dev.sieve.bloom.Hash128;
 import dev.sieve.bloom.MembershipFilter;
 import dev.sieve.testing.CapturedLogs;
 import java.util.ArrayList;
@@ -98,6 +99,61 @@ class SieveTest {
     assertThat(accepted.get()).isEqualTo(urls);
     assertThat(pops).isEqualTo(urls);
     assertThat(popped).hasSize(urls);
+  }
+
+  @Test
+  void admitAll_batchWithRepeatsAndASeenUrl_marksEachNewUrlOnce() {
+    Sieve sieve = Sieve.create(1000, 0.001);
+    sieve.admit("https://a.example/seen");
+    boolean[] isNew = new boolean[4];
+
+    int added = sieve.admitAll(List.of("https://a.example/1", "https://a.example/seen",
+        "https://a.example/1", "https://a.example/2"), isNew);
+
+    assertThat(added).isEqualTo(2);
+    assertThat(isNew).containsExactly(true, false, false, true);
+    assertThat(sieve.pending()).as("admitting queues nothing here").isZero();
+  }
+
+  @RepeatedTest(10)
+  void admitAll_samePagesFromSixteenThreads_eachUrlAdmittedExactlyOnce() throws Exception {
+    Sieve sieve = Sieve.create(1_000_000, 1e-6);
+    int urls = 3_000;
+    CountDownLatch start = new CountDownLatch(1);
+    AtomicInteger admitted = new AtomicInteger();
+    List<Future<?>> done = new ArrayList<>();
+    for (int t = 0; t < 16; t++) {
+      int offset = t * 50;
+      done.add(pool.submit(() -> {
+        start.await();
+        for (int from = 0; from < urls; from += 50) {
+          List<String> page = new ArrayList<>();
+          for (int i = 0; i < 50; i++) {
+            page.add(url(0, (from + i + offset) % urls));
+          }
+          admitted.addAndGet(sieve.admitAll(page, new boolean[page.size()]));
+        }
+        return null;
+      }));
+    }
+    start.countDown();
+    for (Future<?> f : done) {
+      f.get();
+    }
+
+    assertThat(admitted.get()).isEqualTo(urls);
+  }
+
+  @Test
+  void mightHaveSeen_byHash_agreesWithAdmitByHash() {
+    Sieve sieve = Sieve.create(1000, 0.001);
+    Hash128 hash = Hash128.of("https://a.example/");
+
+    assertThat(sieve.mightHaveSeen(hash)).isFalse();
+    assertThat(sieve.admit(hash)).isTrue();
+    assertThat(sieve.mightHaveSeen(hash)).isTrue();
+    assertThat(sieve.mightHaveSeen("https://a.example/")).as("the same key as the String").isTrue();
+    assertThat(sieve.admit("https://a.example/")).isFalse();
   }
 
   @Test
