@@ -4,15 +4,13 @@ import static dev.sieve.testing.SyntheticUrls.url;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sieve.bloom.ScalableBloomFilter;
+import dev.sieve.testing.Concurrently;
 import dev.sieve.testing.FilterVariant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -77,27 +75,17 @@ class SieveOverFilterVariantsTest {
 
   /** Pushes the same {@code urls} URLs from 16 threads at once; returns how many were enqueued. */
   private static int pushFromSixteenThreads(Sieve sieve, int urls) throws Exception {
-    CountDownLatch start = new CountDownLatch(1);
-    AtomicInteger accepted = new AtomicInteger();
-    List<Future<?>> done = new ArrayList<>();
-    for (int t = 0; t < 16; t++) {
-      int offset = t * 313;
-      done.add(pool.submit(() -> {
-        start.await();
-        for (int i = 0; i < urls; i++) {
-          if (sieve.push(url(0, (i + offset) % urls))) {
-            accepted.incrementAndGet();
-          }
+    return Concurrently.sum(pool, 16, thread -> {
+      int mine = 0;
+      for (int i = 0; i < urls; i++) {
+        if (sieve.push(url(0, (i + thread * 313) % urls))) {
+          mine++;
         }
-        return null;
-      }));
-    }
-    start.countDown();
-    for (Future<?> f : done) {
-      f.get();
-    }
-    return accepted.get();
+      }
+      return mine;
+    });
   }
+
 
   private static List<String> popAll(Sieve sieve) {
     List<String> popped = new ArrayList<>();

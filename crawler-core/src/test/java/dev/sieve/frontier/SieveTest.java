@@ -11,6 +11,7 @@ import dev.sieve.bloom.BloomFilter;
 import dev.sieve.bloom.Hash128;
 import dev.sieve.bloom.MembershipFilter;
 import dev.sieve.testing.CapturedLogs;
+import dev.sieve.testing.Concurrently;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -21,7 +22,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.RepeatedTest;
@@ -70,25 +70,7 @@ class SieveTest {
   void push_sameUrlsFromSixteenThreads_eachEnqueuedExactlyOnce() throws Exception {
     Sieve sieve = Sieve.create(1_000_000, 1e-6);
     int urls = 5_000;
-    CountDownLatch start = new CountDownLatch(1);
-    AtomicInteger accepted = new AtomicInteger();
-    List<Future<?>> done = new ArrayList<>();
-    for (int t = 0; t < 16; t++) {
-      int offset = t * 313;
-      done.add(pool.submit(() -> {
-        start.await();
-        for (int i = 0; i < urls; i++) {
-          if (sieve.push(url(0, (i + offset) % urls))) {
-            accepted.incrementAndGet();
-          }
-        }
-        return null;
-      }));
-    }
-    start.countDown();
-    for (Future<?> f : done) {
-      f.get();
-    }
+    int accepted = pushFromSixteenThreads(sieve, urls);
 
     Set<String> popped = new HashSet<>();
     int pops = 0;
@@ -96,7 +78,7 @@ class SieveTest {
       popped.add(next.get().url());
       pops++;
     }
-    assertThat(accepted.get()).isEqualTo(urls);
+    assertThat(accepted).isEqualTo(urls);
     assertThat(pops).isEqualTo(urls);
     assertThat(popped).hasSize(urls);
   }
@@ -119,29 +101,20 @@ class SieveTest {
   void admitAll_samePagesFromSixteenThreads_eachUrlAdmittedExactlyOnce() throws Exception {
     Sieve sieve = Sieve.create(1_000_000, 1e-6);
     int urls = 3_000;
-    CountDownLatch start = new CountDownLatch(1);
-    AtomicInteger admitted = new AtomicInteger();
-    List<Future<?>> done = new ArrayList<>();
-    for (int t = 0; t < 16; t++) {
-      int offset = t * 50;
-      done.add(pool.submit(() -> {
-        start.await();
-        for (int from = 0; from < urls; from += 50) {
-          List<String> page = new ArrayList<>();
-          for (int i = 0; i < 50; i++) {
-            page.add(url(0, (from + i + offset) % urls));
-          }
-          admitted.addAndGet(sieve.admitAll(page, new boolean[page.size()]));
-        }
-        return null;
-      }));
-    }
-    start.countDown();
-    for (Future<?> f : done) {
-      f.get();
-    }
 
-    assertThat(admitted.get()).isEqualTo(urls);
+    int admitted = Concurrently.sum(pool, 16, thread -> {
+      int mine = 0;
+      for (int from = 0; from < urls; from += 50) {
+        List<String> page = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+          page.add(url(0, (from + i + thread * 50) % urls));
+        }
+        mine += sieve.admitAll(page, new boolean[page.size()]);
+      }
+      return mine;
+    });
+
+    assertThat(admitted).isEqualTo(urls);
   }
 
   @Test
@@ -182,27 +155,10 @@ class SieveTest {
   void push_overClassicFilterFromSixteenThreads_eachEnqueuedExactlyOnce() throws Exception {
     Sieve sieve = Sieve.over(BloomFilter.create(1_000_000, 1e-6), 1e-6, warning -> {});
     int urls = 5_000;
-    CountDownLatch start = new CountDownLatch(1);
-    AtomicInteger accepted = new AtomicInteger();
-    List<Future<?>> done = new ArrayList<>();
-    for (int t = 0; t < 16; t++) {
-      int offset = t * 313;
-      done.add(pool.submit(() -> {
-        start.await();
-        for (int i = 0; i < urls; i++) {
-          if (sieve.push(url(0, (i + offset) % urls))) {
-            accepted.incrementAndGet();
-          }
-        }
-        return null;
-      }));
-    }
-    start.countDown();
-    for (Future<?> f : done) {
-      f.get();
-    }
 
-    assertThat(accepted.get()).isEqualTo(urls);
+    int accepted = pushFromSixteenThreads(sieve, urls);
+
+    assertThat(accepted).isEqualTo(urls);
     assertThat(sieve.pending()).isEqualTo(urls);
   }
 
@@ -270,5 +226,18 @@ class SieveTest {
       assertThat(warnings).extracting(CapacityWarning::threshold).containsExactlyInAnyOrder(1.0, 1.5, 2.0, 3.0);
       assertThat(logs.events()).extracting(ILoggingEvent::getLevel).containsOnly(Level.WARN).hasSize(4);
     }
+  }
+
+  /** Pushes the same {@code urls} URLs from 16 threads at once; returns how many were enqueued. */
+  private static int pushFromSixteenThreads(Sieve sieve, int urls) throws Exception {
+    return Concurrently.sum(pool, 16, thread -> {
+      int mine = 0;
+      for (int i = 0; i < urls; i++) {
+        if (sieve.push(url(0, (i + thread * 313) % urls))) {
+          mine++;
+        }
+      }
+      return mine;
+    });
   }
 }
