@@ -4,7 +4,6 @@ import static dev.sieve.testing.SyntheticUrls.url;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sieve.bloom.ScalableBloomFilter;
-import dev.sieve.testing.Concurrently;
 import dev.sieve.testing.FilterVariant;
 import java.util.ArrayList;
 import java.util.List;
@@ -73,17 +72,8 @@ class SieveOverFilterVariantsTest {
     assertThat(popped).allMatch(filter::mightContain);
   }
 
-  /** Pushes the same {@code urls} URLs from 16 threads at once; returns how many were enqueued. */
   private static int pushFromSixteenThreads(Sieve sieve, int urls) throws Exception {
-    return Concurrently.sum(pool, 16, thread -> {
-      int mine = 0;
-      for (int i = 0; i < urls; i++) {
-        if (sieve.push(url(0, (i + thread * 313) % urls))) {
-          mine++;
-        }
-      }
-      return mine;
-    });
+    return SieveTest.pushFromSixteenThreads(pool, sieve, urls);
   }
 
 

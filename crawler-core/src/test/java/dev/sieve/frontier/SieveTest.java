@@ -230,6 +230,11 @@ class SieveTest {
 
   /** Pushes the same {@code urls} URLs from 16 threads at once; returns how many were enqueued. */
   private static int pushFromSixteenThreads(Sieve sieve, int urls) throws Exception {
+    return pushFromSixteenThreads(pool, sieve, urls);
+  }
+
+  /** As above, on the threads of {@code pool} (16 or more); also for SieveOverFilterVariantsTest. */
+  static int pushFromSixteenThreads(ExecutorService pool, Sieve sieve, int urls) throws Exception {
     return Concurrently.sum(pool, 16, thread -> {
       int mine = 0;
       for (int i = 0; i < urls; i++) {
