@@ -138,10 +138,14 @@ public final class Sieve {
    * @return true if the filter had never seen the URL; false if it was (or might have been) seen
    */
   public boolean admit(CharSequence url) {
-    return admitOnce(Hash128.of(url));
+    return admit(Hash128.of(url));
   }
 
-  private boolean admitOnce(Hash128 hash) {
+  /**
+   * Marks the URL with this hash ({@link Hash128#of(CharSequence)} of the URL) seen; as {@link
+   * #admit(CharSequence)}, for a caller that hashed it already.
+   */
+  public boolean admit(Hash128 hash) {
     boolean isNew;
     synchronized (stripes[(int) (hash.h2() >>> 52)]) {
       try {
@@ -189,14 +193,6 @@ public final class Sieve {
       }
     }
     return added;
-  }
-
-  /**
-   * Marks the URL with this hash ({@link Hash128#of(CharSequence)} of the URL) seen; as {@link
-   * #admit(CharSequence)}, for a caller that hashed it already.
-   */
-  public boolean admit(Hash128 hash) {
-    return admitOnce(hash);
   }
 
   /**
