@@ -15,7 +15,7 @@ import dev.sieve.url.Url;
  * immutable, so a URL read from a slot written by another thread is complete.
  */
 final class RecentlySeen {
-  /** 4,096 slots: 16 KiB of references with compressed oops, small enough to stay in cache. */
+  /** 16,384 slots: 64 KiB of references with compressed oops, small enough to stay in cache. */
   static final int SLOTS = 1 << 14;
 
   private final Url[] slots = new Url[SLOTS];
