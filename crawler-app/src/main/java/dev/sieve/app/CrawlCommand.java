@@ -135,9 +135,15 @@ final class CrawlCommand implements Callable<Integer> {
       description = "Longer links are not followed (default ${DEFAULT-VALUE}).")
   int maxUrlLength;
 
-  @Option(names = "--max-outlinks", defaultValue = "5000", paramLabel = "N",
-      description = "Links taken from one page at most (default ${DEFAULT-VALUE}).")
+  @Option(names = "--max-outlinks", defaultValue = "100000", paramLabel = "N",
+      description = "Distinct links taken from one page at most; the rest are counted"
+          + " over-outlinks-cap, with a WARN (default ${DEFAULT-VALUE}).")
   int maxOutlinks;
+
+  @Option(names = "--max-query-variants", defaultValue = "100", paramLabel = "N",
+      description = "Distinct query strings followed per (authority, path) at most; the rest are"
+          + " counted query-trap, with one WARN per path (default ${DEFAULT-VALUE}).")
+  int maxQueryVariants;
 
   @Option(names = "--max-path-depth", defaultValue = "20", paramLabel = "N",
       description = "Links with more path segments are not followed (default ${DEFAULT-VALUE}).")
@@ -336,6 +342,7 @@ final class CrawlCommand implements Callable<Integer> {
         .maxBodyBytes(maxBodyBytes)
         .maxUrlLength(maxUrlLength)
         .maxOutlinks(maxOutlinks)
+        .maxQueryVariants(maxQueryVariants)
         .maxPathDepth(maxPathDepth)
         .pendingMemoryBytes(pendingMemory)
         .seenFilter(filter)
@@ -372,7 +379,7 @@ final class CrawlCommand implements Callable<Integer> {
     out.printf(Locale.ROOT, "  pages:             %,d (%.1f pages/s over %.1f s)%n", p.pages(), p.pagesPerSecond(), seconds);
     out.printf(Locale.ROOT, "  errors:            %,d %s%n", p.errorTotal(), ProgressReporter.counts(p.errors()));
     out.printf(Locale.ROOT, "  bytes:             %s%n", Units.bytes(p.bytes()));
-    out.printf(Locale.ROOT, "  links:             %,d found, %,d new%n", p.linksFound(), p.newLinks());
+    out.printf(Locale.ROOT, "  links:             %s%n", ProgressReporter.counts(p.links()));
     out.printf(Locale.ROOT, "  skipped:           %s%n", ProgressReporter.counts(p.skipped()));
     out.printf(Locale.ROOT, "  retries:           %,d%n", p.retries());
     out.printf(Locale.ROOT, "  pending at end:    %,d%n", p.pending());

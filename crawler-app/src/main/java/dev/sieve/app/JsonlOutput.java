@@ -16,7 +16,8 @@ import java.nio.file.StandardOpenOption;
 /**
  * Writes one JSON object per fetched URL, one per line, flushed after each so that a killed crawl
  * leaves only whole lines. Fields: url, status, depth, contentType, bytes, fetchMs, outlinks,
- * newLinks, error, fetchedAt (ISO-8601). Thread-safe.
+ * newLinks, error, fetchedAt (ISO-8601), and for a parsed page links (found and each fate's count).
+ * Thread-safe.
  */
 final class JsonlOutput implements CrawlListener, AutoCloseable {
   private final Writer writer;
@@ -88,6 +89,13 @@ final class JsonlOutput implements CrawlListener, AutoCloseable {
       out.writeNumberField("newLinks", record.newLinks());
       out.writeStringField("error", record.error());
       out.writeStringField("fetchedAt", record.fetchedAt().toString());
+      if (record.links() != null) {
+        out.writeObjectFieldStart("links");
+        for (var fate : record.links().asMap().entrySet()) {
+          out.writeNumberField(fate.getKey(), fate.getValue());
+        }
+        out.writeEndObject();
+      }
       out.writeEndObject();
       out.flush();
       writer.write('\n');

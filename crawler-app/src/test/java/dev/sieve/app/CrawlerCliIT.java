@@ -42,12 +42,25 @@ class CrawlerCliIT {
       assertThat(records).hasSize(paths.size());
       JsonNode first = records.stream().filter(r -> r.get("url").asText().endsWith("/p/0.html")).findFirst().orElseThrow();
       assertThat(fieldNames(first)).containsExactly(
-          "url", "status", "depth", "contentType", "bytes", "fetchMs", "outlinks", "newLinks", "error", "fetchedAt");
+          "url", "status", "depth", "contentType", "bytes", "fetchMs", "outlinks", "newLinks", "error", "fetchedAt",
+          "links");
+      // The seed's 9 links: 2 junk hrefs, 1 to another origin, the rest new or seen; they add up.
+      JsonNode links = first.get("links");
+      assertThat(links.get("found").asInt()).isEqualTo(first.get("outlinks").asInt()).isEqualTo(9);
+      assertThat(links.get("new").asInt()).isEqualTo(first.get("newLinks").asInt());
+      assertThat(links.get("invalid").asInt()).isEqualTo(2);
+      assertThat(links.get("out-of-scope").asInt()).isEqualTo(1);
+      int fates = 0;
+      for (String fate : fieldNames(links)) {
+        fates += fate.equals("found") ? 0 : links.get(fate).asInt();
+      }
+      assertThat(fates).isEqualTo(9);
       assertThat(first.get("status").asInt()).isEqualTo(200);
       assertThat(first.get("depth").asInt()).isZero();
       assertThat(first.get("error").isNull()).isTrue();
       assertThat(Instant.parse(first.get("fetchedAt").asText())).isNotNull();
-      assertThat(result.stdout).contains("Crawl summary").contains("pages:").contains("skipped seeds:     0");
+      assertThat(result.stdout).contains("Crawl summary").contains("pages:").contains("skipped seeds:     0")
+          .containsPattern("links: +\\{found=[0-9,]+, new=[0-9,]+, seen=");
     }
   }
 

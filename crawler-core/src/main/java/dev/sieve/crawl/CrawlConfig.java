@@ -54,6 +54,7 @@ public final class CrawlConfig {
   final long pendingMemoryBytes;
   final dev.sieve.frontier.SeenFilter seenFilter;
   final boolean growOnCapacity;
+  final int maxQueryVariants;
 
   private CrawlConfig(Builder b) {
     this.seeds = List.copyOf(b.seeds);
@@ -77,6 +78,7 @@ public final class CrawlConfig {
     this.callTimeout = b.callTimeout;
     this.maxUrlLength = b.maxUrlLength;
     this.maxOutlinks = b.maxOutlinks;
+    this.maxQueryVariants = b.maxQueryVariants;
     this.maxPathDepth = b.maxPathDepth;
     this.maxRepeatedSegments = b.maxRepeatedSegments;
     this.followNofollow = b.followNofollow;
@@ -139,7 +141,8 @@ public final class CrawlConfig {
     private Duration readTimeout = Duration.ofSeconds(30);
     private Duration callTimeout = Duration.ofSeconds(60);
     private int maxUrlLength = 2048;
-    private int maxOutlinks = 5000;
+    private int maxOutlinks = dev.sieve.parse.LinkExtractor.DEFAULT_MAX_OUTLINKS;
+    private int maxQueryVariants = 100;
     private int maxPathDepth = 20;
     private int maxRepeatedSegments = 3;
     private boolean followNofollow;
@@ -330,9 +333,22 @@ public final class CrawlConfig {
       return this;
     }
 
-    /** Links taken from one page at most (default 5,000). */
+    /**
+     * Distinct links taken from one page at most (default 100,000, see {@link
+     * dev.sieve.parse.LinkExtractor.Builder#maxOutlinks}); the rest are counted {@code
+     * over-outlinks-cap} with a WARN naming the page.
+     */
     public Builder maxOutlinks(int max) {
       this.maxOutlinks = max;
+      return this;
+    }
+
+    /**
+     * Distinct query strings followed per (authority, path) at most (default 100); links with
+     * further ones are counted {@code query-trap}, with one WARN per path.
+     */
+    public Builder maxQueryVariants(int max) {
+      this.maxQueryVariants = max;
       return this;
     }
 
@@ -429,6 +445,7 @@ public final class CrawlConfig {
       positive("maxBodyBytes", maxBodyBytes);
       positive("maxUrlLength", maxUrlLength);
       atLeast("maxOutlinks", maxOutlinks, 0);
+      positive("maxQueryVariants", maxQueryVariants);
       positive("maxPathDepth", maxPathDepth);
       positive("maxRepeatedSegments", maxRepeatedSegments);
       notNegative("maxCrawlDelay", maxCrawlDelay);

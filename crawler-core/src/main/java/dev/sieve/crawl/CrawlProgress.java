@@ -13,8 +13,9 @@ import java.util.Map;
  * @param inFlight URLs being fetched
  * @param hosts politeness keys seen
  * @param errors records with an error, by kind ({@code http-404}, {@code timeout}…)
- * @param skipped links and URLs not fetched, by reason ({@code out-of-scope}, {@code
- *     depth-limit}, {@code robots-denied}…); includes the crawl's refusals, never silent
+ * @param skipped URLs not fetched, by reason ({@code robots-denied}, {@code host-budget}, {@code
+ *     host-skipped}, {@code filter-full}, and a redirect's target refused by the link filter:
+ *     {@code out-of-scope}…); the links of pages are counted in {@code links}
  * @param retries fetches retried
  * @param linksFound links seen on pages
  * @param newLinks links the Sieve let through
@@ -22,6 +23,9 @@ import java.util.Map;
  * @param sieveFpp the Sieve's estimated current false-positive rate
  * @param sieveLayers the Sieve's filter layers (more than 1 once a growing filter has grown)
  * @param capacityWarnings capacity warnings logged
+ * @param links the fates of the links found on parsed pages: {@code found} first, then each
+ *     {@link LinkFate} that occurred by its label ({@code new}, {@code seen}, {@code nofollow}…);
+ *     the fates add up to {@code found}
  */
 public record CrawlProgress(
     Duration elapsed,
@@ -38,7 +42,8 @@ public record CrawlProgress(
     long sieveEstimate,
     double sieveFpp,
     int sieveLayers,
-    int capacityWarnings) {
+    int capacityWarnings,
+    Map<String, Long> links) {
 
   /** Records with an error of any kind. */
   public long errorTotal() {

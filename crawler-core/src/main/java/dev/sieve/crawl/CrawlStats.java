@@ -1,5 +1,6 @@
 package dev.sieve.crawl;
 
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -14,6 +15,38 @@ final class CrawlStats {
   final LongAdder linksNew = new LongAdder();
   private final Map<String, LongAdder> errors = new ConcurrentHashMap<>();
   private final Map<String, LongAdder> skipped = new ConcurrentHashMap<>();
+  /** Link fates of parsed pages, by {@link LinkFate#ordinal()}. */
+  private final LongAdder[] linkFates = new LongAdder[LinkFate.values().length];
+
+  CrawlStats() {
+    for (int i = 0; i < linkFates.length; i++) {
+      linkFates[i] = new LongAdder();
+    }
+  }
+
+  /** Adds one page's link fates. */
+  void links(LinkCounts counts) {
+    for (LinkFate fate : LinkFate.values()) {
+      linkFates[fate.ordinal()].add(counts.count(fate));
+    }
+  }
+
+  /** {@code found} (the sum of the fates), then each fate that occurred, in {@link LinkFate} order. */
+  Map<String, Long> linkFates() {
+    Map<String, Long> fates = new LinkedHashMap<>();
+    long found = 0;
+    for (LinkFate fate : LinkFate.values()) {
+      long count = linkFates[fate.ordinal()].sum();
+      found += count;
+      if (count > 0) {
+        fates.put(fate.label(), count);
+      }
+    }
+    Map<String, Long> all = new LinkedHashMap<>();
+    all.put("found", found);
+    all.putAll(fates);
+    return all;
+  }
 
   void error(String kind) {
     errors.computeIfAbsent(kind, k -> new LongAdder()).increment();
@@ -39,6 +72,9 @@ final class CrawlStats {
     all.put("linksNew", linksNew.sum());
     errors.forEach((k, v) -> all.put("error." + k, v.sum()));
     skipped.forEach((k, v) -> all.put("skipped." + k, v.sum()));
+    for (LinkFate fate : LinkFate.values()) {
+      all.put("link." + fate.label(), linkFates[fate.ordinal()].sum());
+    }
     return all;
   }
 
@@ -56,12 +92,21 @@ final class CrawlStats {
             errors.computeIfAbsent(name.substring(6), k -> new LongAdder()).add(value);
           } else if (name.startsWith("skipped.")) {
             skipped(name.substring(8), value);
+          } else if (name.startsWith("link.")) {
+            addLinkFate(name.substring(5), value);
           }
         }
       }
     });
   }
 
+  private void addLinkFate(String label, long value) {
+    for (LinkFate fate : LinkFate.values()) {
+      if (fate.label().equals(label)) {
+        linkFates[fate.ordinal()].add(value);
+      }
+    }
+  }
 
   static Map<String, Long> copy(Map<String, LongAdder> counters) {
     Map<String, Long> copy = new TreeMap<>();

@@ -17,8 +17,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
@@ -54,6 +52,7 @@ public final class Crawler {
   /** Null without a state directory. */
   private final Checkpointer checkpointer;
   private final LinkFilter links;
+  private final LinkClassifier linkFates;
   private final CrawlStats stats = new CrawlStats();
   /** Permits for URLs still to be done under --max-pages; a retried URL gives its permit back. */
   private final Semaphore pageBudget;
@@ -83,6 +82,7 @@ public final class Crawler {
     this.extractor = extractor(config);
     this.robots = robots(config, fetcher);
     this.links = new LinkFilter(config);
+    this.linkFates = new LinkClassifier(config, links, robots, frontier, stats);
     this.pageBudget = new Semaphore((int) Math.min(Integer.MAX_VALUE, config.maxPages));
   }
 
@@ -96,6 +96,7 @@ public final class Crawler {
     this.extractor = extractor(config);
     this.robots = robots(config, fetcher);
     this.links = new LinkFilter(config);
+    this.linkFates = new LinkClassifier(config, links, robots, frontier, stats);
     this.pageBudget = new Semaphore((int) Math.min(Integer.MAX_VALUE, config.maxPages));
   }
 
@@ -239,7 +240,8 @@ public final class Crawler {
         frontier.approximateSeen(),
         frontier.seenFpp(),
         frontier.seenLayers(),
-        frontier.capacityWarnings());
+        frontier.capacityWarnings(),
+        stats.linkFates());
   }
 
   /** The crawl's refusals with the frontier's beside them. */
@@ -306,11 +308,13 @@ public final class Crawler {
       followRedirect(lease, url, page);
       return;
     }
-    ParsedPage parsed = page.isSuccess() && page.isHtml()
+    boolean parse = page.isSuccess() && page.isHtml();
+    ParsedPage parsed = parse
         ? extractor.extract(page.body(), page.contentType(), url)
         : ParsedPage.empty();
-    int newLinks = enqueue(parsed.links(), lease.depth() + 1);
-    record(lease, page, parsed.linksFound(), newLinks, errorOf(page));
+    LinkCounts fates = parse ? linkFates.classify(parsed, url, lease.depth() + 1) : null;
+    record(lease, page, parsed.linksFound(), fates == null ? 0 : fates.count(LinkFate.NEW),
+        errorOf(page), fates);
     frontier.complete(lease);
   }
 
@@ -362,21 +366,6 @@ public final class Crawler {
         frontier.complete(lease);
         return false;
     }
-  }
-
-  /** Sends in-scope links through the Sieve into the frontier; returns how many were new. */
-  private int enqueue(List<Url> found, int depth) {
-    List<Url> accepted = new ArrayList<>(found.size());
-    for (Url link : found) {
-      String refusal = links.refusal(link, depth);
-      if (refusal != null) {
-        stats.skipped(refusal);
-      } else {
-        accepted.add(link);
-      }
-    }
-    // One call for the page: a shared frontier offers them in one round trip.
-    return frontier.pushAll(accepted, depth);
   }
 
   /** A redirect's target is a new link: normalized, scoped and sieved like any other. */
@@ -437,6 +426,11 @@ public final class Crawler {
   }
 
   private void record(Lease lease, FetchResult page, int outlinks, int newLinks, String error) {
+    record(lease, page, outlinks, newLinks, error, null);
+  }
+
+  private void record(Lease lease, FetchResult page, int outlinks, int newLinks, String error,
+      LinkCounts fates) {
     stats.pages.increment();
     stats.linksFound.add(outlinks);
     stats.linksNew.add(newLinks);
@@ -456,6 +450,7 @@ public final class Crawler {
             outlinks,
             newLinks,
             error,
-            config.clock.instant()));
+            config.clock.instant(),
+            fates));
   }
 }

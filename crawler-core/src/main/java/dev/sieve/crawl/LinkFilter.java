@@ -10,15 +10,10 @@ import java.util.stream.Collectors;
 
 /**
  * Decides whether a discovered link is followed: scope, depth, and the traps and hazards of the
- * web. Returns the reason a link is refused, so every refusal is counted. Immutable, thread-safe.
+ * web. Returns the {@link LinkFate} of a refused link, so every refusal is counted. Immutable,
+ * thread-safe.
  */
 final class LinkFilter {
-  static final String OUT_OF_SCOPE = "out-of-scope";
-  static final String DEPTH_LIMIT = "depth-limit";
-  static final String URL_TOO_LONG = "url-too-long";
-  static final String PATH_TRAP = "path-trap";
-  static final String PRIVATE_ADDRESS = "private-address";
-
   private final UrlScope scope;
   private final int maxDepth;
   private final int maxUrlLength;
@@ -37,23 +32,29 @@ final class LinkFilter {
     this.seedHosts = config.seeds.stream().map(Url::host).collect(Collectors.toUnmodifiableSet());
   }
 
-  /** Why {@code link} at {@code depth} is not followed, or null if it is. */
+  /** Why {@code link} at {@code depth} is not followed, as a fate's label, or null if it is. */
   String refusal(Url link, int depth) {
+    LinkFate fate = fate(link, depth);
+    return fate == null ? null : fate.label();
+  }
+
+  /** The fate of {@code link} at {@code depth} if it is refused, or null if it is followed. */
+  LinkFate fate(Url link, int depth) {
     if (depth > maxDepth) {
-      return DEPTH_LIMIT;
+      return LinkFate.OVER_DEPTH;
     }
     if (!scope.allows(link)) {
-      return OUT_OF_SCOPE;
+      return LinkFate.OUT_OF_SCOPE;
     }
     if (link.length() > maxUrlLength) {
-      return URL_TOO_LONG;
+      return LinkFate.TOO_LONG;
     }
     if (isTrap(link.path())) {
-      return PATH_TRAP;
+      return LinkFate.PATH_TRAP;
     }
     if (!allowPrivate && !seedHosts.contains(link.host())
         && AddressPolicy.isPrivateHost(link.host())) {
-      return PRIVATE_ADDRESS;
+      return LinkFate.PRIVATE_ADDRESS;
     }
     return null;
   }

@@ -17,6 +17,8 @@ import java.time.Instant;
  * @param error null, or a short reason: {@code http-404}, {@code timeout}, {@code truncated},
  *     {@code robots-denied}, {@code redirect-loop}, {@code too-many-redirects}…
  * @param fetchedAt when the fetch ended
+ * @param links the fates of the page's links, adding up to {@code outlinks}; null when the
+ *     response was not parsed for links (not a 2xx HTML page, a redirect, a failure)
  */
 public record PageRecord(
     String url,
@@ -28,4 +30,13 @@ public record PageRecord(
     int outlinks,
     int newLinks,
     String error,
-    Instant fetchedAt) {}
+    Instant fetchedAt,
+    LinkCounts links) {
+
+  /** A record without link fates. */
+  public PageRecord(String url, int status, int depth, String contentType, long bytes,
+      long fetchMs, int outlinks, int newLinks, String error, Instant fetchedAt) {
+    this(url, status, depth, contentType, bytes, fetchMs, outlinks, newLinks, error, fetchedAt,
+        null);
+  }
+}

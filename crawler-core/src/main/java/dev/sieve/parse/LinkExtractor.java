@@ -35,7 +35,10 @@ public final class LinkExtractor {
     this.followNofollow = builder.followNofollow;
   }
 
-  /** A builder with {@code maxOutlinks} 5000 and {@code followNofollow} false. */
+  /** The default {@code maxOutlinks}; see {@link Builder#maxOutlinks}. */
+  public static final int DEFAULT_MAX_OUTLINKS = 100_000;
+
+  /** A builder with {@code maxOutlinks} {@value #DEFAULT_MAX_OUTLINKS} and {@code followNofollow} false. */
   public static Builder builder() {
     return new Builder();
   }
@@ -65,7 +68,8 @@ public final class LinkExtractor {
     int found = 0;
     int invalid = 0;
     int nofollow = 0;
-    boolean capped = false;
+    int duplicates = 0;
+    int overCap = 0;
     for (Element link : page.links) {
       found++;
       Optional<Url> url = base.resolve(link.attr("href"));
@@ -79,13 +83,17 @@ public final class LinkExtractor {
           continue;
         }
       }
-      if (links.size() < maxOutlinks) {
+      if (links.contains(url.get())) {
+        duplicates++;
+      } else if (links.size() < maxOutlinks) {
         links.add(url.get());
-      } else if (!links.contains(url.get())) {
-        capped = true;
+      } else {
+        overCap++;
       }
     }
-    return new ParsedPage(new ArrayList<>(links), found, invalid, nofollowPage, nofollow, capped);
+    int nofollowDropped = followNofollow ? 0 : nofollow;
+    return new ParsedPage(new ArrayList<>(links), found, invalid, nofollowPage, nofollow,
+        nofollowDropped, duplicates, overCap);
   }
 
   /** The supported charset named by a Content-Type header, or null to let Jsoup detect it. */
@@ -192,12 +200,18 @@ public final class LinkExtractor {
 
   /** Configures a {@link LinkExtractor}. */
   public static final class Builder {
-    private int maxOutlinks = 5000;
+    private int maxOutlinks = DEFAULT_MAX_OUTLINKS;
     private boolean followNofollow;
 
     private Builder() {}
 
-    /** The most links kept per page; must not be negative. */
+    /**
+     * The most distinct links kept per page; must not be negative. Later distinct links are
+     * counted ({@link ParsedPage#linksOverCap()}), not kept. The default, 100,000, is above any
+     * page of real documentation sites (the largest index page of the Rust docs has about 5,000
+     * distinct links) and costs at most some tens of MiB per page being parsed: about 300 bytes per
+     * kept link, while the parsed tree of a page that big already takes more.
+     */
     public Builder maxOutlinks(int maxOutlinks) {
       if (maxOutlinks < 0) {
         throw new IllegalArgumentException("maxOutlinks < 0: " + maxOutlinks);

@@ -3,17 +3,23 @@ package dev.sieve.parse;
 import dev.sieve.url.Url;
 import java.util.List;
 
-/** The outlinks of one HTML page and counts describing them. Immutable. */
+/**
+ * The outlinks of one HTML page and counts describing them. Immutable. Every link found is
+ * accounted for once: {@code linksFound = linksInvalid + linksNofollowDropped + linksDuplicate +
+ * linksOverCap + links().size()}.
+ */
 public final class ParsedPage {
 
-  private static final ParsedPage EMPTY = new ParsedPage(List.of(), 0, 0, false, 0, false);
+  private static final ParsedPage EMPTY = new ParsedPage(List.of(), 0, 0, false, 0, 0, 0, 0);
 
   private final List<Url> links;
   private final int linksFound;
   private final int linksInvalid;
   private final boolean nofollowPage;
   private final int linksNofollow;
-  private final boolean linksCapped;
+  private final int linksNofollowDropped;
+  private final int linksDuplicate;
+  private final int linksOverCap;
 
   ParsedPage(
       List<Url> links,
@@ -21,13 +27,17 @@ public final class ParsedPage {
       int linksInvalid,
       boolean nofollowPage,
       int linksNofollow,
-      boolean linksCapped) {
+      int linksNofollowDropped,
+      int linksDuplicate,
+      int linksOverCap) {
     this.links = List.copyOf(links);
     this.linksFound = linksFound;
     this.linksInvalid = linksInvalid;
     this.nofollowPage = nofollowPage;
     this.linksNofollow = linksNofollow;
-    this.linksCapped = linksCapped;
+    this.linksNofollowDropped = linksNofollowDropped;
+    this.linksDuplicate = linksDuplicate;
+    this.linksOverCap = linksOverCap;
   }
 
   /** A page with no links, for responses that are not parsed. */
@@ -66,9 +76,24 @@ public final class ParsedPage {
     return linksNofollow;
   }
 
+  /** Nofollow links not kept because the extractor does not follow them. */
+  public int linksNofollowDropped() {
+    return linksNofollowDropped;
+  }
+
+  /** Followable links repeating one kept earlier on the page. */
+  public int linksDuplicate() {
+    return linksDuplicate;
+  }
+
+  /** Followable links past the extractor's {@code maxOutlinks} distinct ones, not kept. */
+  public int linksOverCap() {
+    return linksOverCap;
+  }
+
   /** True if the page had more distinct followable links than {@link #links()} holds. */
   public boolean linksCapped() {
-    return linksCapped;
+    return linksOverCap > 0;
   }
 
   @Override
@@ -83,8 +108,12 @@ public final class ParsedPage {
         + nofollowPage
         + ", nofollow="
         + linksNofollow
-        + ", capped="
-        + linksCapped
+        + ", nofollowDropped="
+        + linksNofollowDropped
+        + ", duplicate="
+        + linksDuplicate
+        + ", overCap="
+        + linksOverCap
         + "}";
   }
 }

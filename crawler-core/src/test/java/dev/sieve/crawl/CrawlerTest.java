@@ -97,7 +97,7 @@ class CrawlerTest {
       List<PageRecord> records = crawl(site, b -> b.scope(Scope.ANY), p -> progress[0] = p);
 
       assertThat(records).extracting(r -> URI.create(r.url()).getHost()).containsOnly("127.0.0.1");
-      assertThat(progress[0].skipped()).containsKey("private-address");
+      assertThat(progress[0].links()).containsKey("private-address");
     }
   }
 

@@ -162,6 +162,37 @@ class LinkExtractorTest {
         .containsExactly("http://example.com/p0", "http://example.com/p1", "http://example.com/p2");
     assertThat(page.linksCapped()).isTrue();
     assertThat(page.linksFound()).isEqualTo(20);
+    assertThat(page.linksDuplicate()).isEqualTo(10);
+    assertThat(page.linksOverCap()).isEqualTo(7);
+  }
+
+  @Test
+  void extract_mixedLinks_eachCountedOnceAndTheCountsAddUpToFound() {
+    byte[] body = utf8("<a href='/a'></a><a href='/a'></a><a href='mailto:x@example.com'></a>"
+        + "<a rel='nofollow' href='/n'></a><a href='/b'></a><a href='/c'></a><a href='/c'></a>"
+        + "<a href='javascript:void(0)'></a><a href='/d'></a>");
+    LinkExtractor capped = LinkExtractor.builder().maxOutlinks(2).build();
+
+    ParsedPage page = capped.extract(body, HTML, PAGE);
+
+    assertThat(strings(page)).containsExactly("http://example.com/a", "http://example.com/b");
+    assertThat(page.linksInvalid()).isEqualTo(2);
+    assertThat(page.linksNofollowDropped()).isEqualTo(1);
+    assertThat(page.linksDuplicate()).isEqualTo(1);
+    assertThat(page.linksOverCap()).isEqualTo(3);
+    assertThat(page.linksInvalid() + page.linksNofollowDropped() + page.linksDuplicate()
+        + page.linksOverCap() + page.links().size()).isEqualTo(page.linksFound()).isEqualTo(9);
+  }
+
+  @Test
+  void extract_nofollowFollowedWhenAsked_notCountedDropped() {
+    byte[] body = utf8("<a rel='nofollow' href='/n'></a>");
+
+    ParsedPage page = LinkExtractor.builder().followNofollow(true).build().extract(body, HTML, PAGE);
+
+    assertThat(page.links()).hasSize(1);
+    assertThat(page.linksNofollow()).isEqualTo(1);
+    assertThat(page.linksNofollowDropped()).isZero();
   }
 
   @Test
@@ -173,6 +204,7 @@ class LinkExtractorTest {
 
     assertThat(page.links()).hasSize(2);
     assertThat(page.linksCapped()).isFalse();
+    assertThat(page.linksDuplicate()).isEqualTo(2);
   }
 
   @Test

@@ -1,0 +1,62 @@
+package dev.sieve.crawl;
+
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** How many of one page's links met each {@link LinkFate}; they add up to {@link #found()}. */
+public final class LinkCounts {
+  private static final LinkFate[] FATES = LinkFate.values();
+
+  /** No links: for a page that was not parsed. */
+  public static final LinkCounts NONE = new LinkCounts(new int[FATES.length]);
+
+  private final int[] counts;
+
+  private LinkCounts(int[] counts) {
+    this.counts = counts;
+  }
+
+  /** Every link found on the page: each href, junk and duplicates included. */
+  public int found() {
+    return Arrays.stream(counts).sum();
+  }
+
+  public int count(LinkFate fate) {
+    return counts[fate.ordinal()];
+  }
+
+  /** {@code found} first, then each fate that occurred, by label, in {@link LinkFate} order. */
+  public Map<String, Integer> asMap() {
+    Map<String, Integer> map = new LinkedHashMap<>();
+    map.put("found", found());
+    for (LinkFate fate : FATES) {
+      if (counts[fate.ordinal()] > 0) {
+        map.put(fate.label(), counts[fate.ordinal()]);
+      }
+    }
+    return map;
+  }
+
+  @Override
+  public String toString() {
+    return asMap().toString();
+  }
+
+  /** Counts one page's links; not thread-safe. */
+  static final class Tally {
+    private final int[] counts = new int[FATES.length];
+
+    void add(LinkFate fate, int n) {
+      counts[fate.ordinal()] += n;
+    }
+
+    void add(LinkFate fate) {
+      counts[fate.ordinal()]++;
+    }
+
+    LinkCounts counts() {
+      return new LinkCounts(counts.clone());
+    }
+  }
+}
