@@ -174,18 +174,18 @@ class LocalFrontierTest {
     frontier.push(url("http://slow.example/1"), 0);
     frontier.push(url("http://fast.example/1"), 0);
 
-    frontier.delayHost("slow.example", Duration.ofSeconds(30));
+    frontier.delayHost("http://slow.example", Duration.ofSeconds(30));
 
-    assertThat(frontier.poll().hostKey()).isEqualTo("fast.example");
+    assertThat(frontier.poll().hostKey()).isEqualTo("http://fast.example");
     assertThat(frontier.poll()).isNull();
     ticker.advance(30 * SECOND);
-    assertThat(frontier.poll().hostKey()).isEqualTo("slow.example");
+    assertThat(frontier.poll().hostKey()).isEqualTo("http://slow.example");
   }
 
   @Test
   void setHostDelay_crawlDelay_spacesThatHostFurther() {
     LocalFrontier frontier = frontier(Duration.ofSeconds(1), 1);
-    frontier.setHostDelay("a.example", Duration.ofSeconds(5));
+    frontier.setHostDelay("http://a.example", Duration.ofSeconds(5));
     frontier.push(url("http://a.example/1"), 0);
     frontier.push(url("http://a.example/2"), 0);
 
@@ -202,7 +202,7 @@ class LocalFrontierTest {
     frontier.push(url("http://a.example/1"), 0);
     frontier.push(url("http://a.example/2"), 0);
 
-    assertThat(frontier.skipHost("a.example")).isEqualTo(2);
+    assertThat(frontier.skipHost("http://a.example")).isEqualTo(2);
     assertThat(frontier.push(url("http://a.example/3"), 0)).isFalse();
     assertThat(frontier.droppedBySkippedHost()).isEqualTo(3);
     assertThat(frontier.isFinished()).isTrue();
@@ -227,7 +227,7 @@ class LocalFrontierTest {
     frontier.push(url("http://a.example.co.uk/"), 0);
     frontier.push(url("http://b.example.co.uk/"), 0);
 
-    assertThat(frontier.poll().hostKey()).isEqualTo("example.co.uk");
+    assertThat(frontier.poll().hostKey()).isEqualTo("example.co.uk:80");
     assertThat(frontier.poll()).isNull();
   }
 
@@ -240,7 +240,7 @@ class LocalFrontierTest {
     frontier.push(url("http://127.0.0.1:8080/a"), 0);
     frontier.push(url("http://[::ffff:7f00:1]:8080/b"), 0);
 
-    assertThat(frontier.poll().hostKey()).isEqualTo("127.0.0.1");
+    assertThat(frontier.poll().hostKey()).isEqualTo("127.0.0.1:8080");
     assertThat(frontier.poll()).as("the second waits for the shared delay").isNull();
     assertThat(frontier.hosts()).isEqualTo(1);
   }

@@ -162,7 +162,7 @@ class RedisFrontierTest {
           expected.add(url.toString());
         }
       }
-      assertThat(order.get("h" + h + ".example")).containsExactlyElementsOf(expected);
+      assertThat(order.get("http://h" + h + ".example")).containsExactlyElementsOf(expected);
     }
   }
 
