@@ -54,6 +54,7 @@ public final class CrawlConfig {
   final long pendingMemoryBytes;
   final dev.sieve.frontier.SeenFilter seenFilter;
   final boolean growOnCapacity;
+  final int hostFailureLimit;
 
   private CrawlConfig(Builder b) {
     this.seeds = List.copyOf(b.seeds);
@@ -95,6 +96,7 @@ public final class CrawlConfig {
     this.pendingMemoryBytes = b.pendingMemoryBytes;
     this.seenFilter = b.seenFilter;
     this.growOnCapacity = b.growOnCapacity;
+    this.hostFailureLimit = b.hostFailureLimit;
   }
 
   public static Builder builder() {
@@ -158,6 +160,7 @@ public final class CrawlConfig {
     private long pendingMemoryBytes = 256L << 20;
     private dev.sieve.frontier.SeenFilter seenFilter = dev.sieve.frontier.SeenFilter.BLOCKED;
     private boolean growOnCapacity = true;
+    private int hostFailureLimit = 3;
 
     private Builder() {}
 
@@ -405,6 +408,16 @@ public final class CrawlConfig {
       return this;
     }
 
+    /**
+     * Connection failures in a row (refused, timed out, reset; robots.txt fetches included) after
+     * which an authority is unreachable: its URLs are recorded as {@code host-unreachable}
+     * without fetching (default 3).
+     */
+    public Builder hostFailureLimit(int limit) {
+      this.hostFailureLimit = limit;
+      return this;
+    }
+
     public CrawlConfig build() {
       if (seeds.isEmpty()) {
         throw new IllegalArgumentException("seeds (none) must hold at least one URL");
@@ -431,6 +444,7 @@ public final class CrawlConfig {
       atLeast("maxOutlinks", maxOutlinks, 0);
       positive("maxPathDepth", maxPathDepth);
       positive("maxRepeatedSegments", maxRepeatedSegments);
+      positive("hostFailureLimit", hostFailureLimit);
       notNegative("maxCrawlDelay", maxCrawlDelay);
       if (robotsRetryInterval.isZero() || robotsRetryInterval.isNegative()) {
         throw new IllegalArgumentException(

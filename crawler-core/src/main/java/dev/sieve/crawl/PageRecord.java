@@ -17,6 +17,9 @@ import java.time.Instant;
  * @param error null, or a short reason: {@code http-404}, {@code timeout}, {@code truncated},
  *     {@code robots-denied}, {@code redirect-loop}, {@code too-many-redirects}…
  * @param fetchedAt when the fetch ended
+ * @param cause null, or what lies behind a connection-level {@code error}: {@code connection
+ *     refused}, {@code connect timeout}, {@code read timeout}, {@code connection reset}…, or for
+ *     {@code robots-unreachable} also {@code http-503} and the like
  */
 public record PageRecord(
     String url,
@@ -28,4 +31,13 @@ public record PageRecord(
     int outlinks,
     int newLinks,
     String error,
-    Instant fetchedAt) {}
+    Instant fetchedAt,
+    String cause) {
+
+  /** A record without a cause. */
+  public PageRecord(String url, int status, int depth, String contentType, long bytes,
+      long fetchMs, int outlinks, int newLinks, String error, Instant fetchedAt) {
+    this(url, status, depth, contentType, bytes, fetchMs, outlinks, newLinks, error, fetchedAt,
+        null);
+  }
+}

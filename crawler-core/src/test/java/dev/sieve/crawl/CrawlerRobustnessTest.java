@@ -92,7 +92,7 @@ class CrawlerRobustnessTest {
     assertThat(routes.hits("/")).isZero();
     assertThat(records).isEmpty();
     assertThat(summary.skipped()).containsEntry("host-skipped", 1L);
-    assertThat(skippedHosts).containsExactly("127.0.0.1");
+    assertThat(skippedHosts).containsExactly(url(""));
   }
 
   @Test
@@ -193,7 +193,7 @@ class CrawlerRobustnessTest {
   }
 
   @Test
-  void deadHost_robotsUnreachableRetriedThenRecorded() throws Exception {
+  void deadHost_robotsUnreachableRetriedPerHostThenRecordedWithCause() throws Exception {
     int deadPort;
     try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
       deadPort = socket.getLocalPort();
@@ -205,8 +205,9 @@ class CrawlerRobustnessTest {
     assertThat(records).singleElement().satisfies(r -> {
       assertThat(r.status()).isZero();
       assertThat(r.error()).isEqualTo("robots-unreachable");
+      assertThat(r.cause()).isEqualTo("connection refused");
     });
-    assertThat(summary.retries()).isEqualTo(1);
+    assertThat(summary.retries()).as("robots.txt is retried for the host, not the URL").isZero();
   }
 
   @Test
@@ -217,11 +218,12 @@ class CrawlerRobustnessTest {
     }
     Url dead = Url.parse("http://127.0.0.1:" + deadPort + "/").orElseThrow();
 
-    crawl(b -> b.seeds(List.of(dead)).retries(2).respectRobots(false));
+    crawl(b -> b.seeds(List.of(dead)).retries(2).respectRobots(false).hostFailureLimit(5));
 
     assertThat(records).singleElement().satisfies(r -> {
       assertThat(r.status()).isZero();
       assertThat(r.error()).isEqualTo("connect");
+      assertThat(r.cause()).isEqualTo("connection refused");
     });
     assertThat(summary.retries()).isEqualTo(2);
     assertThat(summary.errors()).containsEntry("connect", 1L);
