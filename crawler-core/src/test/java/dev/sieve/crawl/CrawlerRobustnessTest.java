@@ -390,27 +390,7 @@ class CrawlerRobustnessTest {
   }
 
   private void crawl(UnaryOperator<CrawlConfig.Builder> settings) throws InterruptedException {
-    CrawlConfig config = settings.apply(CrawlConfig.builder()
-            .seeds(List.of(Url.parse(url("/")).orElseThrow()))
-            .threads(4)
-            .politenessDelay(Duration.ZERO)
-            .maxInFlightPerHost(1)
-            .expectedUrls(10_000)
-            .retryBackoff(Duration.ofMillis(10)))
-        .build();
-    summary = new Crawler(config, new CrawlListener() {
-      @Override
-      public void onPage(PageRecord record) {
-        records.add(record);
-      }
-
-      @Override
-      public void onHostSkipped(String host, String reason) {
-        skippedHosts.add(host);
-      }
-    }).run();
-    assertThat(summary.pages()).isEqualTo(records.size());
-    assertThat(records.stream().map(PageRecord::url).distinct().count()).isEqualTo(records.size());
+    summary = RecordedCrawl.run(settings.apply(RecordedCrawl.defaults(url("/"))).build(), records, skippedHosts);
   }
 
   private String url(String path) {

@@ -209,6 +209,40 @@ class LocalFrontierTest {
   }
 
   @Test
+  void takeAll_leasesTheHostsQueueAtOnceWhateverItsDelay_otherHostsKeepTheirs() {
+    LocalFrontier frontier = frontier(Duration.ofSeconds(10), 1);
+    for (int i = 0; i < 5; i++) {
+      frontier.push(url("http://dead.example/" + i), 0);
+    }
+    frontier.push(url("http://live.example/0"), 0);
+    Lease first = frontier.poll();
+    assertThat(first.hostKey()).isEqualTo("http://dead.example");
+
+    List<Lease> rest = frontier.takeAll("http://dead.example", 3);
+
+    assertThat(rest).extracting(Lease::url)
+        .containsExactly("http://dead.example/1", "http://dead.example/2", "http://dead.example/3");
+    assertThat(frontier.inFlight()).isEqualTo(4);
+    frontier.complete(first);
+    rest.forEach(frontier::complete);
+    assertThat(frontier.takeAll("http://dead.example", 100)).extracting(Lease::url)
+        .containsExactly("http://dead.example/4");
+    assertThat(frontier.poll().hostKey()).isEqualTo("http://live.example");
+    assertThat(frontier.takeAll("http://nowhere.example", 100)).isEmpty();
+  }
+
+  @Test
+  void queueKeyHost_portsOfOneHostAreSeparateQueues() {
+    LocalFrontier frontier = frontier(Duration.ofSeconds(1), 1);
+    frontier.push(url("http://127.0.0.1:9/a"), 0);
+    frontier.push(url("http://127.0.0.1:18001/a"), 0);
+
+    assertThat(frontier.poll().hostKey()).isEqualTo("http://127.0.0.1:9");
+    assertThat(frontier.poll().hostKey()).as("not held by port 9's delay").isEqualTo("http://127.0.0.1:18001");
+    assertThat(frontier.hosts()).isEqualTo(2);
+  }
+
+  @Test
   void push_overHostBudget_droppedAndCounted() {
     LocalFrontier frontier = LocalFrontier.builder(Sieve.create(1000, 0.001)).ticker(ticker)
         .politenessDelay(Duration.ZERO).maxUrlsPerHost(2).build();
