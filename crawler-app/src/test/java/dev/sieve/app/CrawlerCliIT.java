@@ -42,7 +42,7 @@ class CrawlerCliIT {
       assertThat(records).hasSize(paths.size());
       JsonNode first = records.stream().filter(r -> r.get("url").asText().endsWith("/p/0.html")).findFirst().orElseThrow();
       assertThat(fieldNames(first)).containsExactly(
-          "url", "status", "depth", "contentType", "bytes", "fetchMs", "outlinks", "newLinks", "error", "fetchedAt");
+          "url", "status", "depth", "contentType", "bytes", "fetchMs", "outlinks", "newLinks", "error", "cause", "fetchedAt");
       assertThat(first.get("status").asInt()).isEqualTo(200);
       assertThat(first.get("depth").asInt()).isZero();
       assertThat(first.get("error").isNull()).isTrue();
