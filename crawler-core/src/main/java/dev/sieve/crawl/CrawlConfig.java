@@ -378,8 +378,10 @@ public final class CrawlConfig {
     }
 
     /**
-     * After a robots.txt fetch fails (5xx, network), the host's URLs wait this long for the next
-     * try (default 1 min); they fail after {@code retries} tries.
+     * After a robots.txt fetch gets a failure (5xx, 429), the host's URLs wait this long in the
+     * frontier for its next fetch (default 1 min; after a connection failure, the retry backoff,
+     * doubled per failure in a row, up to this); after {@code retries} + 1 failures in a row they
+     * are recorded as {@code robots-unreachable}.
      */
     public Builder robotsRetryInterval(Duration interval) {
       this.robotsRetryInterval = Objects.requireNonNull(interval, "robotsRetryInterval");
