@@ -61,6 +61,8 @@ class DeadHostsIT {
       assertThat(ended).as("the crawl ended within 180 s; stderr:%n%s", stderr).isTrue();
       assertThat(crawler.exitValue()).as(stderr).isZero();
       assertThat(wall).as("wall time of the whole crawl").isLessThan(Duration.ofMinutes(2));
+      assertThat(wall).as("--timeout 5 applied: three default 30 s read timeouts alone take 90 s")
+          .isLessThan(Duration.ofSeconds(90));
 
       Map<String, List<JsonNode>> byOrigin = records().stream()
           .collect(Collectors.groupingBy(r -> origin(r.get("url").asText())));
@@ -83,6 +85,20 @@ class DeadHostsIT {
       assertThat(warnings(stderr, silent.url(""))).singleElement().asString()
           .contains("read timeout");
       assertThat(stdout).contains("host-unreachable=" + String.format(java.util.Locale.ROOT, "%,d", 2 * DEAD_URLS));
+    }
+  }
+
+  @Test
+  void crawl_badHostFailureLimitOrTimeout_isUsageErrorNamingTheOption() throws Exception {
+    Path seedFile = Files.writeString(dir.resolve("seeds.txt"), "http://127.0.0.1:9/\n");
+
+    for (String[] bad : new String[][] {{"--host-failure-limit", "0"}, {"--timeout", "0"}}) {
+      Process crawler = start("crawl", "--seeds", seedFile.toString(), bad[0], bad[1]);
+      assertThat(crawler.waitFor(60, TimeUnit.SECONDS)).isTrue();
+      String stderr = Files.readString(dir.resolve("stderr.txt"));
+      assertThat(crawler.exitValue()).as(stderr).isEqualTo(2);
+      assertThat(stderr).contains(bad[0] + " (0) must be >= 1").doesNotContain("Exception");
+      assertThat(dir.resolve("crawl.jsonl")).doesNotExist();
     }
   }
 
