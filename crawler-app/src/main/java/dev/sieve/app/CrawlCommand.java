@@ -123,6 +123,14 @@ final class CrawlCommand implements Callable<Integer> {
       description = "Retries of a 5xx or network failure, with backoff (default ${DEFAULT-VALUE}).")
   int retries;
 
+  @Option(names = "--host-failure-limit", defaultValue = "3", paramLabel = "N",
+      description = "Connection failures in a row (refused, timed out, reset; robots.txt included) after which a host (scheme, host, port) is unreachable: its URLs are recorded as host-unreachable without fetching (default ${DEFAULT-VALUE}).")
+  int hostFailureLimit;
+
+  @Option(names = "--timeout", paramLabel = "SECONDS",
+      description = "Connect and read timeout of every request (default: connect 10, read 30).")
+  Long timeoutSeconds;
+
   @Option(names = "--max-crawl-delay", defaultValue = "30", paramLabel = "SECONDS",
       description = "Hosts whose robots.txt asks for a longer Crawl-delay are skipped (default ${DEFAULT-VALUE}).")
   long maxCrawlDelaySeconds;
@@ -338,6 +346,7 @@ final class CrawlCommand implements Callable<Integer> {
         .maxInFlightPerHost(perHost)
         .queueKey(queueKey)
         .retries(retries)
+        .hostFailureLimit(hostFailureLimit)
         .maxCrawlDelay(Duration.ofSeconds(maxCrawlDelaySeconds))
         .maxBodyBytes(maxBodyBytes)
         .maxUrlLength(maxUrlLength)
@@ -366,6 +375,15 @@ final class CrawlCommand implements Callable<Integer> {
     }
     if (delayMs < 0) {
       throw new IllegalArgumentException("delay-ms (" + delayMs + ") must be >= 0");
+    }
+    if (hostFailureLimit < 1) {
+      throw new IllegalArgumentException("--host-failure-limit (" + hostFailureLimit + ") must be >= 1");
+    }
+    if (timeoutSeconds != null) {
+      if (timeoutSeconds < 1) {
+        throw new IllegalArgumentException("--timeout (" + timeoutSeconds + ") must be >= 1");
+      }
+      builder.connectTimeout(Duration.ofSeconds(timeoutSeconds)).readTimeout(Duration.ofSeconds(timeoutSeconds));
     }
     if (progressSeconds < 1) {
       throw new IllegalArgumentException("progress-interval (" + progressSeconds + ") must be >= 1");

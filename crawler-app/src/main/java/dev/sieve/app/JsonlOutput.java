@@ -16,8 +16,8 @@ import java.nio.file.StandardOpenOption;
 /**
  * Writes one JSON object per fetched URL, one per line, flushed after each so that a killed crawl
  * leaves only whole lines. Fields: url, status, depth, contentType, bytes, fetchMs, outlinks,
- * newLinks, error, fetchedAt (ISO-8601), and for a parsed page links (found and each fate's count).
- * Thread-safe.
+ * newLinks, error, cause, fetchedAt (ISO-8601), and for a parsed page links (found and each fate's
+ * count). Thread-safe.
  */
 final class JsonlOutput implements CrawlListener, AutoCloseable {
   private final Writer writer;
@@ -88,6 +88,7 @@ final class JsonlOutput implements CrawlListener, AutoCloseable {
       out.writeNumberField("outlinks", record.outlinks());
       out.writeNumberField("newLinks", record.newLinks());
       out.writeStringField("error", record.error());
+      out.writeStringField("cause", record.cause());
       out.writeStringField("fetchedAt", record.fetchedAt().toString());
       if (record.links() != null) {
         out.writeObjectFieldStart("links");

@@ -55,6 +55,7 @@ public final class CrawlConfig {
   final dev.sieve.frontier.SeenFilter seenFilter;
   final boolean growOnCapacity;
   final int maxQueryVariants;
+  final int hostFailureLimit;
 
   private CrawlConfig(Builder b) {
     this.seeds = List.copyOf(b.seeds);
@@ -97,6 +98,7 @@ public final class CrawlConfig {
     this.pendingMemoryBytes = b.pendingMemoryBytes;
     this.seenFilter = b.seenFilter;
     this.growOnCapacity = b.growOnCapacity;
+    this.hostFailureLimit = b.hostFailureLimit;
   }
 
   public static Builder builder() {
@@ -161,6 +163,7 @@ public final class CrawlConfig {
     private long pendingMemoryBytes = 256L << 20;
     private dev.sieve.frontier.SeenFilter seenFilter = dev.sieve.frontier.SeenFilter.BLOCKED;
     private boolean growOnCapacity = true;
+    private int hostFailureLimit = 3;
 
     private Builder() {}
 
@@ -391,8 +394,10 @@ public final class CrawlConfig {
     }
 
     /**
-     * After a robots.txt fetch fails (5xx, network), the host's URLs wait this long for the next
-     * try (default 1 min); they fail after {@code retries} tries.
+     * After a robots.txt fetch gets a failure (5xx, 429), the host's URLs wait this long in the
+     * frontier for its next fetch (default 1 min; after a connection failure, the retry backoff,
+     * doubled per failure in a row, up to this); after {@code retries} + 1 failures in a row they
+     * are recorded as {@code robots-unreachable}.
      */
     public Builder robotsRetryInterval(Duration interval) {
       this.robotsRetryInterval = Objects.requireNonNull(interval, "robotsRetryInterval");
@@ -418,6 +423,16 @@ public final class CrawlConfig {
 
     public Builder clock(Clock clock) {
       this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /**
+     * Connection failures in a row (refused, timed out, reset; robots.txt fetches included) after
+     * which an authority is unreachable: its URLs are recorded as {@code host-unreachable}
+     * without fetching (default 3).
+     */
+    public Builder hostFailureLimit(int limit) {
+      this.hostFailureLimit = limit;
       return this;
     }
 
@@ -448,6 +463,7 @@ public final class CrawlConfig {
       positive("maxQueryVariants", maxQueryVariants);
       positive("maxPathDepth", maxPathDepth);
       positive("maxRepeatedSegments", maxRepeatedSegments);
+      positive("hostFailureLimit", hostFailureLimit);
       notNegative("maxCrawlDelay", maxCrawlDelay);
       if (robotsRetryInterval.isZero() || robotsRetryInterval.isNegative()) {
         throw new IllegalArgumentException(

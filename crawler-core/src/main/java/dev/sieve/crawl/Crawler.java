@@ -1,6 +1,7 @@
 package dev.sieve.crawl;
 
 import dev.sieve.fetch.AddressPolicy;
+import dev.sieve.fetch.ConnectionFailure;
 import dev.sieve.fetch.FetchResult;
 import dev.sieve.fetch.Fetcher;
 import dev.sieve.frontier.Frontier;
@@ -17,6 +18,8 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
@@ -24,6 +27,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -53,6 +57,7 @@ public final class Crawler {
   private final Checkpointer checkpointer;
   private final LinkFilter links;
   private final LinkClassifier linkFates;
+  private final HostHealth health;
   private final CrawlStats stats = new CrawlStats();
   /** Permits for URLs still to be done under --max-pages; a retried URL gives its permit back. */
   private final Semaphore pageBudget;
@@ -79,8 +84,9 @@ public final class Crawler {
           .build();
     }
     this.fetcher = fetcher(config);
+    this.health = new HostHealth(config.hostFailureLimit);
     this.extractor = extractor(config);
-    this.robots = robots(config, fetcher);
+    this.robots = robots(config, this::fetch);
     this.links = new LinkFilter(config);
     this.linkFates = new LinkClassifier(config, links, robots, frontier, stats);
     this.pageBudget = new Semaphore((int) Math.min(Integer.MAX_VALUE, config.maxPages));
@@ -93,8 +99,9 @@ public final class Crawler {
     this.frontier = frontier;
     this.checkpointer = null;
     this.fetcher = fetcher(config);
+    this.health = new HostHealth(config.hostFailureLimit);
     this.extractor = extractor(config);
-    this.robots = robots(config, fetcher);
+    this.robots = robots(config, this::fetch);
     this.links = new LinkFilter(config);
     this.linkFates = new LinkClassifier(config, links, robots, frontier, stats);
     this.pageBudget = new Semaphore((int) Math.min(Integer.MAX_VALUE, config.maxPages));
@@ -124,15 +131,17 @@ public final class Crawler {
   }
 
   /** The robots.txt policy, or null when robots.txt is ignored. */
-  private static RobotsPolicy robots(CrawlConfig config, Fetcher fetcher) {
+  private static RobotsPolicy robots(CrawlConfig config, Function<String, FetchResult> fetch) {
     if (!config.respectRobots) {
       return null;
     }
     return RobotsPolicy.builder()
         .userAgent(config.userAgent)
-        .fetch(fetcher::fetch)
+        .fetch(fetch)
         .ttl(config.robotsTtl)
         .retryInterval(config.robotsRetryInterval)
+        .connectionRetryInterval(
+            config.retryBackoff.isZero() ? Duration.ofMillis(1) : config.retryBackoff)
         .maxRedirects(config.maxRedirects)
         .maxCrawlDelay(config.maxCrawlDelay)
         .clock(config.clock)
@@ -297,11 +306,11 @@ public final class Crawler {
   /** The pipeline for one URL: robots → fetch → parse → sieve → enqueue → record. */
   private void crawl(Lease lease) {
     Url url = Url.parse(lease.url()).orElseThrow();
-    if (!robotsAllow(lease, url)) {
+    if (failIfUnreachable(lease, url) || !robotsAllow(lease, url)) {
       return;
     }
-    FetchResult page = fetcher.fetch(url.toString());
-    if (shouldRetry(page, lease)) {
+    FetchResult page = fetch(url.toString());
+    if (failIfUnreachable(lease, url) || shouldRetry(page, lease)) {
       return;
     }
     if (page.isRedirect()) {
@@ -350,15 +359,7 @@ public final class Crawler {
         }
         return true;
       case ROBOTS_UNREACHABLE:
-        // RFC 9309: disallow for now and try again later; after the retries, record the failure.
-        if (lease.attempt() < config.retries && !stopping) {
-          stats.retries.increment();
-          pageBudget.release();
-          frontier.retry(lease, config.robotsRetryInterval);
-        } else {
-          record(lease, null, 0, 0, "robots-unreachable");
-          frontier.complete(lease);
-        }
+        robotsUnreachable(lease, url, verdict);
         return false;
       default:
         stats.skipped("robots-denied");
@@ -366,6 +367,68 @@ public final class Crawler {
         frontier.complete(lease);
         return false;
     }
+  }
+
+  /**
+   * RFC 9309: disallow while robots.txt is unreachable. Its fetch is retried once per authority
+   * when its cached failure expires, the host's URLs waiting in the frontier (no worker waits);
+   * after {@code retries} retries, or once the authority is unreachable, its URLs are recorded.
+   */
+  private void robotsUnreachable(Lease lease, Url url, RobotsVerdict verdict) {
+    if (failIfUnreachable(lease, url)) {
+      return;
+    }
+    if (verdict.failuresInARow() > config.retries) {
+      failAuthority(lease, url, "robots-unreachable", verdict.failure().orElse(null));
+      return;
+    }
+    pageBudget.release();
+    frontier.putBack(lease);
+    verdict.retryAt()
+        .map(at -> Duration.between(config.clock.instant(), at))
+        .filter(wait -> !wait.isNegative() && !wait.isZero())
+        .ifPresent(wait -> frontier.delayHost(lease.hostKey(), wait));
+  }
+
+  /** Once the URL's authority is unreachable, records it and its queued URLs; returns whether. */
+  private boolean failIfUnreachable(Lease lease, Url url) {
+    Optional<String> cause = health.unreachable(url);
+    cause.ifPresent(c -> failAuthority(lease, url, "host-unreachable", c));
+    return cause.isPresent();
+  }
+
+  /**
+   * Records the URL with {@code error} and {@code cause}, then the URLs of its authority queued
+   * behind it, at once: they are leased together rather than each waiting for the host's
+   * politeness slot. URLs of other authorities sharing the queue (domain or ip keys) go back.
+   */
+  private void failAuthority(Lease lease, Url url, String error, String cause) {
+    record(lease, null, 0, 0, error, cause, null);
+    frontier.complete(lease);
+    List<Lease> back = new ArrayList<>();
+    while (back.isEmpty()) {
+      List<Lease> batch = frontier.takeAll(lease.hostKey(), 1024);
+      if (batch.isEmpty()) {
+        break;
+      }
+      for (Lease queued : batch) {
+        boolean same = Url.parse(queued.url()).map(u -> u.origin().equals(url.origin())).orElse(false);
+        if (back.isEmpty() && same && pageBudget.tryAcquire()) {
+          record(queued, null, 0, 0, error, cause, null);
+          frontier.complete(queued);
+        } else {
+          back.add(queued);
+        }
+      }
+    }
+    for (int i = back.size() - 1; i >= 0; i--) {
+      frontier.putBack(back.get(i));
+    }
+  }
+
+  /** Fetches {@code url}, noting connection failures against its authority. */
+  private FetchResult fetch(String url) {
+    return health.observe(url, fetcher.fetch(url));
   }
 
   /** A redirect's target is a new link: normalized, scoped and sieved like any other. */
@@ -431,6 +494,12 @@ public final class Crawler {
 
   private void record(Lease lease, FetchResult page, int outlinks, int newLinks, String error,
       LinkCounts fates) {
+    record(lease, page, outlinks, newLinks, error,
+        page == null ? null : ConnectionFailure.cause(page).orElse(null), fates);
+  }
+
+  private void record(Lease lease, FetchResult page, int outlinks, int newLinks, String error,
+      String cause, LinkCounts fates) {
     stats.pages.increment();
     stats.linksFound.add(outlinks);
     stats.linksNew.add(newLinks);
@@ -451,6 +520,7 @@ public final class Crawler {
             newLinks,
             error,
             config.clock.instant(),
+            cause,
             fates));
   }
 }

@@ -17,6 +17,9 @@ import java.time.Instant;
  * @param error null, or a short reason: {@code http-404}, {@code timeout}, {@code truncated},
  *     {@code robots-denied}, {@code redirect-loop}, {@code too-many-redirects}…
  * @param fetchedAt when the fetch ended
+ * @param cause null, or what lies behind a connection-level {@code error}: {@code connection
+ *     refused}, {@code connect timeout}, {@code read timeout}, {@code connection reset}…, or for
+ *     {@code robots-unreachable} also {@code http-503} and the like
  * @param links the fates of the page's links, adding up to {@code outlinks}; null when the
  *     response was not parsed for links (not a 2xx HTML page, a redirect, a failure)
  */
@@ -31,12 +34,13 @@ public record PageRecord(
     int newLinks,
     String error,
     Instant fetchedAt,
+    String cause,
     LinkCounts links) {
 
-  /** A record without link fates. */
+  /** A record without a cause or link fates. */
   public PageRecord(String url, int status, int depth, String contentType, long bytes,
       long fetchMs, int outlinks, int newLinks, String error, Instant fetchedAt) {
     this(url, status, depth, contentType, bytes, fetchMs, outlinks, newLinks, error, fetchedAt,
-        null);
+        null, null);
   }
 }

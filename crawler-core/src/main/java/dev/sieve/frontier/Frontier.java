@@ -61,6 +61,16 @@ public interface Frontier extends AutoCloseable {
   /** Drops the host's pending and later URLs, counted; returns how many were pending. */
   int skipHost(String hostKey);
 
+  /**
+   * Leases up to {@code max} of the host's pending URLs at once, first in line first, ignoring its
+   * politeness delay and in-flight limit: for a host whose URLs are to be recorded without
+   * fetching (e.g. unreachable). Each lease is given back like any other. The default leases
+   * none: the URLs then come out of {@link #take} one at a time, at the host's pace.
+   */
+  default java.util.List<Lease> takeAll(String hostKey, int max) {
+    return java.util.List.of();
+  }
+
   /** Stops handing out URLs: {@link #take} returns null from now on. */
   @Override
   void close();

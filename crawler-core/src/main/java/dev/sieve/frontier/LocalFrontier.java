@@ -351,6 +351,35 @@ public final class LocalFrontier implements Frontier {
     return dropped[0];
   }
 
+  /**
+   * Leases up to {@code max} of the host's pending URLs now, first in line first, whatever its
+   * delay and in-flight limit; each is journaled as taken, like a lease from {@link #take}.
+   */
+  @Override
+  public List<Lease> takeAll(String hostKey, int max) {
+    lock.lock();
+    try {
+      HostQueue host = hosts.get(hostKey);
+      if (host == null || closed) {
+        return List.of();
+      }
+      unschedule(host);
+      List<Lease> taken = new ArrayList<>();
+      while (taken.size() < max && !host.pending.isEmpty()) {
+        Lease lease = host.pending.pollFirst();
+        log.taken(host.key);
+        inFlight++;
+        host.inFlight++;
+        leased.merge(lease, 1, Integer::sum);
+        taken.add(lease);
+      }
+      reschedule(host);
+      return taken;
+    } finally {
+      lock.unlock();
+    }
+  }
+
   private void updateHost(String hostKey, Consumer<HostQueue> update) {
     lock.lock();
     try {

@@ -120,6 +120,7 @@ public final class RedisFrontier implements Frontier {
   private final Script filter;
   private final Script enqueue;
   private final Script host;
+  private final Script takeAll;
 
   /** The leases this process holds, by identity, to their ids in Redis. */
   private final Map<Lease, String> leaseIds = Collections.synchronizedMap(new IdentityHashMap<>());
@@ -157,6 +158,7 @@ public final class RedisFrontier implements Frontier {
     this.filter = new Script(RedisScripts.FILTER);
     this.enqueue = new Script(RedisScripts.ENQUEUE);
     this.host = new Script(RedisScripts.HOST);
+    this.takeAll = new Script(RedisScripts.TAKE_ALL);
     this.nextThresholdCount = thresholdCount(0);
   }
 
@@ -372,6 +374,29 @@ public final class RedisFrontier implements Frontier {
     leaseIds.put(lease, id);
     onLease.accept(hostKey, asLong(out.get(4)));
     return lease;
+  }
+
+  /** Leases up to {@code max} of the host's pending URLs now, in one round trip. */
+  @Override
+  public List<Lease> takeAll(String hostKey, int max) {
+    if (closed) {
+      return List.of();
+    }
+    List<?> out;
+    try {
+      out = (List<?>) eval(takeAll, List.of(statsKey), List.of(prefix, hostKey,
+          Integer.toString(max), Long.toString(leaseMs),
+          Integer.toString(settings.maxInFlightPerHost)));
+    } catch (JedisException e) {
+      throw failure("take the URLs of " + hostKey, e);
+    }
+    List<Lease> leases = new ArrayList<>(out.size() / 2);
+    for (int i = 0; i + 1 < out.size(); i += 2) {
+      Lease lease = decode(asString(out.get(i + 1)), hostKey);
+      leaseIds.put(lease, asString(out.get(i)));
+      leases.add(lease);
+    }
+    return leases;
   }
 
   @Override

@@ -9,6 +9,7 @@ import crawlercommons.robots.BaseRobotRules;
 import crawlercommons.robots.SimpleRobotRules;
 import crawlercommons.robots.SimpleRobotRules.RobotRulesMode;
 import crawlercommons.robots.SimpleRobotRulesParser;
+import dev.sieve.fetch.ConnectionFailure;
 import dev.sieve.fetch.FetchResult;
 import dev.sieve.fetch.Fetcher;
 import dev.sieve.robots.RobotsRules.Source;
@@ -21,6 +22,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -59,9 +62,12 @@ import org.slf4j.LoggerFactory;
  *   <li>4xx: no robots.txt, allow all for the TTL; except 429, which is treated as a server error
  *       (a host that says we ask too often is not telling us to crawl everything).
  *   <li>5xx, 429, any other status, or a network failure ({@link FetchResult#error()} set, even
- *       on a 2xx whose body read failed): unreachable, disallow all. Such rules expire after the
- *       retry interval, stretched to the {@code Retry-After} of a 429 or 503 but never past the
- *       TTL, and are then fetched again. RFC 9309 lets a crawler treat a robots.txt unreachable
+ *       on a 2xx whose body read failed): unreachable, disallow all, with the cause ({@link
+ *       RobotsRules#failure()}) and the number of such failures in a row for the origin. Such
+ *       rules expire after the retry interval (after a connection failure, the connection retry
+ *       interval doubled per failure in a row, up to the retry interval), stretched to the {@code
+ *       Retry-After} of a 429 or 503 but never past the TTL, and are then fetched again, once
+ *       for the origin however many URLs wait for them. RFC 9309 lets a crawler treat a robots.txt unreachable
  *       for 30 days or more as absent; this policy does not, it keeps disallowing and retrying.
  * </ul>
  *
@@ -84,6 +90,9 @@ public final class RobotsPolicy {
   private final Clock clock;
   private final List<String> agentNames;
   private final LoadingCache<String, RobotsRules> cache;
+  private final Duration connectionRetryInterval;
+  /** Per origin, fetches of its robots.txt that failed in a row; removed on a success. */
+  private final ConcurrentMap<String, Integer> failuresInARow = new ConcurrentHashMap<>();
   private final LongAdder robotsFetches = new LongAdder();
   private final LongAdder denials = new LongAdder();
 
@@ -92,6 +101,7 @@ public final class RobotsPolicy {
     this.fetch = b.fetch;
     this.ttl = b.ttl;
     this.retryInterval = b.retryInterval;
+    this.connectionRetryInterval = b.connectionRetryInterval;
     this.maxRedirects = b.maxRedirects;
     this.maxCrawlDelay = b.maxCrawlDelay;
     this.clock = b.clock;
@@ -181,7 +191,7 @@ public final class RobotsPolicy {
 
   private RobotsVerdict verdict(RobotsRules rules, Url url) {
     if (rules.source() == Source.UNREACHABLE) {
-      return RobotsVerdict.of(Decision.ROBOTS_UNREACHABLE, Optional.empty());
+      return RobotsVerdict.unreachable(rules);
     }
     Optional<Duration> delay = rules.crawlDelay();
     if (delay.isPresent() && delay.get().compareTo(maxCrawlDelay) > 0) {
@@ -193,6 +203,14 @@ public final class RobotsPolicy {
 
   /** Fetches and parses the robots.txt of {@code origin}, following redirects. Cache loader. */
   private RobotsRules load(String origin) {
+    RobotsRules rules = fetchRules(origin);
+    if (rules.source() != Source.UNREACHABLE) {
+      failuresInARow.remove(origin);
+    }
+    return rules;
+  }
+
+  private RobotsRules fetchRules(String origin) {
     String start = origin + "/robots.txt";
     Url current =
         Url.parse(start).orElseThrow(() -> new AssertionError("origin of a Url: " + origin));
@@ -230,19 +248,24 @@ public final class RobotsPolicy {
   }
 
   private RobotsRules unreachable(String origin, Url at, FetchResult result, Instant now) {
+    int failures = failuresInARow.merge(origin, 1, Integer::sum);
+    Optional<String> connection = ConnectionFailure.cause(result);
     Duration wait = retryInterval;
+    if (connection.isPresent()) {
+      // Nothing answered: try again soon, doubling the wait, so a dead host is told apart fast.
+      Duration backoff = connectionRetryInterval.multipliedBy(1L << Math.min(failures - 1, 20));
+      wait = backoff.compareTo(retryInterval) < 0 ? backoff : retryInterval;
+    }
     Optional<Duration> asked = result.retryAfter();
     if (asked.isPresent() && asked.get().compareTo(wait) > 0) {
       wait = asked.get().compareTo(ttl) < 0 ? asked.get() : ttl;
     }
-    log.debug(
-        "robots.txt of {} unreachable at {} ({}), disallowing all for {}",
-        origin,
-        at,
-        result.error() != null ? result.error().label() + ": " + result.errorMessage()
-            : "status " + result.status(),
-        wait);
-    return RobotsRules.without(origin, Source.UNREACHABLE, now, now.plus(wait));
+    String cause = connection.orElseGet(() -> result.error() != null
+        ? result.error().label()
+        : "http-" + result.status());
+    log.debug("robots.txt of {} unreachable at {} ({}, {} in a row), disallowing all for {}",
+        origin, at, cause, failures, wait);
+    return RobotsRules.unreachable(origin, cause, failures, now, now.plus(wait));
   }
 
   private RobotsRules parse(String origin, Url at, FetchResult result, Instant now) {
@@ -330,6 +353,7 @@ public final class RobotsPolicy {
     private Function<String, FetchResult> fetch;
     private Duration ttl = Duration.ofHours(24);
     private Duration retryInterval = Duration.ofMinutes(1);
+    private Duration connectionRetryInterval = Duration.ofSeconds(2);
     private int maxRedirects = 5;
     private Duration maxCrawlDelay = Duration.ofSeconds(30);
     private Clock clock = Clock.systemUTC();
@@ -364,9 +388,22 @@ public final class RobotsPolicy {
       return this;
     }
 
-    /** How long an unreachable robots.txt disallows all, until fetched again. Default 1 min. */
+    /**
+     * How long a robots.txt that answered with a failure (5xx, 429…) disallows all, until
+     * fetched again; also the longest wait after a connection failure. Default 1 min.
+     */
     public Builder retryInterval(Duration retryInterval) {
       this.retryInterval = retryInterval;
+      return this;
+    }
+
+    /**
+     * How long a robots.txt that could not be connected to (refused, timed out, reset) first
+     * disallows all, until fetched again; it doubles with each such failure in a row, up to the
+     * retry interval. Default 2 s.
+     */
+    public Builder connectionRetryInterval(Duration connectionRetryInterval) {
+      this.connectionRetryInterval = connectionRetryInterval;
       return this;
     }
 
@@ -420,6 +457,7 @@ public final class RobotsPolicy {
       }
       checkPositive("ttl", ttl);
       checkPositive("retryInterval", retryInterval);
+      checkPositive("connectionRetryInterval", connectionRetryInterval);
       if (maxRedirects < 0) {
         throw new IllegalArgumentException("maxRedirects (" + maxRedirects + ") must be >= 0");
       }

@@ -37,6 +37,10 @@ public final class RobotsRules {
   private final Instant expiresAt;
   /** The number of robots.txt bytes parsed, for the cache's weigher. */
   private final int parsedBytes;
+  /** Why the robots.txt could not be fetched; null unless {@link Source#UNREACHABLE}. */
+  private final String failure;
+  /** Fetches of this origin's robots.txt in a row that failed, this one included. */
+  private final int failuresInARow;
 
   private RobotsRules(
       String origin,
@@ -45,7 +49,9 @@ public final class RobotsRules {
       Duration crawlDelay,
       Instant fetchedAt,
       Instant expiresAt,
-      int parsedBytes) {
+      int parsedBytes,
+      String failure,
+      int failuresInARow) {
     this.origin = origin;
     this.source = source;
     this.rules = rules;
@@ -53,6 +59,8 @@ public final class RobotsRules {
     this.fetchedAt = fetchedAt;
     this.expiresAt = expiresAt;
     this.parsedBytes = parsedBytes;
+    this.failure = failure;
+    this.failuresInARow = failuresInARow;
   }
 
   /**
@@ -64,7 +72,7 @@ public final class RobotsRules {
     long delayMs = rules.getCrawlDelay();
     Duration delay = delayMs >= 0 ? Duration.ofMillis(delayMs) : null;
     return new RobotsRules(
-        origin, Source.PARSED, rules, delay, fetchedAt, expiresAt, parsedBytes);
+        origin, Source.PARSED, rules, delay, fetchedAt, expiresAt, parsedBytes, null, 0);
   }
 
   /** Allow-all or disallow-all rules without a robots.txt body. */
@@ -73,7 +81,27 @@ public final class RobotsRules {
     if (source == Source.PARSED) {
       throw new IllegalArgumentException("source (PARSED) needs parsed rules");
     }
-    return new RobotsRules(origin, source, null, null, fetchedAt, expiresAt, 0);
+    return new RobotsRules(origin, source, null, null, fetchedAt, expiresAt, 0, null, 0);
+  }
+
+  /**
+   * Disallow-all rules after a failed fetch: {@code failure} names the cause ({@code connection
+   * refused}, {@code http-503}…), the {@code failuresInARow}-th in a row for this origin.
+   */
+  static RobotsRules unreachable(
+      String origin, String failure, int failuresInARow, Instant fetchedAt, Instant expiresAt) {
+    return new RobotsRules(origin, Source.UNREACHABLE, null, null, fetchedAt, expiresAt, 0,
+        failure, failuresInARow);
+  }
+
+  /** Why the robots.txt could not be fetched; empty unless {@link Source#UNREACHABLE}. */
+  public Optional<String> failure() {
+    return Optional.ofNullable(failure);
+  }
+
+  /** For unreachable rules, how many fetches of this origin's robots.txt failed in a row; else 0. */
+  public int failuresInARow() {
+    return failuresInARow;
   }
 
   /** The origin these rules govern, as {@link Url#origin()} spells it. */
@@ -127,6 +155,9 @@ public final class RobotsRules {
     StringBuilder s = new StringBuilder("RobotsRules{").append(origin).append(' ').append(source);
     if (crawlDelay != null) {
       s.append(", crawl-delay ").append(crawlDelay);
+    }
+    if (failure != null) {
+      s.append(", ").append(failure).append(" x").append(failuresInARow);
     }
     return s.append(", expires ").append(expiresAt).append('}').toString();
   }

@@ -18,8 +18,8 @@ public final class RobotsVerdict {
     DISALLOWED_BY_RULE,
     /**
      * The robots.txt could not be fetched (5xx, 429 or network failure), so RFC 9309 requires
-     * assuming complete disallow. Host-wide and temporary: the rules are fetched again after the
-     * policy's retry interval, so the URL may be retried later.
+     * assuming complete disallow. Host-wide and temporary: the rules are fetched again from
+     * {@link #retryAt()} on, so the URL may be retried then; {@link #failure()} names the cause.
      */
     ROBOTS_UNREACHABLE,
     /**
@@ -29,22 +29,45 @@ public final class RobotsVerdict {
     CRAWL_DELAY_TOO_LONG
   }
 
-  private static final RobotsVerdict UNREACHABLE =
-      new RobotsVerdict(Decision.ROBOTS_UNREACHABLE, null);
-
   private final Decision decision;
   private final Duration crawlDelay;
+  /** The unreachable rules behind a {@link Decision#ROBOTS_UNREACHABLE}; else null. */
+  private final RobotsRules unreachable;
 
-  private RobotsVerdict(Decision decision, Duration crawlDelay) {
+  private RobotsVerdict(Decision decision, Duration crawlDelay, RobotsRules unreachable) {
     this.decision = decision;
     this.crawlDelay = crawlDelay;
+    this.unreachable = unreachable;
   }
 
   static RobotsVerdict of(Decision decision, Optional<Duration> crawlDelay) {
     if (decision == Decision.ROBOTS_UNREACHABLE) {
-      return UNREACHABLE;
+      throw new IllegalArgumentException("an unreachable verdict needs its rules");
     }
-    return new RobotsVerdict(decision, crawlDelay.orElse(null));
+    return new RobotsVerdict(decision, crawlDelay.orElse(null), null);
+  }
+
+  /** The verdict of disallow-all {@code rules} whose robots.txt could not be fetched. */
+  static RobotsVerdict unreachable(RobotsRules rules) {
+    return new RobotsVerdict(Decision.ROBOTS_UNREACHABLE, null, rules);
+  }
+
+  /**
+   * Why the robots.txt could not be fetched, e.g. {@code connection refused} or {@code
+   * http-503}; empty unless the decision is {@link Decision#ROBOTS_UNREACHABLE}.
+   */
+  public Optional<String> failure() {
+    return unreachable == null ? Optional.empty() : unreachable.failure();
+  }
+
+  /** How many fetches of the robots.txt failed in a row; 0 unless unreachable. */
+  public int failuresInARow() {
+    return unreachable == null ? 0 : unreachable.failuresInARow();
+  }
+
+  /** When an unreachable robots.txt will be fetched again; empty unless unreachable. */
+  public Optional<java.time.Instant> retryAt() {
+    return unreachable == null ? Optional.empty() : Optional.of(unreachable.expiresAt());
   }
 
   /** The decision. */
@@ -77,7 +100,8 @@ public final class RobotsVerdict {
   public boolean equals(Object o) {
     return o instanceof RobotsVerdict
         && ((RobotsVerdict) o).decision == decision
-        && Objects.equals(((RobotsVerdict) o).crawlDelay, crawlDelay);
+        && Objects.equals(((RobotsVerdict) o).crawlDelay, crawlDelay)
+        && Objects.equals(((RobotsVerdict) o).unreachable, unreachable);
   }
 
   @Override
@@ -87,6 +111,9 @@ public final class RobotsVerdict {
 
   @Override
   public String toString() {
+    if (unreachable != null) {
+      return "RobotsVerdict{" + decision + ", " + unreachable.failure().orElse("?") + "}";
+    }
     return crawlDelay == null
         ? "RobotsVerdict{" + decision + "}"
         : "RobotsVerdict{" + decision + ", crawl-delay " + crawlDelay + "}";

@@ -93,7 +93,7 @@ class CrawlerRobustnessTest {
     assertThat(routes.hits("/")).isZero();
     assertThat(records).isEmpty();
     assertThat(summary.skipped()).containsEntry("host-skipped", 1L);
-    assertThat(skippedHosts).containsExactly("127.0.0.1");
+    assertThat(skippedHosts).containsExactly(url(""));
   }
 
   @Test
@@ -194,7 +194,7 @@ class CrawlerRobustnessTest {
   }
 
   @Test
-  void deadHost_robotsUnreachableRetriedThenRecorded() throws Exception {
+  void deadHost_robotsUnreachableRetriedPerHostThenRecordedWithCause() throws Exception {
     int deadPort;
     try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
       deadPort = socket.getLocalPort();
@@ -206,8 +206,9 @@ class CrawlerRobustnessTest {
     assertThat(records).singleElement().satisfies(r -> {
       assertThat(r.status()).isZero();
       assertThat(r.error()).isEqualTo("robots-unreachable");
+      assertThat(r.cause()).isEqualTo("connection refused");
     });
-    assertThat(summary.retries()).isEqualTo(1);
+    assertThat(summary.retries()).as("robots.txt is retried for the host, not the URL").isZero();
   }
 
   @Test
@@ -218,11 +219,12 @@ class CrawlerRobustnessTest {
     }
     Url dead = Url.parse("http://127.0.0.1:" + deadPort + "/").orElseThrow();
 
-    crawl(b -> b.seeds(List.of(dead)).retries(2).respectRobots(false));
+    crawl(b -> b.seeds(List.of(dead)).retries(2).respectRobots(false).hostFailureLimit(5));
 
     assertThat(records).singleElement().satisfies(r -> {
       assertThat(r.status()).isZero();
       assertThat(r.error()).isEqualTo("connect");
+      assertThat(r.cause()).isEqualTo("connection refused");
     });
     assertThat(summary.retries()).isEqualTo(2);
     assertThat(summary.errors()).containsEntry("connect", 1L);
@@ -389,27 +391,7 @@ class CrawlerRobustnessTest {
   }
 
   private void crawl(UnaryOperator<CrawlConfig.Builder> settings) throws InterruptedException {
-    CrawlConfig config = settings.apply(CrawlConfig.builder()
-            .seeds(List.of(Url.parse(url("/")).orElseThrow()))
-            .threads(4)
-            .politenessDelay(Duration.ZERO)
-            .maxInFlightPerHost(1)
-            .expectedUrls(10_000)
-            .retryBackoff(Duration.ofMillis(10)))
-        .build();
-    summary = new Crawler(config, new CrawlListener() {
-      @Override
-      public void onPage(PageRecord record) {
-        records.add(record);
-      }
-
-      @Override
-      public void onHostSkipped(String host, String reason) {
-        skippedHosts.add(host);
-      }
-    }).run();
-    assertThat(summary.pages()).isEqualTo(records.size());
-    assertThat(records.stream().map(PageRecord::url).distinct().count()).isEqualTo(records.size());
+    summary = RecordedCrawl.run(settings.apply(RecordedCrawl.defaults(url("/"))).build(), records, skippedHosts);
   }
 
   private String url(String path) {

@@ -114,7 +114,7 @@ class LocalFrontierJournalTest {
         .hasMessageContaining("at offset");
   }
 
-  /** Random pushes, takes, completions, retries and put-backs over 20 hosts. */
+  /** Random pushes, takes (one, or several of a host), completions, retries and put-backs over 20 hosts. */
   private static void randomWork(LocalFrontier frontier, List<Lease> out, Random random, int from, int to) {
     for (int i = from; i < to; i++) {
       frontier.push(url(i), i % 7);
@@ -130,6 +130,8 @@ class LocalFrontierJournalTest {
         frontier.retry(out.remove(random.nextInt(out.size())), Duration.ZERO);
       } else if (op < 9 && !out.isEmpty()) {
         frontier.putBack(out.remove(random.nextInt(out.size())));
+      } else if (op == 9) {
+        out.addAll(frontier.takeAll(frontier.hostKey(url(random.nextInt(20))), 3));
       }
     }
   }

@@ -42,7 +42,7 @@ class LocalFrontierStateTest {
       for (int h = 0; h < HOSTS; h++) {
         String url = "http://host" + h + ".example/page/" + i;
         assertThat(frontier.push(url(url), 0)).isTrue();
-        pushed.computeIfAbsent("host" + h + ".example", k -> new ArrayList<>()).add(url);
+        pushed.computeIfAbsent("http://host" + h + ".example", k -> new ArrayList<>()).add(url);
       }
     }
     assertThat(frontier.pendingDiskBytes()).as("most URLs spilled").isPositive();
@@ -79,7 +79,7 @@ class LocalFrontierStateTest {
     frontier.push(url("http://a.example/1"), 0);
     frontier.push(url("http://a.example/2"), 0);
     frontier.push(url("http://b.example/1"), 0);
-    frontier.skipHost("b.example");
+    frontier.skipHost("http://b.example");
 
     LocalFrontier restored = spilling().maxUrlsPerHost(2).restore(in(save(frontier)));
 
@@ -132,7 +132,7 @@ class LocalFrontierStateTest {
 
     LocalFrontier restored = builder().restore(in(save(frontier)));
 
-    assertThat(drain(restored).get("a.example"))
+    assertThat(drain(restored).get("http://a.example"))
         .containsExactly(first.url(), "http://a.example/2");
     assertThat(restored.pendingDiskBytes()).isZero();
   }

@@ -174,18 +174,18 @@ class LocalFrontierTest {
     frontier.push(url("http://slow.example/1"), 0);
     frontier.push(url("http://fast.example/1"), 0);
 
-    frontier.delayHost("slow.example", Duration.ofSeconds(30));
+    frontier.delayHost("http://slow.example", Duration.ofSeconds(30));
 
-    assertThat(frontier.poll().hostKey()).isEqualTo("fast.example");
+    assertThat(frontier.poll().hostKey()).isEqualTo("http://fast.example");
     assertThat(frontier.poll()).isNull();
     ticker.advance(30 * SECOND);
-    assertThat(frontier.poll().hostKey()).isEqualTo("slow.example");
+    assertThat(frontier.poll().hostKey()).isEqualTo("http://slow.example");
   }
 
   @Test
   void setHostDelay_crawlDelay_spacesThatHostFurther() {
     LocalFrontier frontier = frontier(Duration.ofSeconds(1), 1);
-    frontier.setHostDelay("a.example", Duration.ofSeconds(5));
+    frontier.setHostDelay("http://a.example", Duration.ofSeconds(5));
     frontier.push(url("http://a.example/1"), 0);
     frontier.push(url("http://a.example/2"), 0);
 
@@ -202,10 +202,44 @@ class LocalFrontierTest {
     frontier.push(url("http://a.example/1"), 0);
     frontier.push(url("http://a.example/2"), 0);
 
-    assertThat(frontier.skipHost("a.example")).isEqualTo(2);
+    assertThat(frontier.skipHost("http://a.example")).isEqualTo(2);
     assertThat(frontier.push(url("http://a.example/3"), 0)).isFalse();
     assertThat(frontier.droppedBySkippedHost()).isEqualTo(3);
     assertThat(frontier.isFinished()).isTrue();
+  }
+
+  @Test
+  void takeAll_leasesTheHostsQueueAtOnceWhateverItsDelay_otherHostsKeepTheirs() {
+    LocalFrontier frontier = frontier(Duration.ofSeconds(10), 1);
+    for (int i = 0; i < 5; i++) {
+      frontier.push(url("http://dead.example/" + i), 0);
+    }
+    frontier.push(url("http://live.example/0"), 0);
+    Lease first = frontier.poll();
+    assertThat(first.hostKey()).isEqualTo("http://dead.example");
+
+    List<Lease> rest = frontier.takeAll("http://dead.example", 3);
+
+    assertThat(rest).extracting(Lease::url)
+        .containsExactly("http://dead.example/1", "http://dead.example/2", "http://dead.example/3");
+    assertThat(frontier.inFlight()).isEqualTo(4);
+    frontier.complete(first);
+    rest.forEach(frontier::complete);
+    assertThat(frontier.takeAll("http://dead.example", 100)).extracting(Lease::url)
+        .containsExactly("http://dead.example/4");
+    assertThat(frontier.poll().hostKey()).isEqualTo("http://live.example");
+    assertThat(frontier.takeAll("http://nowhere.example", 100)).isEmpty();
+  }
+
+  @Test
+  void queueKeyHost_portsOfOneHostAreSeparateQueues() {
+    LocalFrontier frontier = frontier(Duration.ofSeconds(1), 1);
+    frontier.push(url("http://127.0.0.1:9/a"), 0);
+    frontier.push(url("http://127.0.0.1:18001/a"), 0);
+
+    assertThat(frontier.poll().hostKey()).isEqualTo("http://127.0.0.1:9");
+    assertThat(frontier.poll().hostKey()).as("not held by port 9's delay").isEqualTo("http://127.0.0.1:18001");
+    assertThat(frontier.hosts()).isEqualTo(2);
   }
 
   @Test
@@ -227,7 +261,7 @@ class LocalFrontierTest {
     frontier.push(url("http://a.example.co.uk/"), 0);
     frontier.push(url("http://b.example.co.uk/"), 0);
 
-    assertThat(frontier.poll().hostKey()).isEqualTo("example.co.uk");
+    assertThat(frontier.poll().hostKey()).isEqualTo("example.co.uk:80");
     assertThat(frontier.poll()).isNull();
   }
 
@@ -240,7 +274,7 @@ class LocalFrontierTest {
     frontier.push(url("http://127.0.0.1:8080/a"), 0);
     frontier.push(url("http://[::ffff:7f00:1]:8080/b"), 0);
 
-    assertThat(frontier.poll().hostKey()).isEqualTo("127.0.0.1");
+    assertThat(frontier.poll().hostKey()).isEqualTo("127.0.0.1:8080");
     assertThat(frontier.poll()).as("the second waits for the shared delay").isNull();
     assertThat(frontier.hosts()).isEqualTo(1);
   }

@@ -137,6 +137,27 @@ class RedisFrontierTest {
   }
 
   @Test
+  void takeAll_leasesOneHostsQueueAtOnceWhateverItsDelay_givenBackLikeAnyLease(TestInfo info)
+      throws Exception {
+    RedisFrontier frontier = open(builder(id(info)).politenessDelay(Duration.ofHours(1)));
+    frontier.pushAll(urls(10, 2), 0);
+    Lease first = frontier.poll();
+    String host = first.hostKey();
+
+    List<Lease> rest = frontier.takeAll(host, 3);
+
+    assertThat(rest).hasSize(3).extracting(Lease::hostKey).containsOnly(host);
+    assertThat(rest).extracting(Lease::url).doesNotContain(first.url());
+    assertThat(frontier.inFlight()).isEqualTo(4);
+    frontier.complete(first);
+    rest.forEach(frontier::complete);
+    assertThat(frontier.takeAll(host, 100)).hasSize(1).allSatisfy(frontier::complete);
+    assertThat(frontier.takeAll(host, 100)).isEmpty();
+    assertThat(frontier.pending()).isEqualTo(5);
+    assertThat(frontier.poll().hostKey()).as("the other host is untouched").isNotEqualTo(host);
+  }
+
+  @Test
   void take_acrossTwoProcesses_keepsEachHostsOrder(TestInfo info) throws Exception {
     String crawl = id(info);
     RedisFrontier a = open(builder(crawl));
@@ -162,7 +183,7 @@ class RedisFrontierTest {
           expected.add(url.toString());
         }
       }
-      assertThat(order.get("h" + h + ".example")).containsExactlyElementsOf(expected);
+      assertThat(order.get("http://h" + h + ".example")).containsExactlyElementsOf(expected);
     }
   }
 

@@ -64,6 +64,9 @@ class RobotsPolicyBuilderTest {
         .isThrownBy(() -> valid().retryInterval(Duration.ofSeconds(-1)).build())
         .withMessage("retryInterval (PT-1S) must be > 0");
     assertThatIllegalArgumentException()
+        .isThrownBy(() -> valid().connectionRetryInterval(Duration.ZERO).build())
+        .withMessage("connectionRetryInterval (PT0S) must be > 0");
+    assertThatIllegalArgumentException()
         .isThrownBy(() -> valid().maxCrawlDelay(Duration.ofMillis(-1)).build())
         .withMessage("maxCrawlDelay (PT-0.001S) must be >= 0");
     assertThat(valid().maxCrawlDelay(Duration.ZERO).build()).isNotNull();

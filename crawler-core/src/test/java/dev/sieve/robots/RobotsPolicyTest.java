@@ -247,6 +247,67 @@ class RobotsPolicyTest {
   }
 
   @Test
+  void check_500_namesTheCauseAndCountsFailuresInARowUntilASuccess() {
+    routes.set("/robots.txt", status(500));
+    RobotsPolicy policy = policy().retryInterval(Duration.ofMinutes(1)).build();
+
+    RobotsVerdict first = policy.check(url("/"));
+    clock.advance(Duration.ofMinutes(1));
+    RobotsVerdict second = policy.check(url("/"));
+
+    assertThat(first.failure()).contains("http-500");
+    assertThat(first.failuresInARow()).isEqualTo(1);
+    assertThat(second.failuresInARow()).isEqualTo(2);
+    assertThat(second.retryAt()).contains(clock.instant().plus(Duration.ofMinutes(1)));
+    robots("User-agent: *\nAllow: /\n");
+    clock.advance(Duration.ofMinutes(1));
+    assertThat(policy.check(url("/")).allowed()).isTrue();
+    routes.set("/robots.txt", status(500));
+    clock.advance(Duration.ofHours(25));
+    assertThat(policy.check(url("/")).failuresInARow()).as("a success resets the count").isEqualTo(1);
+  }
+
+  @Test
+  void check_connectionRefused_retriedSoonDoublingUpToTheRetryInterval() throws IOException {
+    int port;
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+      port = socket.getLocalPort();
+    }
+    Url dead = Url.parse("http://127.0.0.1:" + port + "/").orElseThrow();
+    RobotsPolicy policy = policy().retryInterval(Duration.ofSeconds(5))
+        .connectionRetryInterval(Duration.ofSeconds(2)).build();
+
+    List<Duration> waits = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      RobotsVerdict verdict = policy.check(dead);
+      assertThat(verdict.failure()).contains("connection refused");
+      assertThat(verdict.failuresInARow()).isEqualTo(i + 1);
+      Duration wait = Duration.between(clock.instant(), verdict.retryAt().orElseThrow());
+      waits.add(wait);
+      clock.advance(wait);
+    }
+
+    assertThat(waits).containsExactly(Duration.ofSeconds(2), Duration.ofSeconds(4),
+        Duration.ofSeconds(5), Duration.ofSeconds(5));
+    assertThat(policy.robotsFetches()).isEqualTo(4);
+  }
+
+  @Test
+  void check_twoPortsOfOneHost_eachHasItsOwnRobotsTxt() throws IOException {
+    robots("User-agent: *\nDisallow: /\n");
+    try (MockWebServer other = new MockWebServer()) {
+      other.enqueue(new MockResponse.Builder().code(404).build());
+      other.start(InetAddress.getByName("127.0.0.1"), 0);
+      RobotsPolicy policy = policy().build();
+
+      assertThat(policy.check(url("/a")).decision()).isEqualTo(Decision.DISALLOWED_BY_RULE);
+      assertThat(policy.check(Url.parse("http://127.0.0.1:" + other.getPort() + "/a").orElseThrow())
+          .allowed()).isTrue();
+      assertThat(policy.robotsFetches()).isEqualTo(2);
+    }
+  }
+
+  @Test
   void check_429_isUnreachableNotAllowAll() {
     routes.set("/robots.txt", status(429));
     RobotsPolicy policy = policy().build();
