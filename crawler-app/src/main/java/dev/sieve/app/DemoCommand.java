@@ -92,7 +92,7 @@ final class DemoCommand implements Callable<Integer> {
           server.origin(0), server.origin(1), server.origin(2));
       out.printf(Locale.ROOT, "Politeness scaled for loopback: %s ms between fetches of one host"
           + " (the web gets 1000); the Sieve sized for %s URLs, under a third of the site, on purpose.%n",
-          value(args, "--delay-ms"), value(args, "--expected-urls"));
+          value(args, "--delay-ms"), grouped(value(args, "--expected-urls")));
       out.printf(Locale.ROOT, "Running: crawl %s%n%n", String.join(" ", args));
       out.flush();
       CrawlCommand crawl = new CrawlCommand();
@@ -141,6 +141,15 @@ final class DemoCommand implements Callable<Integer> {
       }
     }
     return found;
+  }
+
+  /** {@code 2368} as {@code 2,368}; anything else as it is. */
+  private static String grouped(String number) {
+    try {
+      return String.format(Locale.ROOT, "%,d", Long.parseLong(number));
+    } catch (NumberFormatException e) {
+      return number;
+    }
   }
 
   /** The directory given, new or empty; by default a new one named for the time, never reused. */
