@@ -166,10 +166,15 @@ final class DemoCommand implements Callable<Integer> {
       }
       return Files.createDirectories(output);
     }
-    String name = "sieve-demo-" + LocalDateTime.now(clock).format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
+    return newDirectory(Path.of(""), LocalDateTime.now(clock));
+  }
+
+  /** Makes {@code sieve-demo-YYYYMMDD-HHMMSS} in {@code base}, or {@code …-2}, {@code …-3} if taken. */
+  static Path newDirectory(Path base, LocalDateTime now) throws IOException {
+    String name = "sieve-demo-" + now.format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
     for (int n = 1; ; n++) {
       try {
-        return Files.createDirectory(Path.of(n == 1 ? name : name + "-" + n));
+        return Files.createDirectory(base.resolve(n == 1 ? name : name + "-" + n));
       } catch (FileAlreadyExistsException taken) {
         // Another demo started in the same second: take the next name.
       }
