@@ -93,6 +93,8 @@ final class DemoCommand implements Callable<Integer> {
       out.printf(Locale.ROOT, "Politeness scaled for loopback: %s ms between fetches of one host"
           + " (the web gets 1000); the Sieve sized for %s URLs, under a third of the site, on purpose.%n",
           value(args, "--delay-ms"), grouped(value(args, "--expected-urls")));
+      out.printf(Locale.ROOT, "The calendar trap (/calendar?month=N links month N+1) ends at --max-depth %s.%n",
+          value(args, "--max-depth"));
       out.printf(Locale.ROOT, "Running: crawl %s%n%n", String.join(" ", args));
       out.flush();
       CrawlCommand crawl = new CrawlCommand();
