@@ -192,6 +192,9 @@ final class CrawlCommand implements Callable<Integer> {
       description = "Properties file with defaults for any option (default config/crawler.properties when present); command-line options win.")
   Path config;
 
+  /** The final counters of the last crawl this command ran, for the demo; null before. */
+  volatile CrawlProgress finalProgress;
+
   @Override
   public Integer call() throws Exception {
     boolean redis = !frontier.strip().equalsIgnoreCase("local");
@@ -305,6 +308,7 @@ final class CrawlCommand implements Callable<Integer> {
         crawler::progress, Duration.ofSeconds(progressSeconds), System.console() != null)) {
       summary = crawler.run();
     }
+    finalProgress = summary;
     jsonl.close();
     printSummary(out, summary, seedFile.skippedLines());
     done.countDown();

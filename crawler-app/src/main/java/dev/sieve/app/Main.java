@@ -16,7 +16,8 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
     description = "Sieve: a polite web crawler whose URL frontier is built on Bloom filters.",
-    subcommands = {CrawlCommand.class, SizeCommand.class, BenchCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {CrawlCommand.class, DemoCommand.class, SizeCommand.class, BenchCommand.class,
+        CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -30,18 +31,34 @@ public final class Main implements Runnable {
     CommandLine cli = new CommandLine(new Main());
     cli.setParameterExceptionHandler(Main::usageError);
     if (args.length > 0 && args[0].equals("crawl")) {
-      Path config = CrawlCommand.configFile(optionValue(args, "--config"));
-      if (config != null) {
-        CommandLine crawl = cli.getSubcommands().get("crawl");
-        try {
-          crawl.setDefaultValueProvider(ConfigDefaults.load(config, crawl.getCommandSpec()));
-        } catch (IOException | IllegalArgumentException e) {
-          System.err.println("Configuration error: " + describe(e, config));
-          return CommandLine.ExitCode.USAGE;
-        }
+      int error = applyConfig(cli.getSubcommands().get("crawl"), args);
+      if (error != 0) {
+        return error;
       }
     }
     return cli.execute(args);
+  }
+
+  /** Runs {@code crawl} with {@code args} as the command line does; returns its exit code. */
+  static int runCrawl(CrawlCommand command, String... args) {
+    CommandLine crawl = new CommandLine(command);
+    crawl.setParameterExceptionHandler(Main::usageError);
+    int error = applyConfig(crawl, args);
+    return error != 0 ? error : crawl.execute(args);
+  }
+
+  /** Gives {@code crawl} its defaults from the config file, if any; 0, or 2 when it is bad. */
+  private static int applyConfig(CommandLine crawl, String[] args) {
+    Path config = CrawlCommand.configFile(optionValue(args, "--config"));
+    if (config != null) {
+      try {
+        crawl.setDefaultValueProvider(ConfigDefaults.load(config, crawl.getCommandSpec()));
+      } catch (IOException | IllegalArgumentException e) {
+        System.err.println("Configuration error: " + describe(e, config));
+        return CommandLine.ExitCode.USAGE;
+      }
+    }
+    return 0;
   }
 
   /** Prints the message and a pointer to --help, not the whole usage, and exits 2. */
