@@ -114,6 +114,16 @@ class CrawlerCliIT {
   }
 
   @Test
+  void crawl_maxRetryAfterOutOfRange_isUsageErrorNamingTheOption() throws Exception {
+    Path seeds = write("seeds.txt", "http://127.0.0.1:9/\n");
+
+    Result result = run("crawl", "--seeds", seeds.toString(), "--max-retry-after", "86401");
+
+    assertThat(result.exitCode).isEqualTo(2);
+    assertThat(result.stderr).contains("--max-retry-after (86401) must be between 0 and 86400");
+  }
+
+  @Test
   void size_examples_printTextbookFigures() throws Exception {
     Result million = run("size", "--capacity", "1000000", "--fpp", "0.001");
     Result billion = run("size", "--capacity", "1000000000", "--fpp", "0.0001");

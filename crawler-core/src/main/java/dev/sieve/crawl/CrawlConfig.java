@@ -54,6 +54,7 @@ public final class CrawlConfig {
   final long pendingMemoryBytes;
   final dev.sieve.frontier.SeenFilter seenFilter;
   final boolean growOnCapacity;
+  final Duration maxRetryAfter;
 
   private CrawlConfig(Builder b) {
     this.seeds = List.copyOf(b.seeds);
@@ -95,6 +96,7 @@ public final class CrawlConfig {
     this.pendingMemoryBytes = b.pendingMemoryBytes;
     this.seenFilter = b.seenFilter;
     this.growOnCapacity = b.growOnCapacity;
+    this.maxRetryAfter = b.maxRetryAfter;
   }
 
   public static Builder builder() {
@@ -116,6 +118,9 @@ public final class CrawlConfig {
   public double falsePositiveRate() {
     return falsePositiveRate;
   }
+
+  /** The most {@link Builder#maxRetryAfter} accepts: a host is never held longer than a day. */
+  public static final Duration MAX_RETRY_AFTER_LIMIT = Duration.ofDays(1);
 
   /** Settings of a crawl; every value has a documented default except the seeds. */
   public static final class Builder {
@@ -158,6 +163,7 @@ public final class CrawlConfig {
     private long pendingMemoryBytes = 256L << 20;
     private dev.sieve.frontier.SeenFilter seenFilter = dev.sieve.frontier.SeenFilter.BLOCKED;
     private boolean growOnCapacity = true;
+    private Duration maxRetryAfter = Duration.ofMinutes(5);
 
     private Builder() {}
 
@@ -405,6 +411,15 @@ public final class CrawlConfig {
       return this;
     }
 
+    /**
+     * A 429 or 503 asking (with {@code Retry-After}) for a longer wait than this fails its URL at
+     * once, recorded as {@code retry-after-too-long} (default 5 min, at most 1 day).
+     */
+    public Builder maxRetryAfter(Duration max) {
+      this.maxRetryAfter = Objects.requireNonNull(max, "maxRetryAfter");
+      return this;
+    }
+
     public CrawlConfig build() {
       if (seeds.isEmpty()) {
         throw new IllegalArgumentException("seeds (none) must hold at least one URL");
@@ -432,6 +447,11 @@ public final class CrawlConfig {
       positive("maxPathDepth", maxPathDepth);
       positive("maxRepeatedSegments", maxRepeatedSegments);
       notNegative("maxCrawlDelay", maxCrawlDelay);
+      notNegative("maxRetryAfter", maxRetryAfter);
+      if (maxRetryAfter.compareTo(MAX_RETRY_AFTER_LIMIT) > 0) {
+        throw new IllegalArgumentException(
+            "maxRetryAfter (" + maxRetryAfter + ") must be <= " + MAX_RETRY_AFTER_LIMIT);
+      }
       if (robotsRetryInterval.isZero() || robotsRetryInterval.isNegative()) {
         throw new IllegalArgumentException(
             "robotsRetryInterval (" + robotsRetryInterval + ") must be > 0");
