@@ -117,10 +117,13 @@ class CrawlerCliIT {
   void crawl_maxRetryAfterOutOfRange_isUsageErrorNamingTheOption() throws Exception {
     Path seeds = write("seeds.txt", "http://127.0.0.1:9/\n");
 
-    Result result = run("crawl", "--seeds", seeds.toString(), "--max-retry-after", "86401");
+    for (String seconds : List.of("-1", "86401")) {
+      Result result = run("crawl", "--seeds", seeds.toString(), "--max-retry-after", seconds);
 
-    assertThat(result.exitCode).isEqualTo(2);
-    assertThat(result.stderr).contains("--max-retry-after (86401) must be between 0 and 86400");
+      assertThat(result.exitCode).as(seconds).isEqualTo(2);
+      assertThat(result.stderr).contains("--max-retry-after (" + seconds + ") must be between 0 and 86400");
+      assertThat(dir.resolve("crawl.jsonl")).doesNotExist();
+    }
   }
 
   @Test
