@@ -170,6 +170,21 @@ class CrawlerHostileHttpTest {
     assertThat(routes.hits("/robots.txt")).isEqualTo(1);
   }
 
+  @Test
+  void robotsTxtRedirectedToANameOfLoopback_treatedAsNoRobotsTxt() throws Exception {
+    routes.redirect("/robots.txt", "http://127.1:" + server.getPort() + "/robots.txt");
+    routes.html("/", "<p>home</p>");
+
+    run(settings().robotsRetryInterval(Duration.ofMillis(100)));
+
+    assertThat(records).singleElement().satisfies(r -> {
+      assertThat(r.status()).isEqualTo(200);
+      assertThat(r.error()).isNull();
+    });
+    assertThat(routes.hits("/robots.txt")).isEqualTo(1);
+    assertThat(routes.log()).extracting(TestSite.Request::host).containsOnly("127.0.0.1");
+  }
+
   private CrawlConfig.Builder settings() {
     return CrawlConfig.builder()
         .seeds(urls("/"))
