@@ -94,16 +94,14 @@ public final class Fetcher implements AutoCloseable {
             .header("Accept", ACCEPT)
             .build();
     long start = ticker.read();
-    if (bypassesDns(httpUrl.host())) {
-      try {
-        addressPolicy.resolve(httpUrl.host());
-      } catch (IOException e) {
-        return FetchResult.failure(url, elapsedMs(start), FetchError.classify(e), FetchError.reason(e));
-      }
-    }
     Call call = client.newCall(request);
-    try (Response response = call.execute()) {
-      return read(url, call, response, start);
+    try {
+      if (bypassesDns(httpUrl.host())) {
+        addressPolicy.resolve(httpUrl.host()); // throws if refused: nothing is sent
+      }
+      try (Response response = call.execute()) {
+        return read(url, call, response, start);
+      }
     } catch (IOException e) {
       FetchError error = FetchError.classify(e);
       String reason = FetchError.reason(e);
