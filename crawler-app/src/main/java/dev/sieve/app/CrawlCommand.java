@@ -135,6 +135,10 @@ final class CrawlCommand implements Callable<Integer> {
       description = "Hosts whose robots.txt asks for a longer Crawl-delay are skipped (default ${DEFAULT-VALUE}).")
   long maxCrawlDelaySeconds;
 
+  @Option(names = "--max-retry-after", defaultValue = "300", paramLabel = "SECONDS",
+      description = "A 429/503 whose Retry-After asks for a longer wait fails its URL at once as retry-after-too-long (default ${DEFAULT-VALUE}, at most 86400).")
+  long maxRetryAfterSeconds;
+
   @Option(names = "--max-body-bytes", defaultValue = "10485760", paramLabel = "BYTES",
       description = "Body cap after decompression; longer bodies are truncated (default ${DEFAULT-VALUE}).")
   long maxBodyBytes;
@@ -352,6 +356,7 @@ final class CrawlCommand implements Callable<Integer> {
         .retries(retries)
         .hostFailureLimit(hostFailureLimit)
         .maxCrawlDelay(Duration.ofSeconds(maxCrawlDelaySeconds))
+        .maxRetryAfter(Duration.ofSeconds(maxRetryAfter()))
         .maxBodyBytes(maxBodyBytes)
         .maxUrlLength(maxUrlLength)
         .maxOutlinks(maxOutlinks)
@@ -393,6 +398,15 @@ final class CrawlCommand implements Callable<Integer> {
       throw new IllegalArgumentException("progress-interval (" + progressSeconds + ") must be >= 1");
     }
     return builder.build();
+  }
+
+  private long maxRetryAfter() {
+    long limit = CrawlConfig.MAX_RETRY_AFTER_LIMIT.toSeconds();
+    if (maxRetryAfterSeconds < 0 || maxRetryAfterSeconds > limit) {
+      throw new IllegalArgumentException(
+          "--max-retry-after (" + maxRetryAfterSeconds + ") must be between 0 and " + limit);
+    }
+    return maxRetryAfterSeconds;
   }
 
   private void printSummary(PrintStream out, CrawlProgress p, int skippedSeeds) {

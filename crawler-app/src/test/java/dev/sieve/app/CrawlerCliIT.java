@@ -127,6 +127,19 @@ class CrawlerCliIT {
   }
 
   @Test
+  void crawl_maxRetryAfterOutOfRange_isUsageErrorNamingTheOption() throws Exception {
+    Path seeds = write("seeds.txt", "http://127.0.0.1:9/\n");
+
+    for (String seconds : List.of("-1", "86401")) {
+      Result result = run("crawl", "--seeds", seeds.toString(), "--max-retry-after", seconds);
+
+      assertThat(result.exitCode).as(seconds).isEqualTo(2);
+      assertThat(result.stderr).contains("--max-retry-after (" + seconds + ") must be between 0 and 86400");
+      assertThat(dir.resolve("crawl.jsonl")).doesNotExist();
+    }
+  }
+
+  @Test
   void size_examples_printTextbookFigures() throws Exception {
     Result million = run("size", "--capacity", "1000000", "--fpp", "0.001");
     Result billion = run("size", "--capacity", "1000000000", "--fpp", "0.0001");

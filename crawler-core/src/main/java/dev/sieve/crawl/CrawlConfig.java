@@ -56,6 +56,7 @@ public final class CrawlConfig {
   final boolean growOnCapacity;
   final int maxQueryVariants;
   final int hostFailureLimit;
+  final Duration maxRetryAfter;
 
   private CrawlConfig(Builder b) {
     this.seeds = List.copyOf(b.seeds);
@@ -99,6 +100,7 @@ public final class CrawlConfig {
     this.seenFilter = b.seenFilter;
     this.growOnCapacity = b.growOnCapacity;
     this.hostFailureLimit = b.hostFailureLimit;
+    this.maxRetryAfter = b.maxRetryAfter;
   }
 
   public static Builder builder() {
@@ -120,6 +122,9 @@ public final class CrawlConfig {
   public double falsePositiveRate() {
     return falsePositiveRate;
   }
+
+  /** The most {@link Builder#maxRetryAfter} accepts: a host is never held longer than a day. */
+  public static final Duration MAX_RETRY_AFTER_LIMIT = Duration.ofDays(1);
 
   /** Settings of a crawl; every value has a documented default except the seeds. */
   public static final class Builder {
@@ -164,6 +169,7 @@ public final class CrawlConfig {
     private dev.sieve.frontier.SeenFilter seenFilter = dev.sieve.frontier.SeenFilter.BLOCKED;
     private boolean growOnCapacity = true;
     private int hostFailureLimit = 3;
+    private Duration maxRetryAfter = Duration.ofMinutes(5);
 
     private Builder() {}
 
@@ -436,6 +442,15 @@ public final class CrawlConfig {
       return this;
     }
 
+    /**
+     * A 429 or 503 asking (with {@code Retry-After}) for a longer wait than this fails its URL at
+     * once, recorded as {@code retry-after-too-long} (default 5 min, at most 1 day).
+     */
+    public Builder maxRetryAfter(Duration max) {
+      this.maxRetryAfter = Objects.requireNonNull(max, "maxRetryAfter");
+      return this;
+    }
+
     public CrawlConfig build() {
       if (seeds.isEmpty()) {
         throw new IllegalArgumentException("seeds (none) must hold at least one URL");
@@ -465,6 +480,11 @@ public final class CrawlConfig {
       positive("maxRepeatedSegments", maxRepeatedSegments);
       positive("hostFailureLimit", hostFailureLimit);
       notNegative("maxCrawlDelay", maxCrawlDelay);
+      notNegative("maxRetryAfter", maxRetryAfter);
+      if (maxRetryAfter.compareTo(MAX_RETRY_AFTER_LIMIT) > 0) {
+        throw new IllegalArgumentException(
+            "maxRetryAfter (" + maxRetryAfter + ") must be <= " + MAX_RETRY_AFTER_LIMIT);
+      }
       if (robotsRetryInterval.isZero() || robotsRetryInterval.isNegative()) {
         throw new IllegalArgumentException(
             "robotsRetryInterval (" + robotsRetryInterval + ") must be > 0");

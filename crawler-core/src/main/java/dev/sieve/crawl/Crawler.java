@@ -2,6 +2,7 @@ package dev.sieve.crawl;
 
 import dev.sieve.fetch.AddressPolicy;
 import dev.sieve.fetch.ConnectionFailure;
+import dev.sieve.fetch.FetchError;
 import dev.sieve.fetch.FetchResult;
 import dev.sieve.fetch.Fetcher;
 import dev.sieve.frontier.Frontier;
@@ -306,6 +307,9 @@ public final class Crawler {
   /** The pipeline for one URL: robots → fetch → parse → sieve → enqueue → record. */
   private void crawl(Lease lease) {
     Url url = Url.parse(lease.url()).orElseThrow();
+    if (refusedAddress(lease, url)) {
+      return;
+    }
     if (failIfUnreachable(lease, url) || !robotsAllow(lease, url)) {
       return;
     }
@@ -325,6 +329,19 @@ public final class Crawler {
     record(lease, page, parsed.linksFound(), fates == null ? 0 : fates.count(LinkFate.NEW),
         errorOf(page), fates);
     frontier.complete(lease);
+  }
+
+  /**
+   * Records the URL as {@code private-address} at once when its host resolves only to addresses
+   * the crawl may not connect to, before robots.txt or anything else is tried; returns whether.
+   */
+  private boolean refusedAddress(Lease lease, Url url) {
+    if (!fetcher.refusesAddress(url.host())) {
+      return false;
+    }
+    record(lease, null, 0, 0, FetchError.PRIVATE_ADDRESS.label());
+    frontier.complete(lease);
+    return true;
   }
 
   /**
@@ -438,6 +455,10 @@ public final class Crawler {
     int added = 0;
     if (target.isEmpty()) {
       error = "bad-redirect";
+    } else if (fetcher.refusesAddress(target.get().host())) {
+      // Before anything else: a private target is never queued, and so never reaches robots.txt.
+      error = FetchError.PRIVATE_ADDRESS.label();
+      stats.skipped(LinkFate.PRIVATE_ADDRESS.label());
     } else if (target.get().toString().equals(lease.url())
         || lease.redirectChain().contains(target.get().toString())) {
       error = "redirect-loop";
@@ -455,20 +476,33 @@ public final class Crawler {
     frontier.complete(lease);
   }
 
-  /** Re-queues 5xx and network failures while retries remain; honours Retry-After. */
+  /**
+   * Re-queues 5xx, 429 and network failures while retries remain, after the backoff or the
+   * server's {@code Retry-After}, whichever is longer (the frontier adds the politeness delay as a
+   * floor); a {@code Retry-After} holds the whole host. One above the maximum instead ends the URL
+   * at once as {@code retry-after-too-long}. Returns whether the lease was given back (retried,
+   * or ended so).
+   */
   private boolean shouldRetry(FetchResult page, Lease lease) {
-    boolean retryable =
-        (page.error() != null && page.status() == 0) || page.status() >= 500 || page.status() == 429;
     Duration retryAfter = page.retryAfter().orElse(null);
+    if (retryAfter != null && retryAfter.compareTo(config.maxRetryAfter) > 0) {
+      record(lease, page, 0, 0, "retry-after-too-long");
+      frontier.complete(lease);
+      return true;
+    }
+    boolean retryable = (page.status() == 0 && page.error() != null
+            && page.error() != FetchError.PRIVATE_ADDRESS)
+        || page.status() >= 500 || page.status() == 429;
     if (retryAfter != null) {
       frontier.delayHost(lease.hostKey(), retryAfter);
     }
     if (!retryable || lease.attempt() >= config.retries || stopping) {
       return false;
     }
-    Duration backoff = retryAfter != null
-        ? retryAfter
-        : config.retryBackoff.multipliedBy(1L << Math.min(lease.attempt(), 20));
+    Duration backoff = config.retryBackoff.multipliedBy(1L << Math.min(lease.attempt(), 20));
+    if (retryAfter != null && retryAfter.compareTo(backoff) > 0) {
+      backoff = retryAfter;
+    }
     stats.retries.increment();
     pageBudget.release();
     frontier.retry(lease, backoff);
@@ -481,6 +515,9 @@ public final class Crawler {
     }
     if (page.status() >= 400) {
       return "http-" + page.status();
+    }
+    if (page.status() >= 300 && page.redirectLocation().isEmpty()) {
+      return "redirect-without-location";
     }
     if (page.truncated()) {
       return "truncated";

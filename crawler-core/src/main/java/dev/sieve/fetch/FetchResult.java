@@ -93,7 +93,10 @@ public final class FetchResult {
     return Optional.ofNullable(redirectLocation);
   }
 
-  /** How long the server asked us to wait, from {@code Retry-After} on a 429 or 503. */
+  /**
+   * How long the server asked us to wait, from {@code Retry-After} on a 429 or 503: seconds or
+   * an HTTP-date of any size, at most about 292 years; empty when absent or junk.
+   */
   public Optional<Duration> retryAfter() {
     return Optional.ofNullable(retryAfter);
   }

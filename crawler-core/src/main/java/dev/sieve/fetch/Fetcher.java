@@ -3,16 +3,12 @@ package dev.sieve.fetch;
 import com.google.common.base.Ticker;
 import java.io.EOFException;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import okhttp3.Call;
-import okhttp3.Dns;
+import okhttp3.ConnectionPool;
 import okhttp3.HttpUrl;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
@@ -24,8 +20,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Fetches one URL with a GET and returns what happened as a {@link FetchResult}; network and HTTP
- * failures are results, not exceptions. Redirects are not followed. Thread-safe: share one
- * instance (and so one connection pool) across workers, and {@link #close()} it when done.
+ * failures are results, not exceptions. Redirects are not followed and nothing is retried: one
+ * fetch sends at most one request. Thread-safe: share one instance (and so one connection pool)
+ * across workers, and {@link #close()} it when done.
  */
 public final class Fetcher implements AutoCloseable {
   /** The default {@code User-Agent}. */
@@ -40,6 +37,7 @@ public final class Fetcher implements AutoCloseable {
   private final long maxBodyBytes;
   private final Ticker ticker;
   private final Clock clock;
+  private final AddressPolicy addressPolicy;
   private final AtomicBoolean closed = new AtomicBoolean();
 
   private Fetcher(Builder b) {
@@ -47,42 +45,24 @@ public final class Fetcher implements AutoCloseable {
     this.maxBodyBytes = b.maxBodyBytes;
     this.ticker = b.ticker;
     this.clock = b.clock;
+    this.addressPolicy = b.addressPolicy;
     this.client =
         new OkHttpClient.Builder()
             .connectTimeout(b.connectTimeout)
             .readTimeout(b.readTimeout)
             .callTimeout(b.callTimeout)
+            // One fetch is one request: the crawler decides about redirects and retries, and
+            // counts them. OkHttp would otherwise repeat a request after a dropped connection or
+            // a 408, and a 503 with Retry-After 0 (see NoSilentRetries).
+            .retryOnConnectionFailure(false)
             .followRedirects(false)
             .followSslRedirects(false)
-            .dns(new PolicyDns(b.addressPolicy))
+            .addNetworkInterceptor(new NoSilentRetries())
+            // Without retries a pooled connection the server has closed fails the fetch; idle
+            // connections are dropped before the shortest keep-alive common on servers (5 s).
+            .connectionPool(new ConnectionPool(5, 4, TimeUnit.SECONDS))
+            .dns(addressPolicy::resolve)
             .build();
-  }
-
-  /** Resolves with the system resolver, then drops the addresses the policy refuses. */
-  private static final class PolicyDns implements Dns {
-    private final AddressPolicy policy;
-
-    PolicyDns(AddressPolicy policy) {
-      this.policy = policy;
-    }
-
-    @Override
-    public List<InetAddress> lookup(String host) throws UnknownHostException {
-      List<InetAddress> all = Dns.SYSTEM.lookup(host);
-      if (policy.exempts(host)) {
-        return all;
-      }
-      List<InetAddress> allowed = new ArrayList<>(all.size());
-      for (InetAddress address : all) {
-        if (policy.allows(host, address)) {
-          allowed.add(address);
-        }
-      }
-      if (allowed.isEmpty()) {
-        throw new BlockedAddressException(host + " resolves only to private addresses " + all);
-      }
-      return allowed;
-    }
   }
 
   /** Returns a builder with the documented defaults. */
@@ -115,8 +95,13 @@ public final class Fetcher implements AutoCloseable {
             .build();
     long start = ticker.read();
     Call call = client.newCall(request);
-    try (Response response = call.execute()) {
-      return read(url, call, response, start);
+    try {
+      if (bypassesDns(httpUrl.host())) {
+        addressPolicy.resolve(httpUrl.host()); // throws if refused: nothing is sent
+      }
+      try (Response response = call.execute()) {
+        return read(url, call, response, start);
+      }
     } catch (IOException e) {
       FetchError error = FetchError.classify(e);
       String reason = FetchError.reason(e);
@@ -125,12 +110,32 @@ public final class Fetcher implements AutoCloseable {
     }
   }
 
+  /**
+   * Whether OkHttp connects to {@code host} without asking the DNS: what it takes for an IP
+   * address, an IPv6 literal or digits and dots ({@code 127.1}, {@code 2130706433} are loopback to
+   * the JDK), so the policy is applied before the call.
+   */
+  private static boolean bypassesDns(String host) {
+    return host.indexOf(':') >= 0 || host.chars().allMatch(c -> c == '.' || (c >= '0' && c <= '9'));
+  }
+
+  /**
+   * Whether a fetch from {@code host} would be refused by the address policy, resolving the name
+   * now: lets a caller record the refusal before spending anything else on the URL.
+   */
+  public boolean refusesAddress(String host) {
+    return addressPolicy.refuses(host);
+  }
+
   private FetchResult read(String url, Call call, Response response, long start) {
     int status = response.code();
     String location = status >= 300 && status < 400 ? response.header("Location") : null;
+    if (location != null && location.isBlank()) {
+      location = null;
+    }
     Duration retryAfter =
         status == 429 || status == 503
-            ? RetryAfter.parse(response.headers(), clock.instant()).orElse(null)
+            ? RetryAfter.parse(response.header(NoSilentRetries.HEADER), clock.instant()).orElse(null)
             : null;
 
     // Read at most maxBodyBytes + 1 decompressed bytes: the extra byte tells a capped body from
@@ -254,17 +259,18 @@ public final class Fetcher implements AutoCloseable {
       return this;
     }
 
-    /** The "now" that HTTP-date {@code Retry-After} values are relative to. Default UTC. */
     /**
      * Which resolved addresses may be connected to (default all). Host names are checked after
      * resolution, so a DNS answer cannot steer the crawler into a private network; IP literals
-     * are the caller's to check ({@link AddressPolicy#isPrivateHost}).
+     * are checked before connecting. A refused fetch fails with {@link
+     * FetchError#PRIVATE_ADDRESS} and sends nothing.
      */
     public Builder addressPolicy(AddressPolicy addressPolicy) {
       this.addressPolicy = addressPolicy;
       return this;
     }
 
+    /** The "now" that HTTP-date {@code Retry-After} values are relative to. Default UTC. */
     public Builder clock(Clock clock) {
       this.clock = clock;
       return this;

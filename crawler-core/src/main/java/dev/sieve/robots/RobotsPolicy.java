@@ -10,6 +10,7 @@ import crawlercommons.robots.SimpleRobotRules;
 import crawlercommons.robots.SimpleRobotRules.RobotRulesMode;
 import crawlercommons.robots.SimpleRobotRulesParser;
 import dev.sieve.fetch.ConnectionFailure;
+import dev.sieve.fetch.FetchError;
 import dev.sieve.fetch.FetchResult;
 import dev.sieve.fetch.Fetcher;
 import dev.sieve.robots.RobotsRules.Source;
@@ -58,7 +59,9 @@ import org.slf4j.LoggerFactory;
  *       fetch.
  *   <li>3xx: up to {@code maxRedirects} redirects are followed, resolved with {@link
  *       Url#resolve}. A longer chain, a missing or unusable {@code Location} count as "no
- *       robots.txt": allow all, for the TTL.
+ *       robots.txt": allow all, for the TTL. So does a redirect (or a robots.txt) to a host the
+ *       fetcher refuses for its address ({@link FetchError#PRIVATE_ADDRESS}): nothing is sent
+ *       there, and the server has not failed.
  *   <li>4xx: no robots.txt, allow all for the TTL; except 429, which is treated as a server error
  *       (a host that says we ask too often is not telling us to crawl everything).
  *   <li>5xx, 429, any other status, or a network failure ({@link FetchResult#error()} set, even
@@ -222,6 +225,11 @@ public final class RobotsPolicy {
       }
       Instant now = clock.instant();
       int status = result.status();
+      if (result.error() == FetchError.PRIVATE_ADDRESS) {
+        // Refused by this crawler, not failed by the server: nothing to wait for or retry.
+        log.debug("robots.txt of {}: {} refused ({}), allowing all", origin, current, result.errorMessage());
+        return RobotsRules.without(origin, Source.UNAVAILABLE, now, now.plus(ttl));
+      }
       if (result.error() != null || status == 429 || status >= 500 || status < 200) {
         return unreachable(origin, current, result, now);
       }
