@@ -41,7 +41,7 @@ import picocli.CommandLine.Unmatched;
         + " --delay-ms, --expected-urls, --max-query-variants, ...): see crawl --help."})
 final class DemoCommand implements Callable<Integer> {
   /** Articles on the site by default: a crawl of 10-20 s on 2 cores, JVM start included. */
-  static final int DEFAULT_PAGES = 7500;
+  static final int DEFAULT_PAGES = 9000;
   /** Politeness for loopback: milliseconds between two fetches of one host. */
   static final long DELAY_MS = 2;
   static final long PROGRESS_SECONDS = 2;
