@@ -12,7 +12,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -38,14 +38,12 @@ import picocli.CommandLine.Unmatched;
             + " without the web: relative, absolute and duplicate links, a robots.txt, a calendar trap,"
             + " 404s and a redirect chain, with the Sieve sized under the site on purpose."},
     footer = {"", "Any other option goes to crawl and wins over the demo's own (--threads, --filter, --fpp,"
-        + " --delay-ms, --expected-urls, --max-depth, ...): see crawl --help."})
+        + " --delay-ms, --expected-urls, --max-query-variants, ...): see crawl --help."})
 final class DemoCommand implements Callable<Integer> {
   /** Articles on the site by default: a crawl of 10-20 s on 2 cores, JVM start included. */
-  static final int DEFAULT_PAGES = 7500;
+  static final int DEFAULT_PAGES = 9000;
   /** Politeness for loopback: milliseconds between two fetches of one host. */
   static final long DELAY_MS = 2;
-  /** Bounds the calendar trap: month N is N+1 links deep. */
-  static final int MAX_DEPTH = 30;
   static final long PROGRESS_SECONDS = 2;
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -74,8 +72,14 @@ final class DemoCommand implements Callable<Integer> {
       throw new CommandLine.ParameterException(spec.commandLine(),
           "demo crawls its own site: for your seeds run crawl --seeds FILE");
     }
+    CrawlCommand asGiven = new CrawlCommand();
+    CommandLine givenLine = new CommandLine(asGiven);
+    String[] options = crawlOptions.toArray(String[]::new);
+    if (Main.applyConfig(givenLine, options) != 0) {
+      return CommandLine.ExitCode.USAGE;
+    }
     try {
-      new CommandLine(new CrawlCommand()).parseArgs(crawlOptions.toArray(String[]::new));
+      givenLine.parseArgs(options);
     } catch (CommandLine.ParameterException e) {
       // Before the site starts and the directory is made: a bad crawl option is a usage error.
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
@@ -83,18 +87,21 @@ final class DemoCommand implements Callable<Integer> {
     Path dir = outputDirectory();
     PrintStream out = System.out;
     DemoSite site = new DemoSite(pages);
-    Map<String, Integer> admitted = site.admitted(MAX_DEPTH);
+    // crawl's own --max-query-variants (its default, the config's or the one given) ends the trap.
+    int months = asGiven.maxQueryVariants;
+    Set<String> admitted = site.admitted(months);
     try (DemoServer server = DemoServer.start(site)) {
       Path seeds = Files.writeString(dir.resolve("seeds.txt"), IntStream.range(0, DemoSite.HOSTS)
           .mapToObj(host -> server.origin(host) + "/\n").collect(Collectors.joining()));
       List<String> args = crawlArgs(seeds, dir.resolve("crawl.jsonl"), admitted.size() * 7L / 25);
-      out.printf(Locale.ROOT, "Demo site: %,d URLs on %s, %s and %s%n", admitted.size(),
+      out.printf(Locale.ROOT, "Demo site: %,d URLs to crawl on %s, %s and %s%n", admitted.size(),
           server.origin(0), server.origin(1), server.origin(2));
       out.printf(Locale.ROOT, "Politeness scaled for loopback: %s ms between fetches of one host"
           + " (the web gets 1000); the Sieve sized for %s URLs, under a third of the site, on purpose.%n",
           value(args, "--delay-ms"), grouped(value(args, "--expected-urls")));
-      out.printf(Locale.ROOT, "The calendar trap (/calendar?month=N links month N+1) ends at --max-depth %s.%n",
-          value(args, "--max-depth"));
+      out.printf(Locale.ROOT, "The calendar trap (/calendar?month=N links month N+1) ends at month %d on"
+          + " each host: --max-query-variants %d refuses month=%d, counted query-trap, with a WARN.%n",
+          months - 1, months, months);
       out.printf(Locale.ROOT, "Running: crawl %s%n%n", String.join(" ", args));
       out.flush();
       CrawlCommand crawl = new CrawlCommand();
@@ -115,7 +122,6 @@ final class DemoCommand implements Callable<Integer> {
     List<String> args = new ArrayList<>(List.of("--seeds", seeds.toString(), "--output", jsonl.toString()));
     addUnlessGiven(args, "--expected-urls", Long.toString(Math.max(1, expectedUrls)));
     addUnlessGiven(args, "--delay-ms", Long.toString(DELAY_MS));
-    addUnlessGiven(args, "--max-depth", Integer.toString(MAX_DEPTH));
     addUnlessGiven(args, "--progress-interval", Long.toString(PROGRESS_SECONDS));
     args.addAll(crawlOptions);
     return args;

@@ -1,10 +1,14 @@
 package dev.sieve.app;
 
 import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 
 /**
  * The {@code demo} command's site: {@value #HOSTS} hosts on free ports of 127.0.0.1, generated
@@ -14,7 +18,7 @@ import java.util.Random;
  * then to a page that does not exist (404), a redirect chain ({@code /old/i} → 301 {@code
  * /moved/i} → 302 an article), a section its robots.txt disallows ({@code /private/}), and a site
  * off loopback. The home page links a calendar trap: {@code /calendar?month=N} links month N+1,
- * forever. Each page's links go to distinct URLs.
+ * forever, which only {@code --max-query-variants} ends. Each page's links go to distinct URLs.
  *
  * <p>The site as a model: what each address answers, without HTTP ({@link DemoServer} serves it),
  * so that what a crawl should find can be computed ({@link #admitted}). Immutable.
@@ -165,35 +169,45 @@ final class DemoSite {
   }
 
   /**
-   * Every URL a crawl from the home pages admits into its frontier when it follows links at most
-   * {@code maxDepth} deep (a redirect's target keeps the depth of the redirect), with its least
-   * depth: the pages, redirects and 404s it fetches, and the disallowed pages it must not.
-   * Off-site links are not followed.
+   * Every URL a crawl from the home pages lets through its Sieve, in the order a breadth-first
+   * crawl finds them: the seeds, then the pages, redirects and 404s it fetches. Not admitted: links
+   * off the site (out of scope), pages its robots.txt disallows (a host's robots.txt is fetched
+   * before its pages, so links to them are refused), and a link whose query string is new once
+   * {@code maxQueryVariants} distinct ones have been admitted for its host and path: as {@code
+   * crawl --max-query-variants} counts them, so that month {@code maxQueryVariants} of the calendar
+   * is the first refused.
    */
-  Map<String, Integer> admitted(int maxDepth) {
-    Map<String, Integer> depths = new LinkedHashMap<>();
+  Set<String> admitted(int maxQueryVariants) {
+    Set<String> admitted = new LinkedHashSet<>();
+    Map<String, Set<String>> queries = new HashMap<>();
     ArrayDeque<String> queue = new ArrayDeque<>();
     for (int host = 0; host < HOSTS; host++) {
-      depths.put(key(host, "/"), 0);
+      admitted.add(key(host, "/"));
       queue.add(key(host, "/"));
     }
     while (!queue.isEmpty()) {
       String address = queue.poll();
-      int host = address.charAt(0) - '0';
-      String path = address.substring(1);
-      if (disallowed(path)) {
-        continue;
-      }
-      Answer answer = answer(host, path);
-      int depth = depths.get(address) + (answer.isRedirect() ? 0 : 1);
-      for (Link link : answer.links()) {
+      for (Link link : answer(address.charAt(0) - '0', address.substring(1)).links()) {
         String target = key(link.host(), link.path());
-        if (link.host() >= 0 && depth <= maxDepth && depths.putIfAbsent(target, depth) == null) {
+        if (link.host() >= 0 && !disallowed(link.path()) && !admitted.contains(target)
+            && queryAdmitted(queries, target, maxQueryVariants)) {
+          admitted.add(target);
           queue.add(target);
         }
       }
     }
-    return depths;
+    return admitted;
+  }
+
+  /** Whether {@code address}'s query, if any, is known or one of the first {@code max} of its path. */
+  private static boolean queryAdmitted(Map<String, Set<String>> queries, String address, int max) {
+    int q = address.indexOf('?');
+    if (q < 0) {
+      return true;
+    }
+    Set<String> known = queries.computeIfAbsent(address.substring(0, q), path -> new HashSet<>());
+    String query = address.substring(q + 1);
+    return known.contains(query) || (known.size() < max && known.add(query));
   }
 
   /** An address as {@link #admitted} keys it: the host's index, then the path and query. */

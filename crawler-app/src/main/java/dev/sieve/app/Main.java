@@ -48,7 +48,7 @@ public final class Main implements Runnable {
   }
 
   /** Gives {@code crawl} its defaults from the config file, if any; 0, or 2 when it is bad. */
-  private static int applyConfig(CommandLine crawl, String[] args) {
+  static int applyConfig(CommandLine crawl, String[] args) {
     Path config = CrawlCommand.configFile(optionValue(args, "--config"));
     if (config != null) {
       try {

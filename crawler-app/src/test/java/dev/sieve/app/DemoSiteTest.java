@@ -9,7 +9,8 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
-import java.util.Map;
+import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -17,20 +18,20 @@ class DemoSiteTest {
   private final DemoSite site = new DemoSite(300);
 
   @Test
-  void admitted_calendarTrap_endsAtTheDepthLimit() {
-    Map<String, Integer> admitted = site.admitted(5);
+  void admitted_calendarTrap_endsAtTheFirstQueryPastTheCap() {
+    Set<String> admitted = site.admitted(5);
 
-    assertThat(admitted).containsEntry(DemoSite.key(2, "/calendar?month=0"), 1)
-        .containsEntry(DemoSite.key(2, "/calendar?month=4"), 5)
-        .doesNotContainKey(DemoSite.key(2, "/calendar?month=5"));
-    assertThat(site.admitted(30)).containsKey(DemoSite.key(2, "/calendar?month=29"))
-        .doesNotContainKey(DemoSite.key(2, "/calendar?month=30"));
+    assertThat(admitted).contains(DemoSite.key(2, "/calendar?month=0"), DemoSite.key(2, "/calendar?month=4"))
+        .doesNotContain(DemoSite.key(2, "/calendar?month=5"));
+    assertThat(site.admitted(100)).contains(DemoSite.key(0, "/calendar?month=99"))
+        .doesNotContain(DemoSite.key(0, "/calendar?month=100"));
+    assertThat(admitted).filteredOn(a -> a.contains("?")).hasSize(DemoSite.HOSTS * 5);
   }
 
   @Test
   void answer_everyPage_linksDistinctUrlsAndSomeOnOtherHosts() {
     long crossHost = 0;
-    for (String address : site.admitted(30).keySet()) {
+    for (String address : site.admitted(100)) {
       int host = address.charAt(0) - '0';
       DemoSite.Answer answer = site.answer(host, address.substring(1));
       assertThat(answer.links()).doesNotHaveDuplicates();
@@ -41,11 +42,13 @@ class DemoSiteTest {
   }
 
   @Test
-  void admitted_disallowedPages_admittedButNotFollowed() {
-    Map<String, Integer> admitted = site.admitted(30);
+  void admitted_disallowedAndOffSitePages_linkedButNotAdmitted() {
+    Set<String> admitted = site.admitted(100);
+    List<DemoSite.Link> links = admitted.stream()
+        .flatMap(a -> site.answer(a.charAt(0) - '0', a.substring(1)).links().stream()).toList();
 
-    assertThat(admitted.keySet()).anyMatch(a -> DemoSite.disallowed(a.substring(1)));
-    assertThat(admitted.keySet()).noneMatch(a -> a.startsWith("-"));
+    assertThat(links).anyMatch(l -> DemoSite.disallowed(l.path())).anyMatch(l -> l.host() < 0);
+    assertThat(admitted).noneMatch(a -> DemoSite.disallowed(a.substring(1))).noneMatch(a -> a.startsWith("-"));
   }
 
   @Test
