@@ -54,6 +54,7 @@ public final class CrawlConfig {
   final long pendingMemoryBytes;
   final dev.sieve.frontier.SeenFilter seenFilter;
   final boolean growOnCapacity;
+  final boolean addSeeds;
 
   private CrawlConfig(Builder b) {
     this.seeds = List.copyOf(b.seeds);
@@ -95,6 +96,7 @@ public final class CrawlConfig {
     this.pendingMemoryBytes = b.pendingMemoryBytes;
     this.seenFilter = b.seenFilter;
     this.growOnCapacity = b.growOnCapacity;
+    this.addSeeds = b.addSeeds;
   }
 
   public static Builder builder() {
@@ -158,8 +160,18 @@ public final class CrawlConfig {
     private long pendingMemoryBytes = 256L << 20;
     private dev.sieve.frontier.SeenFilter seenFilter = dev.sieve.frontier.SeenFilter.BLOCKED;
     private boolean growOnCapacity = true;
+    private boolean addSeeds;
 
     private Builder() {}
+
+    /**
+     * On resume, seeds that differ from the saved crawl's are added to it (the saved ones are
+     * kept) instead of refusing to resume (default false).
+     */
+    public Builder addSeeds(boolean add) {
+      this.addSeeds = add;
+      return this;
+    }
 
     /**
      * Keep the crawl's state in {@code dir} (checkpoints and journals), so that it can resume;

@@ -18,9 +18,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
@@ -54,12 +56,16 @@ public final class Crawler {
   /** Null without a state directory. */
   private final Checkpointer checkpointer;
   private final LinkFilter links;
+  /** The seeds: the config's, or on resume the saved crawl's (and any added). */
+  private final List<Url> seeds;
   private final CrawlStats stats = new CrawlStats();
   /** Permits for URLs still to be done under --max-pages; a retried URL gives its permit back. */
   private final Semaphore pageBudget;
   private final AtomicInteger runs = new AtomicInteger();
   private volatile boolean stopping;
   private volatile long startedAt;
+  /** The I/O failure that stopped the crawl (output or state unwritable), or null. */
+  private volatile String failure;
 
   /**
    * A crawl with the in-process frontier: a {@link Sieve} sized from the config, resumable when
@@ -72,17 +78,20 @@ public final class Crawler {
     this.listener = listener;
     if (config.stateDir != null) {
       this.checkpointer = Checkpointer.open(config, listener, stats,
-          sieve -> frontierBuilder(config, sieve, config.stateDir.resolve(CrawlState.SPILL)));
+          sieve -> frontierBuilder(config, sieve, config.stateDir.resolve(CrawlState.SPILL))
+              .recordedElsewhere(urls -> recordedBefore(listener, urls)));
       this.frontier = checkpointer.frontier();
+      this.seeds = checkpointer.seeds();
     } else {
+      this.seeds = config.seeds;
       this.checkpointer = null;
       this.frontier = frontierBuilder(config, Checkpointer.newSieve(config, listener), temporarySpillDir())
           .build();
     }
-    this.fetcher = fetcher(config);
+    this.fetcher = fetcher(config, seeds);
     this.extractor = extractor(config);
     this.robots = robots(config, fetcher);
-    this.links = new LinkFilter(config);
+    this.links = new LinkFilter(config, seeds);
     this.pageBudget = new Semaphore((int) Math.min(Integer.MAX_VALUE, config.maxPages));
   }
 
@@ -92,14 +101,15 @@ public final class Crawler {
     this.listener = listener;
     this.frontier = frontier;
     this.checkpointer = null;
-    this.fetcher = fetcher(config);
+    this.seeds = config.seeds;
+    this.fetcher = fetcher(config, seeds);
     this.extractor = extractor(config);
     this.robots = robots(config, fetcher);
     this.links = new LinkFilter(config);
     this.pageBudget = new Semaphore((int) Math.min(Integer.MAX_VALUE, config.maxPages));
   }
 
-  private static Fetcher fetcher(CrawlConfig config) {
+  private static Fetcher fetcher(CrawlConfig config, List<Url> seeds) {
     return Fetcher.builder()
         .userAgent(config.userAgent)
         .connectTimeout(config.connectTimeout)
@@ -111,7 +121,7 @@ public final class Crawler {
         .addressPolicy(config.allowPrivate
             ? AddressPolicy.allowAll()
             : AddressPolicy.publicOnlyExcept(
-                config.seeds.stream().map(Url::host).collect(Collectors.toSet())))
+                seeds.stream().map(Url::host).collect(Collectors.toSet())))
         .build();
   }
 
@@ -148,6 +158,21 @@ public final class Crawler {
         .spillTo(spill, config.pendingMemoryBytes);
   }
 
+  /** The counters each of {@code urls} the listener recorded before a crash stands for. */
+  private static Map<String, Map<String, Long>> recordedBefore(CrawlListener listener, Set<String> urls) {
+    Map<String, Map<String, Long>> counts = new HashMap<>();
+    listener.recordedBefore(urls).forEach((url, record) -> {
+      Map<String, Long> delta = new HashMap<>();
+      count(delta, record);
+      counts.put(url, delta);
+    });
+    if (!counts.isEmpty()) {
+      log.info("{} URL(s) in flight at the crash were already recorded; not fetching them again",
+          counts.size());
+    }
+    return counts;
+  }
+
   /** Without a state directory, pending URLs past the memory budget go to a temporary one. */
   private static Path temporarySpillDir() {
     try {
@@ -176,7 +201,7 @@ public final class Crawler {
       throw new IllegalStateException("a Crawler runs once");
     }
     startedAt = config.ticker.read();
-    for (Url seed : config.seeds) {
+    for (Url seed : seeds) {
       frontier.push(seed, 0);
     }
     if (checkpointer != null) {
@@ -206,9 +231,20 @@ public final class Crawler {
       fetcher.close();
       if (checkpointer != null) {
         checkpointer.close();
+        if (failure == null) {
+          failure = checkpointer.failure();
+        }
       }
     }
     return progress();
+  }
+
+  /**
+   * The I/O failure that stopped the crawl or its final checkpoint, in one line naming the file
+   * and the cause; empty when there was none. Read after {@link #run} returns.
+   */
+  public Optional<String> failure() {
+    return Optional.ofNullable(failure);
   }
 
   /**
@@ -264,22 +300,48 @@ public final class Crawler {
         }
         try {
           crawl(lease);
+        } catch (OutputFailure | UncheckedIOException e) {
+          throw e;
         } catch (RuntimeException e) {
           // A bug, not the web: record the URL so nothing is lost silently, and keep crawling.
           log.error("Internal error while crawling {}", lease.url(), e);
-          record(lease, null, 0, 0, "internal-error");
-          frontier.complete(lease);
+          Map<String, Long> delta = new HashMap<>();
+          record(lease, null, 0, 0, "internal-error", delta);
+          finish(lease, delta);
         }
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-    } catch (UncheckedIOException e) {
-      // The frontier's own files failed (a damaged spill segment, a full disk): the queues are
-      // intact but cannot be read on, so stop with the reason rather than lose URLs.
-      if (!stopping) {
-        log.error("Stopping the crawl: {}", e.getMessage());
-        stop();
+    } catch (OutputFailure | UncheckedIOException e) {
+      // The output or the frontier's own files failed (a full disk, a damaged spill segment): the
+      // URL in hand stays in flight (fetched again on resume), and the crawl stops with the reason
+      // rather than lose records.
+      synchronized (this) {
+        if (failure == null) {
+          failure = e.getMessage();
+          log.error("Stopping the crawl: {}", e.getMessage());
+        }
       }
+      stop();
+    }
+  }
+
+  /** The listener could not store a record: the crawl cannot go on without losing records. */
+  private static final class OutputFailure extends RuntimeException {
+    OutputFailure(UncheckedIOException cause) {
+      super(cause.getMessage(), cause);
+    }
+  }
+
+  /** Gives back a URL that is done, with the counters its crawl changed (journaled with it). */
+  private void finish(Lease lease, Map<String, Long> delta) {
+    frontier.complete(lease, delta);
+    stats.add(delta);
+  }
+
+  private static void count(Map<String, Long> delta, String name, long amount) {
+    if (amount != 0) {
+      delta.merge(name, amount, Long::sum);
     }
   }
 
@@ -295,23 +357,24 @@ public final class Crawler {
   /** The pipeline for one URL: robots → fetch → parse → sieve → enqueue → record. */
   private void crawl(Lease lease) {
     Url url = Url.parse(lease.url()).orElseThrow();
-    if (!robotsAllow(lease, url)) {
+    Map<String, Long> delta = new HashMap<>();
+    if (!robotsAllow(lease, url, delta)) {
       return;
     }
     FetchResult page = fetcher.fetch(url.toString());
-    if (shouldRetry(page, lease)) {
+    if (shouldRetry(page, lease, delta)) {
       return;
     }
     if (page.isRedirect()) {
-      followRedirect(lease, url, page);
+      followRedirect(lease, url, page, delta);
       return;
     }
     ParsedPage parsed = page.isSuccess() && page.isHtml()
         ? extractor.extract(page.body(), page.contentType(), url)
         : ParsedPage.empty();
-    int newLinks = enqueue(parsed.links(), lease.depth() + 1);
-    record(lease, page, parsed.linksFound(), newLinks, errorOf(page));
-    frontier.complete(lease);
+    int newLinks = enqueue(parsed.links(), lease.depth() + 1, delta);
+    record(lease, page, parsed.linksFound(), newLinks, errorOf(page), delta);
+    finish(lease, delta);
   }
 
   /**
@@ -319,7 +382,7 @@ public final class Crawler {
    * lease's politeness slot, so the URL goes back to wait for the next one. Returns whether to
    * fetch the URL now; otherwise the lease has been given back.
    */
-  private boolean robotsAllow(Lease lease, Url url) {
+  private boolean robotsAllow(Lease lease, Url url, Map<String, Long> delta) {
     if (robots == null) {
       return true;
     }
@@ -328,9 +391,9 @@ public final class Crawler {
     verdict.crawlDelay().ifPresent(delay -> frontier.setHostDelay(lease.hostKey(), delay));
     if (verdict.skipHost()) {
       int dropped = frontier.skipHost(lease.hostKey());
-      stats.skipped("host-skipped");
+      count(delta, "skipped.host-skipped", 1);
       pageBudget.release();
-      frontier.complete(lease);
+      finish(lease, delta);
       listener.onHostSkipped(lease.hostKey(),
           "robots.txt Crawl-delay " + verdict.crawlDelay().map(Duration::toString).orElse("?")
               + " is above the maximum " + config.maxCrawlDelay + "; " + (dropped + 1)
@@ -348,29 +411,29 @@ public final class Crawler {
       case ROBOTS_UNREACHABLE:
         // RFC 9309: disallow for now and try again later; after the retries, record the failure.
         if (lease.attempt() < config.retries && !stopping) {
-          stats.retries.increment();
+          count(delta, "retries", 1);
           pageBudget.release();
-          frontier.retry(lease, config.robotsRetryInterval);
+          retry(lease, config.robotsRetryInterval, delta);
         } else {
-          record(lease, null, 0, 0, "robots-unreachable");
-          frontier.complete(lease);
+          record(lease, null, 0, 0, "robots-unreachable", delta);
+          finish(lease, delta);
         }
         return false;
       default:
-        stats.skipped("robots-denied");
+        count(delta, "skipped.robots-denied", 1);
         pageBudget.release();
-        frontier.complete(lease);
+        finish(lease, delta);
         return false;
     }
   }
 
   /** Sends in-scope links through the Sieve into the frontier; returns how many were new. */
-  private int enqueue(List<Url> found, int depth) {
+  private int enqueue(List<Url> found, int depth, Map<String, Long> delta) {
     List<Url> accepted = new ArrayList<>(found.size());
     for (Url link : found) {
       String refusal = links.refusal(link, depth);
       if (refusal != null) {
-        stats.skipped(refusal);
+        count(delta, "skipped." + refusal, 1);
       } else {
         accepted.add(link);
       }
@@ -380,7 +443,7 @@ public final class Crawler {
   }
 
   /** A redirect's target is a new link: normalized, scoped and sieved like any other. */
-  private void followRedirect(Lease lease, Url url, FetchResult page) {
+  private void followRedirect(Lease lease, Url url, FetchResult page, Map<String, Long> delta) {
     Optional<Url> target = url.resolve(page.redirectLocation().orElseThrow());
     String error = null;
     int added = 0;
@@ -394,17 +457,17 @@ public final class Crawler {
     } else {
       String refusal = links.refusal(target.get(), lease.depth());
       if (refusal != null) {
-        stats.skipped(refusal);
+        count(delta, "skipped." + refusal, 1);
       } else if (frontier.pushRedirect(target.get(), lease)) {
         added = 1;
       }
     }
-    record(lease, page, 1, added, error);
-    frontier.complete(lease);
+    record(lease, page, 1, added, error, delta);
+    finish(lease, delta);
   }
 
   /** Re-queues 5xx and network failures while retries remain; honours Retry-After. */
-  private boolean shouldRetry(FetchResult page, Lease lease) {
+  private boolean shouldRetry(FetchResult page, Lease lease, Map<String, Long> delta) {
     boolean retryable =
         (page.error() != null && page.status() == 0) || page.status() >= 500 || page.status() == 429;
     Duration retryAfter = page.retryAfter().orElse(null);
@@ -417,9 +480,9 @@ public final class Crawler {
     Duration backoff = retryAfter != null
         ? retryAfter
         : config.retryBackoff.multipliedBy(1L << Math.min(lease.attempt(), 20));
-    stats.retries.increment();
+    count(delta, "retries", 1);
     pageBudget.release();
-    frontier.retry(lease, backoff);
+    retry(lease, backoff, delta);
     return true;
   }
 
@@ -436,26 +499,49 @@ public final class Crawler {
     return null;
   }
 
-  private void record(Lease lease, FetchResult page, int outlinks, int newLinks, String error) {
-    stats.pages.increment();
-    stats.linksFound.add(outlinks);
-    stats.linksNew.add(newLinks);
-    if (error != null) {
-      stats.error(error.startsWith("http-5") ? "http-5xx" : error.startsWith("http-4") ? "http-4xx" : error);
+  /** Gives a URL back for another attempt, journaling the counters this attempt changed. */
+  private void retry(Lease lease, Duration backoff, Map<String, Long> delta) {
+    frontier.retry(lease, backoff, delta);
+    stats.add(delta);
+  }
+
+  /**
+   * Hands the URL's record to the listener and adds what it counts to {@code delta}. The links
+   * queued for it are made durable first, so a record never exists without them.
+   *
+   * @throws OutputFailure if the listener cannot store the record
+   */
+  private void record(Lease lease, FetchResult page, int outlinks, int newLinks, String error,
+      Map<String, Long> delta) {
+    PageRecord record = new PageRecord(
+        lease.url(),
+        page == null ? 0 : page.status(),
+        lease.depth(),
+        page == null ? null : page.contentType(),
+        page == null ? 0 : page.bytes(),
+        page == null ? 0 : page.fetchMs(),
+        outlinks,
+        newLinks,
+        error,
+        config.clock.instant());
+    frontier.flushLog();
+    try {
+      listener.onPage(record);
+    } catch (UncheckedIOException e) {
+      throw new OutputFailure(e);
     }
-    long bytes = page == null ? 0 : page.bytes();
-    stats.bytes.add(bytes);
-    listener.onPage(
-        new PageRecord(
-            lease.url(),
-            page == null ? 0 : page.status(),
-            lease.depth(),
-            page == null ? null : page.contentType(),
-            bytes,
-            page == null ? 0 : page.fetchMs(),
-            outlinks,
-            newLinks,
-            error,
-            config.clock.instant()));
+    count(delta, record);
+  }
+
+  /** Adds what one record counts: a page, its bytes and links, its error class. */
+  private static void count(Map<String, Long> delta, PageRecord record) {
+    count(delta, "pages", 1);
+    count(delta, "bytes", record.bytes());
+    count(delta, "linksFound", record.outlinks());
+    count(delta, "linksNew", record.newLinks());
+    String error = record.error();
+    if (error != null) {
+      count(delta, "error." + (error.startsWith("http-5") ? "http-5xx" : error.startsWith("http-4") ? "http-4xx" : error), 1);
+    }
   }
 }
