@@ -11,6 +11,8 @@ import dev.sieve.crawl.PageRecord;
 import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -105,7 +107,7 @@ final class JsonlOutput implements CrawlListener, AutoCloseable {
   /** Lines the file holds (counted only to word a refusal). */
   long lines() throws IOException {
     long lines = 0;
-    try (BufferedReader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+    try (BufferedReader reader = reader(channel.size())) {
       while (reader.readLine() != null) {
         lines++;
       }
@@ -126,6 +128,40 @@ final class JsonlOutput implements CrawlListener, AutoCloseable {
       channel.truncate(keep);
     }
     end = keep;
+  }
+
+  /**
+   * The file's first {@code length} bytes, read through this output's own channel: closing another
+   * channel on the file would release this process's lock on it.
+   */
+  private BufferedReader reader(long length) {
+    InputStream in = new InputStream() {
+      private final ByteBuffer one = ByteBuffer.allocate(1);
+      private long position;
+
+      @Override
+      public int read() throws IOException {
+        one.clear();
+        return read(one) <= 0 ? -1 : one.get(0) & 0xff;
+      }
+
+      @Override
+      public int read(byte[] bytes, int offset, int count) throws IOException {
+        return read(ByteBuffer.wrap(bytes, offset, (int) Math.min(count, Math.max(0, length - position))));
+      }
+
+      private int read(ByteBuffer into) throws IOException {
+        if (position >= length || !into.hasRemaining()) {
+          return -1;
+        }
+        int n = channel.read(into, position);
+        if (n > 0) {
+          position += n;
+        }
+        return n;
+      }
+    };
+    return new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8), 1 << 16);
   }
 
   /** The length of the file's whole lines: up to its last newline. */
@@ -169,9 +205,7 @@ final class JsonlOutput implements CrawlListener, AutoCloseable {
     }
     ObjectMapper mapper = new ObjectMapper();
     // Whole lines only: a partial last line is no record (it is cut off before appending).
-    try (BufferedReader reader = new BufferedReader(new java.io.InputStreamReader(
-        com.google.common.io.ByteStreams.limit(Files.newInputStream(file), wholeLines()),
-        StandardCharsets.UTF_8), 1 << 16)) {
+    try (BufferedReader reader = reader(wholeLines())) {
       for (String line = reader.readLine(); line != null; line = reader.readLine()) {
         String url = firstUrl(line);
         if (url != null && urls.contains(url) && !found.containsKey(url)) {
