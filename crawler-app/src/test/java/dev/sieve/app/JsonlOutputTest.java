@@ -133,65 +133,24 @@ class JsonlOutputTest {
       file.close();
     }
 
-    // Not used by JsonlOutput.
-    @Override
-    public int read(ByteBuffer dst) {
-      throw new UnsupportedOperationException();
-    }
+    // The rest is not used by JsonlOutput.
+    // @formatter:off
+    @Override public int read(ByteBuffer dst) { throw unused(); }
+    @Override public long read(ByteBuffer[] dsts, int offset, int length) { throw unused(); }
+    @Override public int write(ByteBuffer src) { throw unused(); }
+    @Override public long write(ByteBuffer[] srcs, int offset, int length) { throw unused(); }
+    @Override public long position() { throw unused(); }
+    @Override public FileChannel position(long newPosition) { throw unused(); }
+    @Override public void force(boolean metaData) { throw unused(); }
+    @Override public long transferTo(long position, long count, WritableByteChannel target) { throw unused(); }
+    @Override public long transferFrom(ReadableByteChannel src, long position, long count) { throw unused(); }
+    @Override public MappedByteBuffer map(MapMode mode, long position, long size) { throw unused(); }
+    @Override public FileLock lock(long position, long size, boolean shared) { throw unused(); }
+    @Override public FileLock tryLock(long position, long size, boolean shared) { throw unused(); }
+    // @formatter:on
 
-    @Override
-    public long read(ByteBuffer[] dsts, int offset, int length) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public int write(ByteBuffer src) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public long write(ByteBuffer[] srcs, int offset, int length) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public long position() {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public FileChannel position(long newPosition) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public void force(boolean metaData) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public long transferTo(long position, long count, WritableByteChannel target) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public long transferFrom(ReadableByteChannel src, long position, long count) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public MappedByteBuffer map(MapMode mode, long position, long size) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public FileLock lock(long position, long size, boolean shared) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public FileLock tryLock(long position, long size, boolean shared) {
-      throw new UnsupportedOperationException();
+    private static UnsupportedOperationException unused() {
+      return new UnsupportedOperationException("not used by JsonlOutput");
     }
   }
 }
