@@ -5,7 +5,11 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 
-/** Live counters of a crawl. Thread-safe; {@link #snapshot} gives a consistent-enough copy. */
+/**
+ * Live counters of a crawl. Thread-safe. The crawler changes them through {@link #add}, with the
+ * same changes it journals with each URL done (see {@code Frontier.complete(Lease, Map)}), so that
+ * a resumed crawl's counters are exact: a counter changed any other way is lost on a crash.
+ */
 final class CrawlStats {
   final LongAdder pages = new LongAdder();
   final LongAdder bytes = new LongAdder();
@@ -29,20 +33,11 @@ final class CrawlStats {
     }
   }
 
-  /** Every counter by name, for a checkpoint. */
-  Map<String, Long> toMap() {
-    Map<String, Long> all = new TreeMap<>();
-    all.put("pages", pages.sum());
-    all.put("bytes", bytes.sum());
-    all.put("retries", retries.sum());
-    all.put("linksFound", linksFound.sum());
-    all.put("linksNew", linksNew.sum());
-    errors.forEach((k, v) -> all.put("error." + k, v.sum()));
-    skipped.forEach((k, v) -> all.put("skipped." + k, v.sum()));
-    return all;
-  }
-
-  /** Adds counters saved by {@link #toMap}: a resumed crawl counts on from where it stopped. */
+  /**
+   * Adds counters by name ({@code pages}, {@code bytes}, {@code retries}, {@code linksFound},
+   * {@code linksNew}, {@code error.KIND}, {@code skipped.REASON}): a URL's changes as it completes,
+   * or a restored crawl's totals.
+   */
   void add(Map<String, Long> saved) {
     saved.forEach((name, value) -> {
       switch (name) {
