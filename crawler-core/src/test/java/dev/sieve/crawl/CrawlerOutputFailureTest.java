@@ -44,28 +44,56 @@ class CrawlerOutputFailureTest {
       assertThat(stored).hasSize(40);
       assertThat(stopped.pages()).isEqualTo(40);
 
-      Crawler resumed = new Crawler(config(site), new CrawlListener() {
+      resumeAndCheck(site, stored);
+    }
+  }
+
+  @Test
+  void run_crashBetweenRecordAndCompletion_resumeCountsTheRecordAndDoesNotRecordItAgain() throws Exception {
+    try (TestSite site = TestSite.start(300)) {
+      List<PageRecord> stored = new CopyOnWriteArrayList<>();
+      AtomicInteger left = new AtomicInteger(25);
+      Crawler first = new Crawler(config(site), new CrawlListener() {
         @Override
         public void onPage(PageRecord record) {
           stored.add(record);
-        }
-
-        @Override
-        public Map<String, PageRecord> recordedBefore(Set<String> urls) {
-          Map<String, PageRecord> found = new java.util.HashMap<>();
-          stored.stream().filter(r -> urls.contains(r.url())).forEach(r -> found.put(r.url(), r));
-          return found;
+          if (left.decrementAndGet() == 0) {
+            // Stored, then the process "dies" before the URL is journaled done.
+            throw new UncheckedIOException("simulated crash", new IOException("simulated crash"));
+          }
         }
       });
-      CrawlProgress done = resumed.run();
+      first.run();
+      String inFlight = stored.get(stored.size() - 1).url();
 
-      assertThat(resumed.failure()).isEmpty();
-      List<String> urls = stored.stream().map(PageRecord::url).toList();
-      assertThat(urls).doesNotHaveDuplicates().hasSize(site.reachablePaths(Integer.MAX_VALUE).size());
-      assertThat(done.pages()).isEqualTo(stored.size());
-      assertThat(done.newLinks()).isEqualTo(stored.stream().mapToLong(PageRecord::newLinks).sum());
-      assertThat(done.bytes()).isEqualTo(stored.stream().mapToLong(PageRecord::bytes).sum());
+      resumeAndCheck(site, stored);
+      assertThat(stored.stream().filter(r -> r.url().equals(inFlight))).hasSize(1);
     }
+  }
+
+  /** Resumes with a listener that knows what was stored; checks one record per URL, exact counts. */
+  private void resumeAndCheck(TestSite site, List<PageRecord> stored) throws InterruptedException {
+    Crawler resumed = new Crawler(config(site), new CrawlListener() {
+      @Override
+      public void onPage(PageRecord record) {
+        stored.add(record);
+      }
+
+      @Override
+      public Map<String, PageRecord> recordedBefore(Set<String> urls) {
+        Map<String, PageRecord> found = new java.util.HashMap<>();
+        stored.stream().filter(r -> urls.contains(r.url())).forEach(r -> found.put(r.url(), r));
+        return found;
+      }
+    });
+    CrawlProgress done = resumed.run();
+
+    assertThat(resumed.failure()).isEmpty();
+    List<String> urls = stored.stream().map(PageRecord::url).toList();
+    assertThat(urls).doesNotHaveDuplicates().hasSize(site.reachablePaths(Integer.MAX_VALUE).size());
+    assertThat(done.pages()).isEqualTo(stored.size());
+    assertThat(done.newLinks()).isEqualTo(stored.stream().mapToLong(PageRecord::newLinks).sum());
+    assertThat(done.bytes()).isEqualTo(stored.stream().mapToLong(PageRecord::bytes).sum());
   }
 
   private CrawlConfig config(TestSite site) {
