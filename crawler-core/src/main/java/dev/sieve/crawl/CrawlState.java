@@ -44,8 +44,10 @@ import org.slf4j.LoggerFactory;
  * <pre>
  *   DIR/lock                    held while a crawl uses DIR
  *   DIR/settings.properties     what must not change on resume
+ *   DIR/seeds.txt               the seeds (a resume with others is refused unless they are added)
  *   DIR/checkpoint-N/           filter.bin, frontier.bin, counters.properties, MANIFEST
- *   DIR/journal-N.log           the frontier's changes after checkpoint N
+ *   DIR/journal-N.log           the frontier's changes after checkpoint N, each URL done with
+ *                               the counters it changed
  * </pre>
  *
  * A checkpoint is written to {@code checkpoint-N.tmp}, every file fsynced, then renamed; its
@@ -79,11 +81,6 @@ public final class CrawlState implements AutoCloseable {
     this.lockChannel = lockChannel;
     this.lock = lock;
     this.resumed = resumed;
-  }
-
-  /** Whether {@code dir} holds the state of a crawl. */
-  public static boolean exists(Path dir) {
-    return Files.isRegularFile(dir.resolve(SETTINGS));
   }
 
   /** Settings every saved crawl has; a settings file without one of them is incomplete. */
