@@ -191,6 +191,35 @@ final class CrawlCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    try {
+      return crawl();
+    } catch (Stop stop) {
+      System.err.println(stop.getMessage());
+      return stop.code;
+    }
+  }
+
+  /** A run that cannot go on: one line on standard error and the exit code, no usage hint. */
+  private static final class Stop extends RuntimeException {
+    final int code;
+
+    Stop(int code, String message) {
+      super(message, null, false, false);
+      this.code = code;
+    }
+  }
+
+  /** Refused (exit 2): the output or state belongs to another crawl or would be lost. */
+  private static Stop refused(String message) {
+    return new Stop(CommandLine.ExitCode.USAGE, message);
+  }
+
+  /** A file could not be read or written (exit 74). */
+  private static Stop ioFailure(String message) {
+    return new Stop(EXIT_IO, message);
+  }
+
+  private int crawl() throws Exception {
     boolean redis = !frontier.strip().equalsIgnoreCase("local");
     if (redis && (crawlId == null || crawlId.isBlank())) {
       throw usage("--frontier " + frontier + " needs --crawl-id NAME: the crawl to create or join");
@@ -223,26 +252,22 @@ final class CrawlCommand implements Callable<Integer> {
     try {
       resuming = stateDir != null && !fresh && CrawlState.resumable(stateDir);
     } catch (CrawlStateException e) {
-      return refuse(e);
+      throw refuse(e);
     }
     if (resuming && overwrite) {
       throw usage("--overwrite cannot replace the output of the crawl resumed from " + stateDir
           + ": its records are part of it; add --fresh to start over");
     }
     try (JsonlOutput jsonl = openOutput(resuming)) {
-      if (jsonl == null) {
-        return EXIT_IO;
-      }
       Crawler crawler;
       try {
         crawler = new Crawler(crawlConfig, listener(jsonl));
       } catch (CrawlStateException e) {
-        return refuse(e);
+        throw refuse(e);
       } catch (IllegalArgumentException e) {
         throw usage("Invalid setting: " + OptionNames.of(e.getMessage()));
       } catch (UncheckedIOException e) {
-        System.err.println(e.getMessage());
-        return EXIT_IO;
+        throw ioFailure(e.getMessage());
       }
       try {
         if (resuming) {
@@ -252,8 +277,7 @@ final class CrawlCommand implements Callable<Integer> {
           jsonl.replace();
         }
       } catch (IOException e) {
-        System.err.println(jsonl.message(e));
-        return EXIT_IO;
+        throw ioFailure(jsonl.message(e));
       }
       return runCrawl(crawler, jsonl, seedFile);
     }
@@ -267,12 +291,8 @@ final class CrawlCommand implements Callable<Integer> {
   }
 
   /** A state directory that cannot be used: exit 74 when the disk failed, else a usage error. */
-  private int refuse(CrawlStateException e) {
-    if (causedByIo(e)) {
-      System.err.println(e.getMessage());
-      return EXIT_IO;
-    }
-    throw usage(e.getMessage());
+  private static Stop refuse(CrawlStateException e) {
+    return causedByIo(e) ? ioFailure(e.getMessage()) : refused(e.getMessage());
   }
 
   private static boolean causedByIo(Throwable e) {
@@ -286,24 +306,23 @@ final class CrawlCommand implements Callable<Integer> {
 
   /**
    * Opens and locks the output, refusing (exit 2) one in use by another crawl, or holding records
-   * when not resuming and not told to --overwrite; null after printing why it cannot be opened.
+   * when not resuming and not told to --overwrite (exit 74 when it cannot be opened).
    */
   private JsonlOutput openOutput(boolean resuming) {
     JsonlOutput jsonl;
     try {
       jsonl = JsonlOutput.open(output);
     } catch (JsonlOutput.InUseException e) {
-      throw usage(e.getMessage() + "; wait for it to finish, or give another --output");
+      throw refused(e.getMessage() + "; wait for it to finish, or give another --output");
     } catch (IOException e) {
-      System.err.println("cannot write " + output + ": " + IoMessages.cause(e));
-      return null;
+      throw ioFailure("cannot write " + output + ": " + IoMessages.cause(e));
     }
     try {
       long size = jsonl.size();
       if (!resuming && !overwrite && size > 0) {
         long lines = jsonl.lines();
         jsonl.close();
-        throw usage("output " + output + " already holds " + String.format(Locale.ROOT, "%,d", lines)
+        throw refused("output " + output + " already holds " + String.format(Locale.ROOT, "%,d", lines)
             + " line(s) (" + Units.bytes(size) + "); refusing to replace it: give --overwrite to replace it,"
             + " --state DIR to resume the crawl that wrote it, or another --output");
       }
@@ -311,9 +330,8 @@ final class CrawlCommand implements Callable<Integer> {
         log.warn("Resuming the crawl in {}, but {} is empty: earlier records are not in it", stateDir, output);
       }
     } catch (IOException e) {
-      System.err.println("cannot read " + output + ": " + IoMessages.cause(e));
       closeQuietly(jsonl);
-      return null;
+      throw ioFailure("cannot read " + output + ": " + IoMessages.cause(e));
     }
     return jsonl;
   }
@@ -344,14 +362,10 @@ final class CrawlCommand implements Callable<Integer> {
       return CommandLine.ExitCode.USAGE;
     }
     try (JsonlOutput jsonl = openOutput(false)) {
-      if (jsonl == null) {
-        return EXIT_IO;
-      }
       try {
         jsonl.replace();
       } catch (IOException e) {
-        System.err.println(jsonl.message(e));
-        return EXIT_IO;
+        throw ioFailure(jsonl.message(e));
       }
       log.info("Joined crawl '{}' in {}", crawlId, frontier);
       return runCrawl(new Crawler(crawlConfig, shared, listener(jsonl)), jsonl, seedFile);
