@@ -85,7 +85,7 @@ final class JsonlOutput implements CrawlListener, AutoCloseable {
     } catch (OverlappingFileLockException e) {
       lock = null;
     } catch (IOException e) {
-      lock = null; // a device such as /dev/full cannot be locked; nothing to protect there
+      // A device such as /dev/full cannot be locked; there is no file to protect.
       return new JsonlOutput(file, channel, null, created);
     }
     if (lock == null) {
@@ -93,10 +93,6 @@ final class JsonlOutput implements CrawlListener, AutoCloseable {
       throw new InUseException("output " + file + " is in use by another crawl");
     }
     return new JsonlOutput(file, channel, lock, created);
-  }
-
-  Path file() {
-    return file;
   }
 
   /** Bytes the file holds now. */
