@@ -117,28 +117,54 @@ class CrawlerOutputIT {
   }
 
   @Test
-  void crawl_outputWhoseDirectoryIsAFile_isOneLineAndExit74() throws Exception {
+  void crawl_outputOrStateUnderARegularFile_isOneLineAndExit74() throws Exception {
+    // Root writes through chmod; a path through a regular file fails for everyone.
     Path seeds = seeds("http://127.0.0.1:9/");
     Files.writeString(dir.resolve("taken"), "a file, not a directory\n");
+    CrawlerJar jar = jar();
 
-    CrawlerJar.Run run = jar().run("crawl", "--seeds", seeds.toString(), "--output", "taken/crawl.jsonl");
+    CrawlerJar.Run output = jar.run("crawl", "--seeds", seeds.toString(), "--output", "taken/crawl.jsonl");
+    CrawlerJar.Run state = jar.run("crawl", "--seeds", seeds.toString(), "--state", "taken/state");
 
-    assertThat(run.exitCode()).isEqualTo(CrawlCommand.EXIT_IO);
-    assertThat(run.stderr().strip()).isEqualTo("cannot write taken/crawl.jsonl: a file is in the way: "
+    assertThat(output.exitCode()).isEqualTo(CrawlCommand.EXIT_IO);
+    assertThat(output.stderr().strip()).isEqualTo("cannot write taken/crawl.jsonl: a file is in the way: "
         + dir.resolve("taken").toRealPath());
+    assertThat(state.exitCode()).isEqualTo(CrawlCommand.EXIT_IO);
+    assertThat(state.stderr()).startsWith("cannot use state directory taken/state: Not a directory")
+        .hasLineCount(1);
+    assertThat(dir.resolve("crawl.jsonl")).as("the refused run leaves no output behind").doesNotExist();
   }
 
   @Test
-  void crawl_unwritableStateDirectory_isOneLineAndExit74() throws Exception {
-    Path seeds = seeds("http://127.0.0.1:9/");
-    Files.writeString(dir.resolve("taken"), "a file, not a directory\n");
+  void crawl_readOnlyDirectory_isPermissionDeniedAndExit74() throws Exception {
+    Path readOnly = Files.createDirectories(dir.resolve("ro"));
+    Files.setPosixFilePermissions(readOnly, java.nio.file.attribute.PosixFilePermissions.fromString("r-xr-xr-x"));
+    try {
+      // As root (local runs) chmod stops no write: the regular-file case above covers that.
+      org.junit.jupiter.api.Assumptions.assumeFalse(canCreateIn(readOnly), "root writes through chmod");
+      Path seeds = seeds("http://127.0.0.1:9/");
+      CrawlerJar jar = jar();
 
-    CrawlerJar.Run run = jar().run("crawl", "--seeds", seeds.toString(), "--state", "taken/state");
+      CrawlerJar.Run output = jar.run("crawl", "--seeds", seeds.toString(), "--output", "ro/crawl.jsonl");
+      CrawlerJar.Run state = jar.run("crawl", "--seeds", seeds.toString(), "--state", "ro/state");
 
-    assertThat(run.exitCode()).isEqualTo(CrawlCommand.EXIT_IO);
-    assertThat(run.stderr()).contains("cannot use state directory taken/state: Not a directory")
-        .doesNotContain("Exception").doesNotContain("\tat ");
-    assertThat(dir.resolve("crawl.jsonl")).doesNotExist();
+      assertThat(output.exitCode()).isEqualTo(CrawlCommand.EXIT_IO);
+      assertThat(output.stderr().strip()).isEqualTo("cannot write ro/crawl.jsonl: permission denied");
+      assertThat(state.exitCode()).isEqualTo(CrawlCommand.EXIT_IO);
+      assertThat(state.stderr()).startsWith("cannot use state directory ro/state: permission denied")
+          .hasLineCount(1);
+    } finally {
+      Files.setPosixFilePermissions(readOnly, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+    }
+  }
+
+  private static boolean canCreateIn(Path directory) {
+    try {
+      Files.delete(Files.createTempFile(directory, "probe", ""));
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
   }
 
   @Test
