@@ -48,6 +48,8 @@ final class JsonlOutput implements CrawlListener, AutoCloseable {
   private final boolean created;
   private long end;
   private IOException failure;
+  /** Whether the run went past its checks and took the file ({@link #append} or {@link #replace}). */
+  private boolean taken;
 
   JsonlOutput(Path file, FileChannel channel, FileLock lock, boolean created) throws IOException {
     this.file = file;
@@ -116,6 +118,7 @@ final class JsonlOutput implements CrawlListener, AutoCloseable {
    * with a WARN giving its length.
    */
   synchronized void append() throws IOException {
+    taken = true;
     long size = channel.size();
     long keep = wholeLines();
     if (keep < size) {
@@ -177,6 +180,7 @@ final class JsonlOutput implements CrawlListener, AutoCloseable {
 
   /** Replaces what the file holds (the user asked for --overwrite). */
   synchronized void replace() throws IOException {
+    taken = true;
     channel.truncate(0);
     end = 0;
   }
@@ -298,12 +302,12 @@ final class JsonlOutput implements CrawlListener, AutoCloseable {
   }
 
   /**
-   * Releases the lock and closes the file; a file this run created and never wrote to is removed
-   * again (a refused run leaves nothing behind).
+   * Releases the lock and closes the file; a file created by a run that was then refused is
+   * removed again (a refused run leaves nothing behind).
    */
   @Override
   public synchronized void close() throws IOException {
-    boolean empty = created && end == 0 && failure == null && channel.size() == 0;
+    boolean empty = created && !taken && channel.size() == 0;
     try {
       if (lock != null && lock.isValid()) {
         lock.release();

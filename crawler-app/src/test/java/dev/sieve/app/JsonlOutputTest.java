@@ -75,11 +75,16 @@ class JsonlOutputTest {
   }
 
   @Test
-  void close_createdAndNeverWritten_removesTheFile() throws Exception {
-    Path file = dir.resolve("new.jsonl");
-    JsonlOutput.open(file).close();
+  void close_createdByARefusedRun_removesTheFileButARunThatTookItKeepsIt() throws Exception {
+    Path refused = dir.resolve("refused.jsonl");
+    Path ran = dir.resolve("ran.jsonl");
+    JsonlOutput.open(refused).close();
+    try (JsonlOutput output = JsonlOutput.open(ran)) {
+      output.replace(); // the run went on, and recorded nothing
+    }
 
-    assertThat(file).doesNotExist();
+    assertThat(refused).doesNotExist();
+    assertThat(ran).exists().isEmptyFile();
   }
 
   private static PageRecord record(String url) {
