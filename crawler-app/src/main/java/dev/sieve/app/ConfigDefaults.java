@@ -14,9 +14,14 @@ import picocli.CommandLine.Model.OptionSpec;
 
 /**
  * Option defaults from a properties file whose keys are long option names without the dashes
- * ({@code max-pages=100}). Options given on the command line win.
+ * ({@code max-pages=100}). Options given on the command line win. Only crawl settings are keys:
+ * {@code help}, {@code version} and the options that act once ({@code fresh}, {@code overwrite},
+ * {@code add-seeds}, {@code status}, {@code config}) are refused.
  */
 final class ConfigDefaults implements CommandLine.IDefaultValueProvider {
+  /** Options that act once (start over, replace, print) rather than set up the crawl. */
+  private static final Set<String> NOT_SETTINGS =
+      Set.of("fresh", "overwrite", "add-seeds", "status", "config");
   private final Properties properties;
 
   private ConfigDefaults(Properties properties) {
@@ -31,9 +36,15 @@ final class ConfigDefaults implements CommandLine.IDefaultValueProvider {
     }
     Set<String> known = new TreeSet<>();
     for (OptionSpec option : spec.options()) {
-      known.add(key(option));
+      if (!option.usageHelp() && !option.versionHelp() && !NOT_SETTINGS.contains(key(option))) {
+        known.add(key(option));
+      }
     }
     for (String key : properties.stringPropertyNames()) {
+      if (spec.findOption(key) != null && !known.contains(key)) {
+        throw new IllegalArgumentException(file + ": '" + key + "' is not a crawl setting but a"
+            + " decision for one run: give --" + key + " on the command line");
+      }
       if (!known.contains(key)) {
         throw new IllegalArgumentException(
             file + ": unknown setting '" + key + "' (known: " + String.join(", ", known) + ")");

@@ -15,11 +15,14 @@ import dev.sieve.frontier.SeenFilter;
 import dev.sieve.url.Scope;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -180,6 +183,14 @@ final class CrawlCommand implements Callable<Integer> {
       description = "With --state: start over, deleting the saved state (refused without it when DIR holds a crawl with other settings).")
   boolean fresh;
 
+  @Option(names = "--overwrite",
+      description = "Replace an output file that already holds records (refused without it, except when resuming, which appends).")
+  boolean overwrite;
+
+  @Option(names = "--add-seeds",
+      description = "With --state: resume with a seed file that differs from the saved crawl's, adding its new seeds (saved seeds are kept).")
+  boolean addSeeds;
+
   @Option(names = "--pending-memory", defaultValue = "268435456", paramLabel = "BYTES",
       description = "Memory for pending URLs; beyond it they spill to checksummed files in the --state DIR or a temporary one (default ${DEFAULT-VALUE}, 256 MiB).")
   long pendingMemory;
@@ -201,56 +212,161 @@ final class CrawlCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    try {
+      return crawl();
+    } catch (Stop stop) {
+      System.err.println(stop.getMessage());
+      return stop.code;
+    }
+  }
+
+  /** A run that cannot go on: one line on standard error and the exit code, no usage hint. */
+  private static final class Stop extends RuntimeException {
+    final int code;
+
+    Stop(int code, String message) {
+      super(message, null, false, false);
+      this.code = code;
+    }
+  }
+
+  /** Refused (exit 2): the output or state belongs to another crawl or would be lost. */
+  private static Stop refused(String message) {
+    return new Stop(CommandLine.ExitCode.USAGE, message);
+  }
+
+  /** A file could not be read or written (exit 74). */
+  private static Stop ioFailure(String message) {
+    return new Stop(EXIT_IO, message);
+  }
+
+  private int crawl() throws Exception {
     boolean redis = !frontier.strip().equalsIgnoreCase("local");
     if (redis && (crawlId == null || crawlId.isBlank())) {
-      throw new CommandLine.ParameterException(spec.commandLine(),
-          "--frontier " + frontier + " needs --crawl-id NAME: the crawl to create or join");
+      throw usage("--frontier " + frontier + " needs --crawl-id NAME: the crawl to create or join");
     }
     if (!redis && (status || crawlId != null)) {
-      throw new CommandLine.ParameterException(spec.commandLine(),
-          (status ? "--status" : "--crawl-id") + " needs --frontier redis://HOST:PORT");
+      throw usage((status ? "--status" : "--crawl-id") + " needs --frontier redis://HOST:PORT");
     }
     if (status) {
       return RedisCrawl.printStatus(frontier, crawlId, System.out, System.err);
     }
     if (seeds == null) {
-      throw new CommandLine.ParameterException(spec.commandLine(),
-          "Missing required option: '--seeds=FILE'");
+      throw usage("Missing required option: '--seeds=FILE'");
     }
     SeedFile seedFile = readSeeds();
     CrawlConfig crawlConfig;
     try {
       crawlConfig = crawlConfig(seedFile);
     } catch (IllegalArgumentException e) {
-      throw new CommandLine.ParameterException(spec.commandLine(), "Invalid setting: " + e.getMessage());
+      throw usage("Invalid setting: " + OptionNames.of(e.getMessage()));
     }
-    PrintStream out = System.out;
     if (redis) {
       if (stateDir != null) {
-        throw new CommandLine.ParameterException(spec.commandLine(),
-            "--state keeps a local frontier's state; a Redis frontier keeps its own: drop --state");
+        throw usage("--state keeps a local frontier's state; a Redis frontier keeps its own: drop --state");
       }
-      return runShared(crawlConfig, seedFile, out);
+      return runShared(crawlConfig, seedFile);
     }
-    boolean resuming = stateDir != null && !fresh && CrawlState.exists(stateDir);
-    try (JsonlOutput jsonl = JsonlOutput.create(output, resuming)) {
+    // Every check before the output changes: the state (read only), the output's lock and
+    // contents, then the state's lock and settings as the crawler opens it.
+    boolean resuming;
+    try {
+      resuming = stateDir != null && !fresh && CrawlState.resumable(stateDir);
+    } catch (CrawlStateException e) {
+      throw refuse(e);
+    }
+    if (resuming && overwrite) {
+      throw usage("--overwrite cannot replace the output of the crawl resumed from " + stateDir
+          + ": its records are part of it; add --fresh to start over");
+    }
+    try (JsonlOutput jsonl = openOutput(resuming)) {
       Crawler crawler;
       try {
-        crawler = newCrawler(crawlConfig, jsonl);
+        crawler = new Crawler(crawlConfig, listener(jsonl));
       } catch (CrawlStateException e) {
-        throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        throw refuse(e);
+      } catch (IllegalArgumentException e) {
+        throw usage("Invalid setting: " + OptionNames.of(e.getMessage()));
+      } catch (UncheckedIOException e) {
+        throw ioFailure(e.getMessage());
       }
-      if (resuming) {
-        log.info("Resuming the crawl saved in {}; appending to {}", stateDir, output);
+      try {
+        if (resuming) {
+          jsonl.append();
+          log.info("Resuming the crawl saved in {}; appending to {}", stateDir, output);
+        } else {
+          jsonl.replace();
+        }
+      } catch (IOException e) {
+        throw ioFailure(jsonl.message(e));
       }
-      runCrawl(crawler, jsonl, seedFile, out);
+      return runCrawl(crawler, jsonl, seedFile);
     }
-    return 0;
+  }
+
+  /** Exit code of a run stopped by an I/O failure (EX_IOERR). */
+  static final int EXIT_IO = 74;
+
+  private CommandLine.ParameterException usage(String message) {
+    return new CommandLine.ParameterException(spec.commandLine(), message);
+  }
+
+  /** A state directory that cannot be used: exit 74 when the disk failed, else a usage error. */
+  private static Stop refuse(CrawlStateException e) {
+    return causedByIo(e) ? ioFailure(e.getMessage()) : refused(e.getMessage());
+  }
+
+  private static boolean causedByIo(Throwable e) {
+    for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
+      if (cause instanceof IOException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Opens and locks the output, refusing (exit 2) one in use by another crawl, or holding records
+   * when not resuming and not told to --overwrite (exit 74 when it cannot be opened).
+   */
+  private JsonlOutput openOutput(boolean resuming) {
+    JsonlOutput jsonl;
+    try {
+      jsonl = JsonlOutput.open(output);
+    } catch (JsonlOutput.InUseException e) {
+      throw refused(e.getMessage() + "; wait for it to finish, or give another --output");
+    } catch (IOException e) {
+      throw ioFailure("cannot write " + output + ": " + IoMessages.cause(e));
+    }
+    try {
+      long size = jsonl.size();
+      if (!resuming && !overwrite && size > 0) {
+        long lines = jsonl.lines();
+        jsonl.close();
+        throw refused("output " + output + " already holds " + String.format(Locale.ROOT, "%,d", lines)
+            + " line(s) (" + Units.bytes(size) + "); refusing to replace it: give --overwrite to replace it,"
+            + " --state DIR to resume the crawl that wrote it, or another --output");
+      }
+      if (resuming && size == 0) {
+        log.warn("Resuming the crawl in {}, but {} is empty: earlier records are not in it", stateDir, output);
+      }
+    } catch (IOException e) {
+      closeQuietly(jsonl);
+      throw ioFailure("cannot read " + output + ": " + IoMessages.cause(e));
+    }
+    return jsonl;
+  }
+
+  private static void closeQuietly(JsonlOutput jsonl) {
+    try {
+      jsonl.close();
+    } catch (IOException ignored) {
+      // Already failing with a message.
+    }
   }
 
   /** A crawl over a frontier in Redis; Redis unreachable or refusing is one line and exit 2. */
-  private int runShared(CrawlConfig crawlConfig, SeedFile seedFile, PrintStream out)
-      throws Exception {
+  private int runShared(CrawlConfig crawlConfig, SeedFile seedFile) throws Exception {
     RedisFrontier shared;
     try {
       shared = RedisFrontier.builder().uri(frontier).crawlId(crawlId)
@@ -261,22 +377,22 @@ final class CrawlCommand implements Callable<Integer> {
           .connections(threads + 4)
           .build();
     } catch (IllegalArgumentException e) {
-      throw new CommandLine.ParameterException(spec.commandLine(), "Invalid setting: " + e.getMessage());
+      throw usage("Invalid setting: " + OptionNames.of(e.getMessage()));
     } catch (RedisFrontierException e) {
       System.err.println("Redis frontier: " + e.getMessage());
       return CommandLine.ExitCode.USAGE;
     }
-    try (JsonlOutput jsonl = JsonlOutput.create(output, false)) {
+    try (JsonlOutput jsonl = openOutput(false)) {
+      try {
+        jsonl.replace();
+      } catch (IOException e) {
+        throw ioFailure(jsonl.message(e));
+      }
       log.info("Joined crawl '{}' in {}", crawlId, frontier);
-      runCrawl(new Crawler(crawlConfig, shared, listener(jsonl)), jsonl, seedFile, out);
+      return runCrawl(new Crawler(crawlConfig, shared, listener(jsonl)), jsonl, seedFile);
     } finally {
       shared.disconnect();
     }
-    return 0;
-  }
-
-  private static Crawler newCrawler(CrawlConfig crawlConfig, JsonlOutput jsonl) {
-    return new Crawler(crawlConfig, listener(jsonl));
   }
 
   private static CrawlListener listener(JsonlOutput jsonl) {
@@ -287,14 +403,23 @@ final class CrawlCommand implements Callable<Integer> {
       }
 
       @Override
+      public Map<String, PageRecord> recordedBefore(Set<String> urls) {
+        return jsonl.recordedBefore(urls);
+      }
+
+      @Override
       public void onHostSkipped(String host, String reason) {
         log.debug("Skipping host {}: {}", host, reason);
       }
     };
   }
 
-  private void runCrawl(Crawler crawler, JsonlOutput jsonl, SeedFile seedFile, PrintStream out)
-      throws Exception {
+  /**
+   * Runs the crawl and prints the summary, also when stopped by a signal (the shutdown hook waits
+   * for it) or by an I/O failure (exit 74, after the one-line error the crawler logged).
+   */
+  private int runCrawl(Crawler crawler, JsonlOutput jsonl, SeedFile seedFile) throws Exception {
+    PrintStream out = System.out;
     CountDownLatch done = new CountDownLatch(1);
     Thread hook = new Thread(() -> {
       log.info("Stopping: letting fetches in flight finish, then writing the summary");
@@ -306,20 +431,32 @@ final class CrawlCommand implements Callable<Integer> {
       }
     }, "crawl-stop");
     Runtime.getRuntime().addShutdownHook(hook);
-    log.info("Crawling {} seed(s) with {} threads into {}", seedFile.seeds().size(), threads, output);
-    CrawlProgress summary;
-    try (ProgressReporter progress = new ProgressReporter(
-        crawler::progress, Duration.ofSeconds(progressSeconds), System.console() != null)) {
-      summary = crawler.run();
-    }
-    finalProgress = summary;
-    jsonl.close();
-    printSummary(out, summary, seedFile.skippedLines());
-    done.countDown();
     try {
-      Runtime.getRuntime().removeShutdownHook(hook);
-    } catch (IllegalStateException shuttingDown) {
-      // The hook is running: it is waiting for done, which is counted down.
+      log.info("Crawling {} seed(s) with {} threads into {}", seedFile.seeds().size(), threads, output);
+      CrawlProgress summary;
+      try (ProgressReporter progress = new ProgressReporter(
+          crawler::progress, Duration.ofSeconds(progressSeconds), System.console() != null)) {
+        summary = crawler.run();
+      }
+      finalProgress = summary;
+      String failure = crawler.failure().orElse(null);
+      try {
+        jsonl.close();
+      } catch (IOException e) {
+        if (failure == null) {
+          failure = jsonl.message(e);
+          log.error("Stopping the crawl: {}", failure);
+        }
+      }
+      printSummary(out, summary, seedFile.skippedLines());
+      return failure == null ? 0 : EXIT_IO;
+    } finally {
+      done.countDown();
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException shuttingDown) {
+        // The hook is running: it is waiting for done, which is counted down.
+      }
     }
   }
 
@@ -378,12 +515,13 @@ final class CrawlCommand implements Callable<Integer> {
       builder.maxPagesPerHost(maxPagesPerHost);
     }
     if (stateDir != null) {
-      builder.stateDir(stateDir).freshState(fresh).checkpointInterval(Duration.ofSeconds(checkpointSeconds));
+      builder.stateDir(stateDir).freshState(fresh).addSeeds(addSeeds)
+          .checkpointInterval(Duration.ofSeconds(checkpointSeconds));
     } else if (fresh) {
       throw new IllegalArgumentException("--fresh (set) needs --state DIR");
     }
     if (delayMs < 0) {
-      throw new IllegalArgumentException("delay-ms (" + delayMs + ") must be >= 0");
+      throw new IllegalArgumentException("--delay-ms (" + delayMs + ") must be >= 0");
     }
     if (hostFailureLimit < 1) {
       throw new IllegalArgumentException("--host-failure-limit (" + hostFailureLimit + ") must be >= 1");
@@ -395,7 +533,16 @@ final class CrawlCommand implements Callable<Integer> {
       builder.connectTimeout(Duration.ofSeconds(timeoutSeconds)).readTimeout(Duration.ofSeconds(timeoutSeconds));
     }
     if (progressSeconds < 1) {
-      throw new IllegalArgumentException("progress-interval (" + progressSeconds + ") must be >= 1");
+      throw new IllegalArgumentException("--progress-interval (" + progressSeconds + ") must be >= 1");
+    }
+    if (maxCrawlDelaySeconds < 0) {
+      throw new IllegalArgumentException("--max-crawl-delay (" + maxCrawlDelaySeconds + ") must be >= 0");
+    }
+    if (stateDir != null && checkpointSeconds < 1) {
+      throw new IllegalArgumentException("--checkpoint-interval (" + checkpointSeconds + ") must be >= 1");
+    }
+    if (addSeeds && stateDir == null) {
+      throw new IllegalArgumentException("--add-seeds (set) needs --state DIR");
     }
     return builder.build();
   }
@@ -442,7 +589,7 @@ final class CrawlCommand implements Callable<Integer> {
       case "warn":
         return false;
       default:
-        throw new IllegalArgumentException("on-capacity (" + onCapacity + ") must be warn or grow");
+        throw new IllegalArgumentException("--on-capacity (" + onCapacity + ") must be warn or grow");
     }
   }
 

@@ -2,82 +2,300 @@ package dev.sieve.app;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sieve.crawl.CrawlListener;
+import dev.sieve.crawl.LinkCounts;
 import dev.sieve.crawl.PageRecord;
-import java.io.BufferedWriter;
+import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
-import java.io.Writer;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Writes one JSON object per fetched URL, one per line, flushed after each so that a killed crawl
- * leaves only whole lines. Fields: url, status, depth, contentType, bytes, fetchMs, outlinks,
- * newLinks, error, cause, fetchedAt (ISO-8601), and for a parsed page links (found and each fate's
- * count). Thread-safe.
+ * The crawl's JSON Lines output: one JSON object per fetched URL, one per line. Fields: url,
+ * status, depth, contentType, bytes, fetchMs, outlinks, newLinks, error, cause,
+ * fetchedAt (ISO-8601), and for a parsed page links (found and each fate's count).
+ *
+ * <p>{@link #open} only creates and locks the file (nothing in it changes), so that every check
+ * can be made before anything is written; {@link #append} or {@link #replace} then choose what
+ * happens to what it holds. Each record is written whole with one positioned write; a write that
+ * fails is cut off again, so the file never ends in a partial line we wrote. Thread-safe.
  */
 final class JsonlOutput implements CrawlListener, AutoCloseable {
-  private final Writer writer;
-  private final JsonFactory json = new JsonFactory();
+  private static final Logger log = LoggerFactory.getLogger("dev.sieve.crawl");
+  private static final JsonFactory JSON = new JsonFactory();
 
-  private JsonlOutput(Writer writer) {
-    this.writer = writer;
+  private final Path file;
+  private final FileChannel channel;
+  private final FileLock lock;
+  private final boolean created;
+  private long end;
+  private IOException failure;
+  /** Whether the run went past its checks and took the file ({@link #append} or {@link #replace}). */
+  private boolean taken;
+
+  JsonlOutput(Path file, FileChannel channel, FileLock lock, boolean created) throws IOException {
+    this.file = file;
+    this.channel = channel;
+    this.lock = lock;
+    this.created = created;
+    this.end = channel.size();
   }
 
-  /** Opens {@code file} for writing: appending to it, or replacing what it held. */
-  static JsonlOutput create(Path file, boolean append) throws IOException {
-    Path parent = file.toAbsolutePath().getParent();
-    if (parent != null) {
-      Files.createDirectories(parent);
+  /** The output is locked by another crawl: a usage error, not an I/O failure. */
+  static final class InUseException extends IOException {
+    InUseException(String message) {
+      super(message);
     }
-    if (append) {
-      dropPartialLastLine(file);
-    }
-    return new JsonlOutput(
-        new BufferedWriter(
-            Files.newBufferedWriter(
-                file,
-                StandardCharsets.UTF_8,
-                StandardOpenOption.CREATE,
-                append ? StandardOpenOption.APPEND : StandardOpenOption.TRUNCATE_EXISTING,
-                StandardOpenOption.WRITE)));
   }
 
   /**
-   * A crawl killed mid-write can leave a partial last line; its URL was in flight and is fetched
-   * and recorded again, so the fragment is cut off to keep every line whole JSON.
+   * Opens {@code file} (creating it and its directory when absent) and locks it for this process;
+   * what it holds is left untouched.
+   *
+   * @throws InUseException if another crawl holds the lock
+   * @throws IOException if the file cannot be created or opened
    */
-  private static void dropPartialLastLine(Path file) throws IOException {
-    if (!Files.exists(file)) {
-      return;
+  static JsonlOutput open(Path file) throws IOException {
+    Path parent = file.toAbsolutePath().getParent();
+    if (parent != null && !Files.isDirectory(parent)) {
+      Files.createDirectories(parent);
     }
-    try (java.nio.channels.FileChannel channel =
-        java.nio.channels.FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-      long size = channel.size();
-      long keep = size;
-      java.nio.ByteBuffer one = java.nio.ByteBuffer.allocate(1);
-      while (keep > 0) {
+    boolean created = !Files.exists(file);
+    FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+        StandardOpenOption.READ);
+    FileLock lock;
+    try {
+      lock = channel.tryLock();
+    } catch (OverlappingFileLockException e) {
+      lock = null;
+    } catch (IOException e) {
+      // A device such as /dev/full cannot be locked; there is no file to protect.
+      return new JsonlOutput(file, channel, null, created);
+    }
+    if (lock == null) {
+      channel.close();
+      throw new InUseException("output " + file + " is in use by another crawl");
+    }
+    return new JsonlOutput(file, channel, lock, created);
+  }
+
+  /** Bytes the file holds now. */
+  long size() throws IOException {
+    return channel.size();
+  }
+
+  /** Lines the file holds (counted only to word a refusal). */
+  long lines() throws IOException {
+    long lines = 0;
+    try (BufferedReader reader = reader(channel.size())) {
+      while (reader.readLine() != null) {
+        lines++;
+      }
+    }
+    return lines;
+  }
+
+  /**
+   * Appends after what the file holds; a partial last line (a crash mid-write) is cut off first,
+   * with a WARN giving its length.
+   */
+  synchronized void append() throws IOException {
+    taken = true;
+    long size = channel.size();
+    long keep = wholeLines();
+    if (keep < size) {
+      log.warn("Output {} ended in a partial line of {} bytes (a crash mid-write); cut it off",
+          file, size - keep);
+      channel.truncate(keep);
+    }
+    end = keep;
+  }
+
+  /**
+   * The file's first {@code length} bytes, read through this output's own channel: closing another
+   * channel on the file would release this process's lock on it.
+   */
+  private BufferedReader reader(long length) {
+    InputStream in = new InputStream() {
+      private final ByteBuffer one = ByteBuffer.allocate(1);
+      private long position;
+
+      @Override
+      public int read() throws IOException {
         one.clear();
-        channel.read(one, keep - 1);
-        if (one.get(0) == '\n') {
-          break;
+        return read(one) <= 0 ? -1 : one.get(0) & 0xff;
+      }
+
+      @Override
+      public int read(byte[] bytes, int offset, int count) throws IOException {
+        return read(ByteBuffer.wrap(bytes, offset, (int) Math.min(count, Math.max(0, length - position))));
+      }
+
+      private int read(ByteBuffer into) throws IOException {
+        if (position >= length || !into.hasRemaining()) {
+          return -1;
         }
-        keep--;
+        int n = channel.read(into, position);
+        if (n > 0) {
+          position += n;
+        }
+        return n;
       }
-      if (keep < size) {
-        channel.truncate(keep);
+    };
+    return new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8), 1 << 16);
+  }
+
+  /** The length of the file's whole lines: up to its last newline. */
+  private long wholeLines() throws IOException {
+    long keep = channel.size();
+    ByteBuffer one = ByteBuffer.allocate(1);
+    while (keep > 0) {
+      one.clear();
+      channel.read(one, keep - 1);
+      if (one.get(0) == '\n') {
+        break;
       }
+      keep--;
+    }
+    return keep;
+  }
+
+  /** Replaces what the file holds (the user asked for --overwrite). */
+  synchronized void replace() throws IOException {
+    taken = true;
+    channel.truncate(0);
+    end = 0;
+  }
+
+  /**
+   * Of {@code urls}, those with a record in the file, with their records: a crash between writing a
+   * record and journaling its URL as done leaves such URLs in flight.
+   */
+  @Override
+  public Map<String, PageRecord> recordedBefore(Set<String> urls) {
+    try {
+      return recorded(urls);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + file + ": " + IoMessages.cause(e), e);
     }
   }
 
+  private Map<String, PageRecord> recorded(Set<String> urls) throws IOException {
+    Map<String, PageRecord> found = new HashMap<>();
+    if (urls.isEmpty()) {
+      return found;
+    }
+    ObjectMapper mapper = new ObjectMapper();
+    // Whole lines only: a partial last line is no record (it is cut off before appending).
+    try (BufferedReader reader = reader(wholeLines())) {
+      for (String line = reader.readLine(); line != null; line = reader.readLine()) {
+        String url = firstUrl(line);
+        if (url != null && urls.contains(url) && !found.containsKey(url)) {
+          found.put(url, parse(mapper.readTree(line)));
+        }
+      }
+    }
+    return found;
+  }
+
+  /** The url field of a record line (written first), or null for a line that is not one. */
+  private static String firstUrl(String line) {
+    try (JsonParser parser = JSON.createParser(line)) {
+      if (parser.nextToken() == JsonToken.START_OBJECT && parser.nextToken() == JsonToken.FIELD_NAME
+          && parser.currentName().equals("url") && parser.nextToken() == JsonToken.VALUE_STRING) {
+        return parser.getText();
+      }
+    } catch (IOException e) {
+      // Not a record: a line another tool wrote; it names no URL.
+    }
+    return null;
+  }
+
+  private static PageRecord parse(JsonNode node) {
+    JsonNode contentType = node.path("contentType");
+    JsonNode error = node.path("error");
+    JsonNode fetchedAt = node.path("fetchedAt");
+    JsonNode cause = node.path("cause");
+    return new PageRecord(node.path("url").asText(), node.path("status").asInt(),
+        node.path("depth").asInt(), contentType.isTextual() ? contentType.asText() : null,
+        node.path("bytes").asLong(), node.path("fetchMs").asLong(), node.path("outlinks").asInt(),
+        node.path("newLinks").asInt(), error.isTextual() ? error.asText() : null,
+        fetchedAt.isTextual() ? Instant.parse(fetchedAt.asText()) : Instant.EPOCH,
+        cause.isTextual() ? cause.asText() : null, links(node.path("links")));
+  }
+
+  /** A record's link fates, or null when it has none (the page was not parsed for links). */
+  private static LinkCounts links(JsonNode links) {
+    if (!links.isObject()) {
+      return null;
+    }
+    Map<String, Integer> byLabel = new java.util.HashMap<>();
+    links.fields().forEachRemaining(field -> byLabel.put(field.getKey(), field.getValue().asInt()));
+    return LinkCounts.fromMap(byLabel);
+  }
+
+  /**
+   * Writes one record as one line.
+   *
+   * @throws UncheckedIOException naming the file and the cause when it cannot be written (the
+   *     failed line is cut off again); every later write fails the same way
+   */
   @Override
   public synchronized void onPage(PageRecord record) {
+    if (failure != null) {
+      throw new UncheckedIOException(message(failure), failure);
+    }
+    ByteBuffer line = ByteBuffer.wrap(encode(record));
+    long at = end;
     try {
-      JsonGenerator out = json.createGenerator(writer);
-      out.configure(JsonGenerator.Feature.AUTO_CLOSE_TARGET, false);
+      while (line.hasRemaining()) {
+        at += channel.write(line, at);
+      }
+      end = at;
+    } catch (IOException e) {
+      failure = e;
+      try {
+        channel.truncate(end);
+      } catch (IOException | UnsupportedOperationException ignored) {
+        // A device cannot be truncated; a file can, and is (the line written so far goes).
+      }
+      throw new UncheckedIOException(message(e), e);
+    }
+  }
+
+  /** The first write failure, or null. */
+  synchronized IOException failure() {
+    return failure;
+  }
+
+  /** "cannot write FILE: CAUSE", the one line a failure is reported in. */
+  String message(IOException e) {
+    return "cannot write " + file + ": " + IoMessages.cause(e);
+  }
+
+  static byte[] encode(PageRecord record) {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
+    try (JsonGenerator out = JSON.createGenerator(bytes)) {
       out.writeStartObject();
       out.writeStringField("url", record.url());
       out.writeNumberField("status", record.status());
@@ -98,16 +316,30 @@ final class JsonlOutput implements CrawlListener, AutoCloseable {
         out.writeEndObject();
       }
       out.writeEndObject();
-      out.flush();
-      writer.write('\n');
-      writer.flush();
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot write crawl output: " + e.getMessage(), e);
+      throw new UncheckedIOException(e); // a byte array does not fail
+    }
+    bytes.write('\n');
+    return bytes.toByteArray();
+  }
+
+  /**
+   * Releases the lock and closes the file; a file created by a run that was then refused is
+   * removed again (a refused run leaves nothing behind).
+   */
+  @Override
+  public synchronized void close() throws IOException {
+    boolean empty = created && !taken && channel.size() == 0;
+    try {
+      if (lock != null && lock.isValid()) {
+        lock.release();
+      }
+    } finally {
+      channel.close();
+    }
+    if (empty) {
+      Files.deleteIfExists(file);
     }
   }
 
-  @Override
-  public synchronized void close() throws IOException {
-    writer.close();
-  }
 }

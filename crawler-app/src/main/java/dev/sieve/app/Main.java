@@ -4,12 +4,16 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
  * Entry point of {@code crawler.jar}. Exit codes: 0 when the command ran (page errors are data),
- * 2 for a usage or configuration error, 1 for an internal failure.
+ * 2 for a usage or configuration error or a refused run, 74 when a file cannot be read or written
+ * (disk full, permission denied), 1 for an internal failure; 130 and 143 after SIGINT and SIGTERM
+ * (the JVM's own, once the shutdown hook has printed the summary).
  */
 @Command(
     name = "crawler",
@@ -95,7 +99,10 @@ public final class Main implements Runnable {
 
   @Override
   public void run() {
-    throw new CommandLine.ParameterException(spec.commandLine(), "Missing command: crawl or size");
+    List<String> commands = new ArrayList<>(spec.subcommands().keySet());
+    commands.remove("help");
+    throw new CommandLine.ParameterException(spec.commandLine(),
+        "Missing command: one of " + String.join(", ", commands) + " (or help)");
   }
 
   /** The version from the jar's manifest, or "dev" when run from classes. */

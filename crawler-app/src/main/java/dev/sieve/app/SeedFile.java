@@ -14,7 +14,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A seed file: one absolute http(s) URL per line; blank lines and lines starting with {@code #}
- * are ignored. A line that is not a URL is reported once as a WARN with its line number and
+ * are ignored; a UTF-8 byte order mark is skipped. A line that is not a URL is reported once as a WARN with its line number and
  * skipped.
  *
  * @param seeds the valid seeds, in file order
@@ -31,6 +31,9 @@ record SeedFile(List<Url> seeds, int skippedLines) {
     try (BufferedReader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
       for (String line = reader.readLine(); line != null; line = reader.readLine()) {
         lineNumber++;
+        if (lineNumber == 1 && line.startsWith("\uFEFF")) {
+          line = line.substring(1); // a UTF-8 byte order mark, as some editors write
+        }
         String trimmed = line.strip();
         if (trimmed.isEmpty() || trimmed.startsWith("#")) {
           continue;

@@ -160,6 +160,49 @@ class CrawlerCliIT {
   }
 
   @Test
+  void version_comesFromTheJarsManifest() throws Exception {
+    Result version = run("--version");
+
+    assertThat(version.exitCode).isZero();
+    assertThat(version.stdout.strip()).matches("Sieve crawler \\d+\\.\\d+\\.\\d+(-SNAPSHOT)?");
+  }
+
+  @Test
+  void noCommand_listsEveryCommand() throws Exception {
+    Result result = run();
+
+    assertThat(result.exitCode).isEqualTo(2);
+    assertThat(result.stderr).contains("Missing command: one of crawl, demo, size, bench (or help)");
+  }
+
+  @Test
+  void configFileWithOneRunKeys_isUsageError() throws Exception {
+    for (String key : List.of("help", "version", "fresh", "overwrite")) {
+      Path config = write(key + ".properties", key + "=true\n");
+
+      Result result = run("crawl", "--config", config.toString(), "--seeds", "x.txt");
+
+      assertThat(result.exitCode).as(key).isEqualTo(2);
+      assertThat(result.stderr).as(key).containsAnyOf(
+          "'" + key + "' is not a crawl setting", "unknown setting '" + key + "'");
+    }
+  }
+
+  @Test
+  void invalidSettings_messagesNameTheOption() throws Exception {
+    Path seeds = write("seeds.txt", "http://127.0.0.1:9/\n");
+
+    assertThat(run("crawl", "--seeds", seeds.toString(), "--fpp", "0").stderr)
+        .contains("Invalid setting: --fpp (0.0) must be in (0, 1)");
+    assertThat(run("crawl", "--seeds", seeds.toString(), "--threads", "0").stderr)
+        .contains("Invalid setting: --threads (0) must be >= 1");
+    assertThat(run("crawl", "--seeds", seeds.toString(), "--per-host", "0").stderr)
+        .contains("Invalid setting: --per-host (0) must be >= 1");
+    assertThat(run("crawl", "--seeds", seeds.toString(), "--delay-ms", "-1").stderr)
+        .contains("Invalid setting: --delay-ms (-1) must be >= 0");
+  }
+
+  @Test
   void benchFrontier_smallRunWithTinyBudget_spillsAndVerifies() throws Exception {
     Result result = run("bench", "frontier", "--urls", "20000", "--hosts", "100",
         "--pending-memory", "65536", "--dir", dir.resolve("spill").toString());

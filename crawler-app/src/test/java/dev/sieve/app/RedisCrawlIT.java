@@ -139,6 +139,29 @@ class RedisCrawlIT {
         .doesNotContain("\n").doesNotContain("Exception");
   }
 
+  @Test
+  void outputHoldingRecords_isRefusedUnlessOverwrite_asForALocalCrawl() throws Exception {
+    try (TestSite site = TestSite.start(20)) {
+      Path seeds = Files.writeString(dir.resolve("seeds.txt"), site.url("/p/0.html") + "\n");
+      Path output = dir.resolve("crawl-rules-0.jsonl");
+      String earlier = "{\"url\":\"http://earlier.example/\"}\n";
+      Files.writeString(output, earlier);
+
+      Process refused = start(seeds, "rules", 0, "--delay-ms", "0");
+      assertThat(refused.waitFor(60, TimeUnit.SECONDS)).isTrue();
+      String refusal = Files.readString(dir.resolve("stderr-rules-0.txt"));
+      String untouched = Files.readString(output);
+      Process replaced = start(seeds, "rules", 0, "--delay-ms", "0", "--overwrite");
+      assertThat(replaced.waitFor(120, TimeUnit.SECONDS)).isTrue();
+
+      assertThat(refused.exitValue()).isEqualTo(2);
+      assertThat(refusal).contains("already holds 1 line(s)").contains("--overwrite");
+      assertThat(untouched).isEqualTo(earlier);
+      assertThat(replaced.exitValue()).isZero();
+      assertThat(Files.readString(output)).doesNotContain("earlier.example").contains(site.url("/p/0.html"));
+    }
+  }
+
   private Process start(Path seeds, String crawlId, int index, String... extra) throws IOException {
     List<String> command = new ArrayList<>(List.of(java(), "-Xmx256m",
         "-jar", JAR.toAbsolutePath().toString(), "crawl",

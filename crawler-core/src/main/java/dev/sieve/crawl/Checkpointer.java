@@ -4,6 +4,8 @@ import dev.sieve.bloom.BloomFilter;
 import dev.sieve.frontier.LocalFrontier;
 import dev.sieve.frontier.Sieve;
 import java.io.IOException;
+import dev.sieve.url.Url;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
@@ -34,6 +36,8 @@ final class Checkpointer implements AutoCloseable {
         return thread;
       });
   private volatile boolean diskLow;
+  /** The final checkpoint's failure, or null. */
+  private volatile String failure;
 
   private Checkpointer(CrawlConfig config, CrawlState state, Sieve sieve, LocalFrontier frontier,
       CrawlStats stats) {
@@ -51,7 +55,8 @@ final class Checkpointer implements AutoCloseable {
    */
   static Checkpointer open(CrawlConfig config, CrawlListener listener, CrawlStats stats,
       Function<Sieve, LocalFrontier.Builder> frontierFor) {
-    CrawlState state = CrawlState.open(config.stateDir, settings(config), config.freshState);
+    CrawlState state = CrawlState.open(config.stateDir, settings(config), config.freshState,
+        config.seeds.stream().map(Url::toString).toList(), config.addSeeds);
     try {
       Sieve sieve;
       LocalFrontier frontier;
@@ -61,7 +66,9 @@ final class Checkpointer implements AutoCloseable {
             frontierFor);
         sieve = restored.sieve();
         frontier = restored.frontier();
-        stats.add(restored.counters());
+        // The checkpoint's counters, plus those journaled with each URL done after it.
+        frontier.addCounts(restored.counters());
+        stats.add(frontier.counts());
       } else {
         sieve = newSieve(config, listener);
         frontier = frontierFor.apply(sieve).build();
@@ -97,7 +104,19 @@ final class Checkpointer implements AutoCloseable {
     settings.put("expected-urls", Long.toString(config.expectedUrls));
     settings.put("fpp", Double.toString(config.falsePositiveRate));
     settings.put("queue-key", config.queueKey.name().toLowerCase(Locale.ROOT));
+    settings.put("scope", config.scope.name().toLowerCase(Locale.ROOT));
     return settings;
+  }
+
+  /** Why the final checkpoint could not be written, or null. */
+  String failure() {
+    return failure;
+  }
+
+  /** The seeds the crawl goes on with (see {@link CrawlState#seeds()}). */
+  List<Url> seeds() {
+    return state.seeds().stream().map(seed -> Url.parse(seed).orElseThrow(
+        () -> new CrawlStateException("saved seed is not a URL: " + seed))).toList();
   }
 
   boolean resumed() {
@@ -147,7 +166,7 @@ final class Checkpointer implements AutoCloseable {
 
   private synchronized void checkpoint() throws IOException {
     long started = System.nanoTime();
-    state.checkpoint(frontier, sieve, stats.toMap());
+    state.checkpoint(frontier, sieve);
     log.debug("Checkpoint written in {} ms", (System.nanoTime() - started) / 1_000_000);
   }
 
@@ -159,6 +178,7 @@ final class Checkpointer implements AutoCloseable {
       checkpoint();
       frontier.closeJournal();
     } catch (IOException | RuntimeException e) {
+      failure = "cannot write the final checkpoint in " + state.dir() + ": " + e.getMessage();
       log.error("Final checkpoint failed in {}: {}; the journal still holds every change",
           state.dir(), e.getMessage());
     } finally {

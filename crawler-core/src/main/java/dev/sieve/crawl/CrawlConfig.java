@@ -57,6 +57,7 @@ public final class CrawlConfig {
   final int maxQueryVariants;
   final int hostFailureLimit;
   final Duration maxRetryAfter;
+  final boolean addSeeds;
 
   private CrawlConfig(Builder b) {
     this.seeds = List.copyOf(b.seeds);
@@ -101,6 +102,7 @@ public final class CrawlConfig {
     this.growOnCapacity = b.growOnCapacity;
     this.hostFailureLimit = b.hostFailureLimit;
     this.maxRetryAfter = b.maxRetryAfter;
+    this.addSeeds = b.addSeeds;
   }
 
   public static Builder builder() {
@@ -170,8 +172,18 @@ public final class CrawlConfig {
     private boolean growOnCapacity = true;
     private int hostFailureLimit = 3;
     private Duration maxRetryAfter = Duration.ofMinutes(5);
+    private boolean addSeeds;
 
     private Builder() {}
+
+    /**
+     * On resume, seeds that differ from the saved crawl's are added to it (the saved ones are
+     * kept) instead of refusing to resume (default false).
+     */
+    public Builder addSeeds(boolean add) {
+      this.addSeeds = add;
+      return this;
+    }
 
     /**
      * Keep the crawl's state in {@code dir} (checkpoints and journals), so that it can resume;

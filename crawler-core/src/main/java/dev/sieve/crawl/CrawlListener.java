@@ -13,6 +13,15 @@ public interface CrawlListener {
   /** The Sieve's estimate passed a multiple of its capacity (already logged by the Sieve). */
   default void onCapacityWarning(CapacityWarning warning) {}
 
+  /**
+   * After a crash, of the URLs that were in flight, those this listener had already recorded, with
+   * their records: they are neither fetched nor recorded again, and count as their records say.
+   * Default: none (a listener that keeps nothing records everything again).
+   */
+  default java.util.Map<String, PageRecord> recordedBefore(java.util.Set<String> urls) {
+    return java.util.Map.of();
+  }
+
   /** A host is skipped for the rest of the crawl, with the reason. */
   default void onHostSkipped(String host, String reason) {}
 }

@@ -44,8 +44,10 @@ import org.slf4j.LoggerFactory;
  * <pre>
  *   DIR/lock                    held while a crawl uses DIR
  *   DIR/settings.properties     what must not change on resume
+ *   DIR/seeds.txt               the seeds (a resume with others is refused unless they are added)
  *   DIR/checkpoint-N/           filter.bin, frontier.bin, counters.properties, MANIFEST
- *   DIR/journal-N.log           the frontier's changes after checkpoint N
+ *   DIR/journal-N.log           the frontier's changes after checkpoint N, each URL done with
+ *                               the counters it changed
  * </pre>
  *
  * A checkpoint is written to {@code checkpoint-N.tmp}, every file fsynced, then renamed; its
@@ -70,6 +72,7 @@ public final class CrawlState implements AutoCloseable {
   private final FileChannel lockChannel;
   private final FileLock lock;
   private final boolean resumed;
+  private List<String> seeds = List.of();
   /** The index of the journal being written; the next checkpoint takes the one after. */
   private long checkpoint = -1;
 
@@ -80,9 +83,80 @@ public final class CrawlState implements AutoCloseable {
     this.resumed = resumed;
   }
 
-  /** Whether {@code dir} holds the state of a crawl. */
-  public static boolean exists(Path dir) {
-    return Files.isRegularFile(dir.resolve(SETTINGS));
+  /** Settings every saved crawl has; a settings file without one of them is incomplete. */
+  private static final List<String> REQUIRED =
+      List.of("expected-urls", "filter", "fpp", "hash-id", "on-capacity", "queue-key");
+
+  /**
+   * Whether {@code dir} holds a crawl to resume: false when it does not exist or holds nothing (at
+   * most the lock file of a crawl that never started); true when it holds a complete, readable
+   * state. Reads only.
+   *
+   * @throws CrawlStateException when it is neither, naming what is wrong (not a directory, no or
+   *     unreadable or incomplete settings, files that are not a crawl's): only a fresh start,
+   *     which deletes the crawl's files, goes on from there
+   */
+  public static boolean resumable(Path dir) {
+    if (!Files.exists(dir)) {
+      return false;
+    }
+    String problem = "state directory " + dir + " is not a complete Sieve crawl state: ";
+    if (!Files.isDirectory(dir)) {
+      throw new CrawlStateException(problem + "it is not a directory");
+    }
+    List<String> names = new ArrayList<>();
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+      for (Path entry : entries) {
+        String name = entry.getFileName().toString();
+        if (!name.equals("lock")) {
+          names.add(name);
+        }
+      }
+    } catch (IOException e) {
+      throw new CrawlStateException("cannot read state directory " + dir + ": " + e.getMessage(), e);
+    }
+    if (names.isEmpty()) {
+      return false;
+    }
+    names.sort(null);
+    Path settings = dir.resolve(SETTINGS);
+    if (!Files.exists(settings)) {
+      boolean ours = names.stream().anyMatch(n -> n.startsWith("checkpoint-") || JOURNAL.matcher(n).matches()
+          || n.equals(SPILL) || n.startsWith(SETTINGS) || n.startsWith(SavedSeeds.FILE));
+      throw new CrawlStateException(problem + SETTINGS + " is missing (it holds "
+          + String.join(", ", names.subList(0, Math.min(5, names.size())))
+          + (names.size() > 5 ? ", …" : "") + ")"
+          + (ours ? "; --fresh starts over, deleting the crawl's files"
+              : "; give an empty or new directory, or --fresh to start over there"));
+    }
+    Properties saved = readSettings(dir);
+    List<String> missing = REQUIRED.stream().filter(key -> saved.getProperty(key) == null).toList();
+    if (!missing.isEmpty()) {
+      throw new CrawlStateException(problem + settings + " lacks " + String.join(", ", missing)
+          + "; --fresh starts over, deleting the crawl's files");
+    }
+    return true;
+  }
+
+  private static Properties readSettings(Path dir) {
+    Path file = dir.resolve(SETTINGS);
+    Properties saved = new Properties();
+    try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+      saved.load(in);
+    } catch (IOException | IllegalArgumentException e) {
+      throw new CrawlStateException("state directory " + dir + " is not a complete Sieve crawl state: cannot read "
+          + file + ": " + (e instanceof IOException io ? CrawlStateException.cause(io) : e.getMessage())
+          + "; --fresh starts over, deleting the crawl's files", e);
+    }
+    return saved;
+  }
+
+  /**
+   * The seeds the crawl goes on with: on resume the saved ones (and the new ones, when they are
+   * to be added); otherwise those given to {@link #open}.
+   */
+  public List<String> seeds() {
+    return seeds;
   }
 
   /**
@@ -93,6 +167,16 @@ public final class CrawlState implements AutoCloseable {
    *     saved crawl's, or the state cannot be read or written; the message says which
    */
   public static CrawlState open(Path dir, Map<String, String> settings, boolean fresh) {
+    return open(dir, settings, fresh, List.of(), false);
+  }
+
+  /**
+   * {@link #open(Path, Map, boolean)}, checking on resume that {@code seeds} are the saved crawl's
+   * (see {@link #seeds()}): other seeds are refused with the difference, unless {@code addSeeds}.
+   */
+  public static CrawlState open(
+      Path dir, Map<String, String> settings, boolean fresh, List<String> seeds, boolean addSeeds) {
+    boolean resume = !fresh && resumable(dir);
     try {
       Files.createDirectories(dir);
       FileChannel channel = FileChannel.open(
@@ -107,16 +191,24 @@ public final class CrawlState implements AutoCloseable {
         channel.close();
         throw new CrawlStateException("state directory " + dir + " is in use by another crawl");
       }
-      boolean resume = exists(dir) && !fresh;
-      if (resume) {
-        checkSettings(dir, settings);
-      } else {
-        wipe(dir);
-        writeSettings(dir, settings);
+      CrawlState state = new CrawlState(dir, channel, lock, resume);
+      try {
+        if (resume) {
+          checkSettings(dir, settings);
+          state.seeds = seeds.isEmpty() ? seeds : SavedSeeds.reconcile(dir, seeds, addSeeds);
+        } else {
+          wipe(dir);
+          writeSettings(dir, settings);
+          SavedSeeds.write(dir, seeds);
+          state.seeds = seeds;
+        }
+      } catch (IOException | RuntimeException e) {
+        state.close();
+        throw e;
       }
-      return new CrawlState(dir, channel, lock, resume);
+      return state;
     } catch (IOException e) {
-      throw new CrawlStateException("cannot use state directory " + dir + ": " + e.getMessage(), e);
+      throw new CrawlStateException("cannot use state directory " + dir + ": " + CrawlStateException.cause(e), e);
     }
   }
 
@@ -204,13 +296,15 @@ public final class CrawlState implements AutoCloseable {
    * Writes a checkpoint: the filter and the queues while the frontier is paused (they must agree),
    * a new journal from that instant, then fsync, manifest and rename outside the pause.
    */
-  void checkpoint(LocalFrontier frontier, Sieve sieve, Map<String, Long> counters) throws IOException {
+  void checkpoint(LocalFrontier frontier, Sieve sieve) throws IOException {
     long index = checkpoint + 1;
     Path tmp = dir.resolve("checkpoint-" + index + ".tmp");
     deleteRecursively(tmp);
     Files.createDirectories(tmp);
+    Map<String, Long> counters;
     try {
-      frontier.paused(() -> {
+      // The counters of the URLs done so far, consistent with the queues saved with them.
+      counters = frontier.paused(() -> {
         try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(tmp.resolve(FILTER)), 1 << 16)) {
           sieve.writeFilter(out);
         }
@@ -219,7 +313,7 @@ public final class CrawlState implements AutoCloseable {
           frontier.writeState(out);
         }
         frontier.journalTo(dir.resolve("journal-" + index + ".log"));
-        return null;
+        return frontier.counts();
       });
     } catch (IOException e) {
       throw e;
@@ -268,11 +362,8 @@ public final class CrawlState implements AutoCloseable {
 
   // ---- files ----
 
-  private static void checkSettings(Path dir, Map<String, String> settings) throws IOException {
-    Properties saved = new Properties();
-    try (Reader in = Files.newBufferedReader(dir.resolve(SETTINGS), StandardCharsets.UTF_8)) {
-      saved.load(in);
-    }
+  private static void checkSettings(Path dir, Map<String, String> settings) {
+    Properties saved = readSettings(dir);
     List<String> changed = new ArrayList<>();
     for (Map.Entry<String, String> setting : settings.entrySet()) {
       String was = saved.getProperty(setting.getKey());
@@ -300,7 +391,7 @@ public final class CrawlState implements AutoCloseable {
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
       for (Path entry : entries) {
         String name = entry.getFileName().toString();
-        if (name.equals(SETTINGS) || CHECKPOINT.matcher(name).matches() || name.startsWith("checkpoint-")
+        if (name.equals(SETTINGS) || name.startsWith(SavedSeeds.FILE) || CHECKPOINT.matcher(name).matches() || name.startsWith("checkpoint-")
             || JOURNAL.matcher(name).matches() || name.equals(SPILL)) {
           deleteRecursively(entry);
         }

@@ -6,8 +6,15 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 
-/** Live counters of a crawl. Thread-safe; {@link #snapshot} gives a consistent-enough copy. */
+/**
+ * Live counters of a crawl. Thread-safe. The crawler changes them through {@link #add}, with the
+ * same changes it journals with each URL done (see {@code Frontier.complete(Lease, Map)}), so that
+ * a resumed crawl's counters are exact: a counter changed any other way is lost on a crash.
+ */
 final class CrawlStats {
+  /** Prefix of a link fate's counter name: {@code link.new}, {@code link.query-trap}… */
+  static final String LINK = "link.";
+
   final LongAdder pages = new LongAdder();
   final LongAdder bytes = new LongAdder();
   final LongAdder retries = new LongAdder();
@@ -15,70 +22,14 @@ final class CrawlStats {
   final LongAdder linksNew = new LongAdder();
   private final Map<String, LongAdder> errors = new ConcurrentHashMap<>();
   private final Map<String, LongAdder> skipped = new ConcurrentHashMap<>();
-  /** Link fates of parsed pages, by {@link LinkFate#ordinal()}. */
-  private final LongAdder[] linkFates = new LongAdder[LinkFate.values().length];
+  /** Link fates of parsed pages, by label. */
+  private final Map<String, LongAdder> linkFates = new ConcurrentHashMap<>();
 
-  CrawlStats() {
-    for (int i = 0; i < linkFates.length; i++) {
-      linkFates[i] = new LongAdder();
-    }
-  }
-
-  /** Adds one page's link fates. */
-  void links(LinkCounts counts) {
-    for (LinkFate fate : LinkFate.values()) {
-      linkFates[fate.ordinal()].add(counts.count(fate));
-    }
-  }
-
-  /** {@code found} (the sum of the fates), then each fate that occurred, in {@link LinkFate} order. */
-  Map<String, Long> linkFates() {
-    Map<String, Long> fates = new LinkedHashMap<>();
-    long found = 0;
-    for (LinkFate fate : LinkFate.values()) {
-      long count = linkFates[fate.ordinal()].sum();
-      found += count;
-      if (count > 0) {
-        fates.put(fate.label(), count);
-      }
-    }
-    Map<String, Long> all = new LinkedHashMap<>();
-    all.put("found", found);
-    all.putAll(fates);
-    return all;
-  }
-
-  void error(String kind) {
-    errors.computeIfAbsent(kind, k -> new LongAdder()).increment();
-  }
-
-  void skipped(String reason) {
-    skipped(reason, 1);
-  }
-
-  void skipped(String reason, long count) {
-    if (count > 0) {
-      skipped.computeIfAbsent(reason, k -> new LongAdder()).add(count);
-    }
-  }
-
-  /** Every counter by name, for a checkpoint. */
-  Map<String, Long> toMap() {
-    Map<String, Long> all = new TreeMap<>();
-    all.put("pages", pages.sum());
-    all.put("bytes", bytes.sum());
-    all.put("retries", retries.sum());
-    all.put("linksFound", linksFound.sum());
-    all.put("linksNew", linksNew.sum());
-    errors.forEach((k, v) -> all.put("error." + k, v.sum()));
-    skipped.forEach((k, v) -> all.put("skipped." + k, v.sum()));
-    for (LinkFate fate : LinkFate.values()) {
-      all.put("link." + fate.label(), linkFates[fate.ordinal()].sum());
-    }
-    return all;
-  }
-
-  /** Adds counters saved by {@link #toMap}: a resumed crawl counts on from where it stopped. */
+  /**
+   * Adds counters by name ({@code pages}, {@code bytes}, {@code retries}, {@code linksFound},
+   * {@code linksNew}, {@code error.KIND}, {@code skipped.REASON}, {@code link.FATE}): a URL's
+   * changes as it completes, or a restored crawl's totals.
+   */
   void add(Map<String, Long> saved) {
     saved.forEach((name, value) -> {
       switch (name) {
@@ -89,23 +40,39 @@ final class CrawlStats {
         case "linksNew" -> linksNew.add(value);
         default -> {
           if (name.startsWith("error.")) {
-            errors.computeIfAbsent(name.substring(6), k -> new LongAdder()).add(value);
+            add(errors, name.substring(6), value);
           } else if (name.startsWith("skipped.")) {
-            skipped(name.substring(8), value);
-          } else if (name.startsWith("link.")) {
-            addLinkFate(name.substring(5), value);
+            add(skipped, name.substring(8), value);
+          } else if (name.startsWith(LINK)) {
+            add(linkFates, name.substring(LINK.length()), value);
           }
         }
       }
     });
   }
 
-  private void addLinkFate(String label, long value) {
+  private static void add(Map<String, LongAdder> counters, String name, long value) {
+    if (value != 0) {
+      counters.computeIfAbsent(name, k -> new LongAdder()).add(value);
+    }
+  }
+
+  /** {@code found} (the sum of the fates), then each fate that occurred, in {@link LinkFate} order. */
+  Map<String, Long> linkFates() {
+    Map<String, Long> fates = new LinkedHashMap<>();
+    long found = 0;
     for (LinkFate fate : LinkFate.values()) {
-      if (fate.label().equals(label)) {
-        linkFates[fate.ordinal()].add(value);
+      LongAdder adder = linkFates.get(fate.label());
+      long count = adder == null ? 0 : adder.sum();
+      found += count;
+      if (count > 0) {
+        fates.put(fate.label(), count);
       }
     }
+    Map<String, Long> all = new LinkedHashMap<>();
+    all.put("found", found);
+    all.putAll(fates);
+    return all;
   }
 
   static Map<String, Long> copy(Map<String, LongAdder> counters) {

@@ -20,9 +20,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
@@ -59,12 +61,16 @@ public final class Crawler {
   private final LinkFilter links;
   private final LinkClassifier linkFates;
   private final HostHealth health;
+  /** The seeds: the config's, or on resume the saved crawl's (and any added). */
+  private final List<Url> seeds;
   private final CrawlStats stats = new CrawlStats();
   /** Permits for URLs still to be done under --max-pages; a retried URL gives its permit back. */
   private final Semaphore pageBudget;
   private final AtomicInteger runs = new AtomicInteger();
   private volatile boolean stopping;
   private volatile long startedAt;
+  /** The I/O failure that stopped the crawl (output or state unwritable), or null. */
+  private volatile String failure;
 
   /**
    * A crawl with the in-process frontier: a {@link Sieve} sized from the config, resumable when
@@ -77,19 +83,22 @@ public final class Crawler {
     this.listener = listener;
     if (config.stateDir != null) {
       this.checkpointer = Checkpointer.open(config, listener, stats,
-          sieve -> frontierBuilder(config, sieve, config.stateDir.resolve(CrawlState.SPILL)));
+          sieve -> frontierBuilder(config, sieve, config.stateDir.resolve(CrawlState.SPILL))
+              .recordedElsewhere(urls -> recordedBefore(listener, urls)));
       this.frontier = checkpointer.frontier();
+      this.seeds = checkpointer.seeds();
     } else {
+      this.seeds = config.seeds;
       this.checkpointer = null;
       this.frontier = frontierBuilder(config, Checkpointer.newSieve(config, listener), temporarySpillDir())
           .build();
     }
-    this.fetcher = fetcher(config);
+    this.fetcher = fetcher(config, seeds);
     this.health = new HostHealth(config.hostFailureLimit);
     this.extractor = extractor(config);
     this.robots = robots(config, this::fetch);
-    this.links = new LinkFilter(config);
-    this.linkFates = new LinkClassifier(config, links, robots, frontier, stats);
+    this.links = new LinkFilter(config, seeds);
+    this.linkFates = new LinkClassifier(config, links, robots, frontier);
     this.pageBudget = new Semaphore((int) Math.min(Integer.MAX_VALUE, config.maxPages));
   }
 
@@ -99,16 +108,17 @@ public final class Crawler {
     this.listener = listener;
     this.frontier = frontier;
     this.checkpointer = null;
-    this.fetcher = fetcher(config);
+    this.seeds = config.seeds;
+    this.fetcher = fetcher(config, seeds);
     this.health = new HostHealth(config.hostFailureLimit);
     this.extractor = extractor(config);
     this.robots = robots(config, this::fetch);
     this.links = new LinkFilter(config);
-    this.linkFates = new LinkClassifier(config, links, robots, frontier, stats);
+    this.linkFates = new LinkClassifier(config, links, robots, frontier);
     this.pageBudget = new Semaphore((int) Math.min(Integer.MAX_VALUE, config.maxPages));
   }
 
-  private static Fetcher fetcher(CrawlConfig config) {
+  private static Fetcher fetcher(CrawlConfig config, List<Url> seeds) {
     return Fetcher.builder()
         .userAgent(config.userAgent)
         .connectTimeout(config.connectTimeout)
@@ -120,7 +130,7 @@ public final class Crawler {
         .addressPolicy(config.allowPrivate
             ? AddressPolicy.allowAll()
             : AddressPolicy.publicOnlyExcept(
-                config.seeds.stream().map(Url::host).collect(Collectors.toSet())))
+                seeds.stream().map(Url::host).collect(Collectors.toSet())))
         .build();
   }
 
@@ -159,6 +169,21 @@ public final class Crawler {
         .spillTo(spill, config.pendingMemoryBytes);
   }
 
+  /** The counters each of {@code urls} the listener recorded before a crash stands for. */
+  private static Map<String, Map<String, Long>> recordedBefore(CrawlListener listener, Set<String> urls) {
+    Map<String, Map<String, Long>> counts = new HashMap<>();
+    listener.recordedBefore(urls).forEach((url, record) -> {
+      Map<String, Long> delta = new HashMap<>();
+      count(delta, record);
+      counts.put(url, delta);
+    });
+    if (!counts.isEmpty()) {
+      log.info("{} URL(s) in flight at the crash were already recorded; not fetching them again",
+          counts.size());
+    }
+    return counts;
+  }
+
   /** Without a state directory, pending URLs past the memory budget go to a temporary one. */
   private static Path temporarySpillDir() {
     try {
@@ -187,7 +212,7 @@ public final class Crawler {
       throw new IllegalStateException("a Crawler runs once");
     }
     startedAt = config.ticker.read();
-    for (Url seed : config.seeds) {
+    for (Url seed : seeds) {
       frontier.push(seed, 0);
     }
     if (checkpointer != null) {
@@ -217,9 +242,20 @@ public final class Crawler {
       fetcher.close();
       if (checkpointer != null) {
         checkpointer.close();
+        if (failure == null) {
+          failure = checkpointer.failure();
+        }
       }
     }
     return progress();
+  }
+
+  /**
+   * The I/O failure that stopped the crawl or its final checkpoint, in one line naming the file
+   * and the cause; empty when there was none. Read after {@link #run} returns.
+   */
+  public Optional<String> failure() {
+    return Optional.ofNullable(failure);
   }
 
   /**
@@ -276,22 +312,54 @@ public final class Crawler {
         }
         try {
           crawl(lease);
+        } catch (OutputFailure | UncheckedIOException e) {
+          throw e;
         } catch (RuntimeException e) {
           // A bug, not the web: record the URL so nothing is lost silently, and keep crawling.
           log.error("Internal error while crawling {}", lease.url(), e);
-          record(lease, null, 0, 0, "internal-error");
-          frontier.complete(lease);
+          Map<String, Long> delta = new HashMap<>();
+          record(lease, null, 0, 0, "internal-error", delta);
+          finish(lease, delta);
         }
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-    } catch (UncheckedIOException e) {
-      // The frontier's own files failed (a damaged spill segment, a full disk): the queues are
-      // intact but cannot be read on, so stop with the reason rather than lose URLs.
-      if (!stopping) {
-        log.error("Stopping the crawl: {}", e.getMessage());
-        stop();
+    } catch (OutputFailure | UncheckedIOException e) {
+      // The output or the frontier's own files failed (a full disk, a damaged spill segment): the
+      // URL in hand stays in flight (fetched again on resume), and the crawl stops with the reason
+      // rather than lose records.
+      synchronized (this) {
+        if (failure == null) {
+          failure = e.getMessage();
+          log.error("Stopping the crawl: {}", e.getMessage());
+        }
       }
+      stop();
+    }
+  }
+
+  /** The listener could not store a record: the crawl cannot go on without losing records. */
+  private static final class OutputFailure extends RuntimeException {
+    OutputFailure(UncheckedIOException cause) {
+      super(cause.getMessage(), cause);
+    }
+  }
+
+  /** Gives back a URL that is done, with the counters its crawl changed (journaled with it). */
+  private void finish(Lease lease, Map<String, Long> delta) {
+    frontier.complete(lease, delta);
+    stats.add(delta);
+  }
+
+  /** Gives a URL back for another attempt, journaling the counters this attempt changed. */
+  private void retry(Lease lease, Duration backoff, Map<String, Long> delta) {
+    frontier.retry(lease, backoff, delta);
+    stats.add(delta);
+  }
+
+  private static void count(Map<String, Long> delta, String name, long amount) {
+    if (amount != 0) {
+      delta.merge(name, amount, Long::sum);
     }
   }
 
@@ -307,18 +375,18 @@ public final class Crawler {
   /** The pipeline for one URL: robots → fetch → parse → sieve → enqueue → record. */
   private void crawl(Lease lease) {
     Url url = Url.parse(lease.url()).orElseThrow();
-    if (refusedAddress(lease, url)) {
-      return;
-    }
-    if (failIfUnreachable(lease, url) || !robotsAllow(lease, url)) {
+    Map<String, Long> delta = new HashMap<>();
+    if (refusedAddress(lease, url, delta)
+        || failIfUnreachable(lease, url, delta)
+        || !robotsAllow(lease, url, delta)) {
       return;
     }
     FetchResult page = fetch(url.toString());
-    if (failIfUnreachable(lease, url) || shouldRetry(page, lease)) {
+    if (failIfUnreachable(lease, url, delta) || shouldRetry(page, lease, delta)) {
       return;
     }
     if (page.isRedirect()) {
-      followRedirect(lease, url, page);
+      followRedirect(lease, url, page, delta);
       return;
     }
     boolean parse = page.isSuccess() && page.isHtml();
@@ -327,20 +395,20 @@ public final class Crawler {
         : ParsedPage.empty();
     LinkCounts fates = parse ? linkFates.classify(parsed, url, lease.depth() + 1) : null;
     record(lease, page, parsed.linksFound(), fates == null ? 0 : fates.count(LinkFate.NEW),
-        errorOf(page), fates);
-    frontier.complete(lease);
+        errorOf(page), fates, delta);
+    finish(lease, delta);
   }
 
   /**
    * Records the URL as {@code private-address} at once when its host resolves only to addresses
    * the crawl may not connect to, before robots.txt or anything else is tried; returns whether.
    */
-  private boolean refusedAddress(Lease lease, Url url) {
+  private boolean refusedAddress(Lease lease, Url url, Map<String, Long> delta) {
     if (!fetcher.refusesAddress(url.host())) {
       return false;
     }
-    record(lease, null, 0, 0, FetchError.PRIVATE_ADDRESS.label());
-    frontier.complete(lease);
+    record(lease, null, 0, 0, FetchError.PRIVATE_ADDRESS.label(), delta);
+    finish(lease, delta);
     return true;
   }
 
@@ -349,7 +417,7 @@ public final class Crawler {
    * lease's politeness slot, so the URL goes back to wait for the next one. Returns whether to
    * fetch the URL now; otherwise the lease has been given back.
    */
-  private boolean robotsAllow(Lease lease, Url url) {
+  private boolean robotsAllow(Lease lease, Url url, Map<String, Long> delta) {
     if (robots == null) {
       return true;
     }
@@ -358,9 +426,9 @@ public final class Crawler {
     verdict.crawlDelay().ifPresent(delay -> frontier.setHostDelay(lease.hostKey(), delay));
     if (verdict.skipHost()) {
       int dropped = frontier.skipHost(lease.hostKey());
-      stats.skipped("host-skipped");
+      count(delta, "skipped.host-skipped", 1);
       pageBudget.release();
-      frontier.complete(lease);
+      finish(lease, delta);
       listener.onHostSkipped(lease.hostKey(),
           "robots.txt Crawl-delay " + verdict.crawlDelay().map(Duration::toString).orElse("?")
               + " is above the maximum " + config.maxCrawlDelay + "; " + (dropped + 1)
@@ -376,12 +444,12 @@ public final class Crawler {
         }
         return true;
       case ROBOTS_UNREACHABLE:
-        robotsUnreachable(lease, url, verdict);
+        robotsUnreachable(lease, url, verdict, delta);
         return false;
       default:
-        stats.skipped("robots-denied");
+        count(delta, "skipped.robots-denied", 1);
         pageBudget.release();
-        frontier.complete(lease);
+        finish(lease, delta);
         return false;
     }
   }
@@ -391,12 +459,13 @@ public final class Crawler {
    * when its cached failure expires, the host's URLs waiting in the frontier (no worker waits);
    * after {@code retries} retries, or once the authority is unreachable, its URLs are recorded.
    */
-  private void robotsUnreachable(Lease lease, Url url, RobotsVerdict verdict) {
-    if (failIfUnreachable(lease, url)) {
+  private void robotsUnreachable(Lease lease, Url url, RobotsVerdict verdict,
+      Map<String, Long> delta) {
+    if (failIfUnreachable(lease, url, delta)) {
       return;
     }
     if (verdict.failuresInARow() > config.retries) {
-      failAuthority(lease, url, "robots-unreachable", verdict.failure().orElse(null));
+      failAuthority(lease, url, "robots-unreachable", verdict.failure().orElse(null), delta);
       return;
     }
     pageBudget.release();
@@ -408,9 +477,9 @@ public final class Crawler {
   }
 
   /** Once the URL's authority is unreachable, records it and its queued URLs; returns whether. */
-  private boolean failIfUnreachable(Lease lease, Url url) {
+  private boolean failIfUnreachable(Lease lease, Url url, Map<String, Long> delta) {
     Optional<String> cause = health.unreachable(url);
-    cause.ifPresent(c -> failAuthority(lease, url, "host-unreachable", c));
+    cause.ifPresent(c -> failAuthority(lease, url, "host-unreachable", c, delta));
     return cause.isPresent();
   }
 
@@ -419,9 +488,10 @@ public final class Crawler {
    * behind it, at once: they are leased together rather than each waiting for the host's
    * politeness slot. URLs of other authorities sharing the queue (domain or ip keys) go back.
    */
-  private void failAuthority(Lease lease, Url url, String error, String cause) {
-    record(lease, null, 0, 0, error, cause, null);
-    frontier.complete(lease);
+  private void failAuthority(Lease lease, Url url, String error, String cause,
+      Map<String, Long> delta) {
+    record(lease, null, 0, 0, error, cause, null, delta);
+    finish(lease, delta);
     List<Lease> back = new ArrayList<>();
     while (back.isEmpty()) {
       List<Lease> batch = frontier.takeAll(lease.hostKey(), 1024);
@@ -431,8 +501,9 @@ public final class Crawler {
       for (Lease queued : batch) {
         boolean same = Url.parse(queued.url()).map(u -> u.origin().equals(url.origin())).orElse(false);
         if (back.isEmpty() && same && pageBudget.tryAcquire()) {
-          record(queued, null, 0, 0, error, cause, null);
-          frontier.complete(queued);
+          Map<String, Long> queuedDelta = new HashMap<>();
+          record(queued, null, 0, 0, error, cause, null, queuedDelta);
+          finish(queued, queuedDelta);
         } else {
           back.add(queued);
         }
@@ -449,7 +520,7 @@ public final class Crawler {
   }
 
   /** A redirect's target is a new link: normalized, scoped and sieved like any other. */
-  private void followRedirect(Lease lease, Url url, FetchResult page) {
+  private void followRedirect(Lease lease, Url url, FetchResult page, Map<String, Long> delta) {
     Optional<Url> target = url.resolve(page.redirectLocation().orElseThrow());
     String error = null;
     int added = 0;
@@ -458,7 +529,7 @@ public final class Crawler {
     } else if (fetcher.refusesAddress(target.get().host())) {
       // Before anything else: a private target is never queued, and so never reaches robots.txt.
       error = FetchError.PRIVATE_ADDRESS.label();
-      stats.skipped(LinkFate.PRIVATE_ADDRESS.label());
+      count(delta, "skipped." + LinkFate.PRIVATE_ADDRESS.label(), 1);
     } else if (target.get().toString().equals(lease.url())
         || lease.redirectChain().contains(target.get().toString())) {
       error = "redirect-loop";
@@ -467,13 +538,13 @@ public final class Crawler {
     } else {
       String refusal = links.refusal(target.get(), lease.depth());
       if (refusal != null) {
-        stats.skipped(refusal);
+        count(delta, "skipped." + refusal, 1);
       } else if (frontier.pushRedirect(target.get(), lease)) {
         added = 1;
       }
     }
-    record(lease, page, 1, added, error);
-    frontier.complete(lease);
+    record(lease, page, 1, added, error, delta);
+    finish(lease, delta);
   }
 
   /**
@@ -483,11 +554,11 @@ public final class Crawler {
    * at once as {@code retry-after-too-long}. Returns whether the lease was given back (retried,
    * or ended so).
    */
-  private boolean shouldRetry(FetchResult page, Lease lease) {
+  private boolean shouldRetry(FetchResult page, Lease lease, Map<String, Long> delta) {
     Duration retryAfter = page.retryAfter().orElse(null);
     if (retryAfter != null && retryAfter.compareTo(config.maxRetryAfter) > 0) {
-      record(lease, page, 0, 0, "retry-after-too-long");
-      frontier.complete(lease);
+      record(lease, page, 0, 0, "retry-after-too-long", delta);
+      finish(lease, delta);
       return true;
     }
     boolean retryable = (page.status() == 0 && page.error() != null
@@ -503,9 +574,9 @@ public final class Crawler {
     if (retryAfter != null && retryAfter.compareTo(backoff) > 0) {
       backoff = retryAfter;
     }
-    stats.retries.increment();
+    count(delta, "retries", 1);
     pageBudget.release();
-    frontier.retry(lease, backoff);
+    retry(lease, backoff, delta);
     return true;
   }
 
@@ -525,39 +596,61 @@ public final class Crawler {
     return null;
   }
 
-  private void record(Lease lease, FetchResult page, int outlinks, int newLinks, String error) {
-    record(lease, page, outlinks, newLinks, error, null);
+  private void record(Lease lease, FetchResult page, int outlinks, int newLinks, String error,
+      Map<String, Long> delta) {
+    record(lease, page, outlinks, newLinks, error, null, delta);
   }
 
   private void record(Lease lease, FetchResult page, int outlinks, int newLinks, String error,
-      LinkCounts fates) {
+      LinkCounts fates, Map<String, Long> delta) {
     record(lease, page, outlinks, newLinks, error,
-        page == null ? null : ConnectionFailure.cause(page).orElse(null), fates);
+        page == null ? null : ConnectionFailure.cause(page).orElse(null), fates, delta);
   }
 
+  /**
+   * Hands the URL's record to the listener and adds what it counts to {@code delta}. The links
+   * queued for it are made durable first, so a record never exists without them.
+   *
+   * @throws OutputFailure if the listener cannot store the record
+   */
   private void record(Lease lease, FetchResult page, int outlinks, int newLinks, String error,
-      String cause, LinkCounts fates) {
-    stats.pages.increment();
-    stats.linksFound.add(outlinks);
-    stats.linksNew.add(newLinks);
-    if (error != null) {
-      stats.error(error.startsWith("http-5") ? "http-5xx" : error.startsWith("http-4") ? "http-4xx" : error);
+      String cause, LinkCounts fates, Map<String, Long> delta) {
+    PageRecord record = new PageRecord(
+        lease.url(),
+        page == null ? 0 : page.status(),
+        lease.depth(),
+        page == null ? null : page.contentType(),
+        page == null ? 0 : page.bytes(),
+        page == null ? 0 : page.fetchMs(),
+        outlinks,
+        newLinks,
+        error,
+        config.clock.instant(),
+        cause,
+        fates);
+    frontier.flushLog();
+    try {
+      listener.onPage(record);
+    } catch (UncheckedIOException e) {
+      throw new OutputFailure(e);
     }
-    long bytes = page == null ? 0 : page.bytes();
-    stats.bytes.add(bytes);
-    listener.onPage(
-        new PageRecord(
-            lease.url(),
-            page == null ? 0 : page.status(),
-            lease.depth(),
-            page == null ? null : page.contentType(),
-            bytes,
-            page == null ? 0 : page.fetchMs(),
-            outlinks,
-            newLinks,
-            error,
-            config.clock.instant(),
-            cause,
-            fates));
+    count(delta, record);
+  }
+
+  /** Adds what one record counts: a page, its bytes, links and link fates, its error class. */
+  private static void count(Map<String, Long> delta, PageRecord record) {
+    count(delta, "pages", 1);
+    count(delta, "bytes", record.bytes());
+    count(delta, "linksFound", record.outlinks());
+    count(delta, "linksNew", record.newLinks());
+    String error = record.error();
+    if (error != null) {
+      count(delta, "error." + (error.startsWith("http-5") ? "http-5xx" : error.startsWith("http-4") ? "http-4xx" : error), 1);
+    }
+    if (record.links() != null) {
+      for (LinkFate fate : LinkFate.values()) {
+        count(delta, CrawlStats.LINK + fate.label(), record.links().count(fate));
+      }
+    }
   }
 }

@@ -33,22 +33,20 @@ final class LinkClassifier {
   /** Null when robots.txt is ignored. */
   private final RobotsPolicy robots;
   private final Frontier frontier;
-  private final CrawlStats stats;
   private final int maxOutlinks;
 
-  LinkClassifier(CrawlConfig config, LinkFilter filter, RobotsPolicy robots, Frontier frontier,
-      CrawlStats stats) {
+  LinkClassifier(CrawlConfig config, LinkFilter filter, RobotsPolicy robots, Frontier frontier) {
     this.filter = filter;
     this.queries = new QueryVariants(config.maxQueryVariants);
     this.robots = robots;
     this.frontier = frontier;
-    this.stats = stats;
     this.maxOutlinks = config.maxOutlinks;
   }
 
   /**
    * Classifies the links of {@code page} (found on {@code pageUrl}) for {@code depth}, queues the
-   * followable ones in one {@link Frontier#pushAll} and adds the fates to the crawl's counters.
+   * followable ones in one {@link Frontier#pushAll} and returns the fates; the crawler counts
+   * them with the page's record, so they are journaled with it.
    */
   LinkCounts classify(ParsedPage page, Url pageUrl, int depth) {
     LinkCounts.Tally tally = new LinkCounts.Tally();
@@ -73,9 +71,7 @@ final class LinkClassifier {
     int added = accepted.isEmpty() ? 0 : frontier.pushAll(accepted, depth);
     tally.add(LinkFate.NEW, added);
     tally.add(LinkFate.SEEN, accepted.size() - added);
-    LinkCounts counts = tally.counts();
-    stats.links(counts);
-    return counts;
+    return tally.counts();
   }
 
   /** The fate of a kept link before the frontier, or null if it is offered to the frontier. */

@@ -17,6 +17,18 @@ public final class LinkCounts {
     this.counts = counts;
   }
 
+  /**
+   * The counts {@link #asMap} gave, read back (e.g. from an output record); unknown labels and
+   * {@code found} (the sum) are ignored.
+   */
+  public static LinkCounts fromMap(Map<String, Integer> byLabel) {
+    int[] counts = new int[FATES.length];
+    for (LinkFate fate : FATES) {
+      counts[fate.ordinal()] = byLabel.getOrDefault(fate.label(), 0);
+    }
+    return new LinkCounts(counts);
+  }
+
   /** Every link found on the page: each href, junk and duplicates included. */
   public int found() {
     return Arrays.stream(counts).sum();

@@ -23,13 +23,18 @@ final class LinkFilter {
   private final Set<String> seedHosts;
 
   LinkFilter(CrawlConfig config) {
-    this.scope = UrlScope.of(config.scope, config.seeds);
+    this(config, config.seeds);
+  }
+
+  /** Links relative to {@code seeds} (a resumed crawl's, which may differ from the config's). */
+  LinkFilter(CrawlConfig config, java.util.List<Url> seeds) {
+    this.scope = UrlScope.of(config.scope, seeds);
     this.maxDepth = config.maxDepth;
     this.maxUrlLength = config.maxUrlLength;
     this.maxPathDepth = config.maxPathDepth;
     this.maxRepeatedSegments = config.maxRepeatedSegments;
     this.allowPrivate = config.allowPrivate;
-    this.seedHosts = config.seeds.stream().map(Url::host).collect(Collectors.toUnmodifiableSet());
+    this.seedHosts = seeds.stream().map(Url::host).collect(Collectors.toUnmodifiableSet());
   }
 
   /** Why {@code link} at {@code depth} is not followed, as a fate's label, or null if it is. */

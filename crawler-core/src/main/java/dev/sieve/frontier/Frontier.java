@@ -49,6 +49,22 @@ public interface Frontier extends AutoCloseable {
   /** Gives back a lease to be tried again no sooner than {@code backoff} from now. */
   void retry(Lease lease, Duration backoff);
 
+  /**
+   * {@link #complete}, with the counters the URL's crawl changed: a frontier that journals keeps
+   * them with the completion, so they survive a crash exactly (default: not kept).
+   */
+  default void complete(Lease lease, java.util.Map<String, Long> counts) {
+    complete(lease);
+  }
+
+  /** {@link #retry}, with the counters the attempt changed (see {@link #complete(Lease, java.util.Map)}). */
+  default void retry(Lease lease, Duration backoff, java.util.Map<String, Long> counts) {
+    retry(lease, backoff);
+  }
+
+  /** Makes the changes so far survive a crash before the caller relies on them (default: none kept). */
+  default void flushLog() {}
+
   /** Gives back a lease untried, first in its host's queue. */
   void putBack(Lease lease);
 

@@ -15,8 +15,14 @@ interface FrontierLog {
   /** A leased URL went back first in its host's queue (a retry or an untried lease). */
   void returned(Lease lease);
 
-  /** A leased URL is done. */
-  void completed(Lease lease);
+  /** A leased URL is done, having changed the crawl's {@code counts} by these amounts. */
+  void completed(Lease lease, java.util.Map<String, Long> counts);
+
+  /** A leased URL went back for another attempt (its lease), having changed {@code counts}. */
+  void retried(Lease lease, java.util.Map<String, Long> counts);
+
+  /** What was logged so far must survive the process dying (it is about to be relied on). */
+  void flushed();
 
   /** The host was skipped: its queue dropped. */
   void skipped(String hostKey);
@@ -33,7 +39,13 @@ interface FrontierLog {
     public void returned(Lease lease) {}
 
     @Override
-    public void completed(Lease lease) {}
+    public void completed(Lease lease, java.util.Map<String, Long> counts) {}
+
+    @Override
+    public void retried(Lease lease, java.util.Map<String, Long> counts) {}
+
+    @Override
+    public void flushed() {}
 
     @Override
     public void skipped(String hostKey) {}

@@ -16,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Map;
 import java.util.zip.CRC32C;
 
 /**
@@ -34,6 +35,8 @@ final class Journal implements FrontierLog, Closeable {
   static final byte RETURNED = 'R';
   static final byte COMPLETED = 'D';
   static final byte SKIPPED = 'S';
+  /** A retry: the lease given back, then the counters its attempt changed. */
+  static final byte RETRIED = 'Q';
 
   private final Path file;
   private final FileChannel channel;
@@ -79,8 +82,33 @@ final class Journal implements FrontierLog, Closeable {
   }
 
   @Override
-  public void completed(Lease lease) {
-    append(COMPLETED, lease.hostKey(), lease.url().getBytes(StandardCharsets.UTF_8));
+  public void completed(Lease lease, Map<String, Long> counts) {
+    // The URL, then (after a NUL, which no URL holds) the counters it changed, in one record: a
+    // crash keeps both or neither.
+    byte[] url = lease.url().getBytes(StandardCharsets.UTF_8);
+    append(COMPLETED, lease.hostKey(), counts.isEmpty() ? url : concat(url, new byte[] {0}, Counts.encode(counts)));
+    flush();
+  }
+
+  @Override
+  public void retried(Lease lease, Map<String, Long> counts) {
+    byte[] encoded = PendingCodec.encode(lease);
+    byte[] length = new byte[PendingCodec.varintSize(encoded.length)];
+    PendingCodec.writeVarint(length, 0, encoded.length);
+    append(RETRIED, lease.hostKey(), concat(length, encoded, Counts.encode(counts)));
+  }
+
+  private static byte[] concat(byte[]... parts) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    for (byte[] part : parts) {
+      out.write(part, 0, part.length);
+    }
+    return out.toByteArray();
+  }
+
+  /** Flushes the records so far to the operating system: they survive the process dying. */
+  @Override
+  public void flushed() {
     flush();
   }
 
@@ -145,7 +173,9 @@ final class Journal implements FrontierLog, Closeable {
 
     void returned(String hostKey, byte[] lease);
 
-    void completed(String hostKey, String url);
+    void completed(String hostKey, String url, Map<String, Long> counts);
+
+    void retried(String hostKey, byte[] lease, Map<String, Long> counts);
 
     void skipped(String hostKey);
   }
@@ -222,7 +252,21 @@ final class Journal implements FrontierLog, Closeable {
       case ADDED -> to.added(key, body);
       case TAKEN -> to.taken(key);
       case RETURNED -> to.returned(key, body);
-      case COMPLETED -> to.completed(key, new String(body, StandardCharsets.UTF_8));
+      case COMPLETED -> {
+        int nul = 0;
+        while (nul < body.length && body[nul] != 0) {
+          nul++;
+        }
+        Map<String, Long> counts = nul == body.length
+            ? Map.of() : Counts.decode(java.util.Arrays.copyOfRange(body, nul + 1, body.length));
+        to.completed(key, new String(body, 0, nul, StandardCharsets.UTF_8), counts);
+      }
+      case RETRIED -> {
+        int length = PendingCodec.readVarint(body, 0);
+        int start = PendingCodec.varintSize(length);
+        to.retried(key, java.util.Arrays.copyOfRange(body, start, start + length),
+            Counts.decode(java.util.Arrays.copyOfRange(body, start + length, body.length)));
+      }
       case SKIPPED -> to.skipped(key);
       default -> throw new IOException(
           "corrupt journal " + file + ": unknown record type " + type + " at offset " + offset);

@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.Callable;
@@ -76,6 +77,10 @@ public final class LocalFrontier implements Frontier {
   private Map<String, Lease> restoredOut = new LinkedHashMap<>();
   private long inFlight;
   private boolean closed;
+  /** The crawl's counters as changed by completed and retried leases; guarded by {@link #lock}. */
+  private final Map<String, Long> counts = new java.util.TreeMap<>();
+  /** After a crash: of the URLs that were in flight, those already recorded, with their counts. */
+  private final java.util.function.Function<java.util.Set<String>, Map<String, Map<String, Long>>> recordedElsewhere;
 
   private final AtomicLong droppedByHostBudget = new AtomicLong();
   private final AtomicLong droppedBySkippedHost = new AtomicLong();
@@ -88,6 +93,7 @@ public final class LocalFrontier implements Frontier {
     this.maxUrlsPerHost = builder.maxUrlsPerHost;
     this.queueKey = builder.queueKey;
     this.store = store;
+    this.recordedElsewhere = builder.recordedElsewhere;
   }
 
   public static Builder builder(Sieve sieve) {
@@ -264,10 +270,20 @@ public final class LocalFrontier implements Frontier {
   /** Gives back a lease whose URL is done (fetched, failed for good, or denied). */
   @Override
   public void complete(Lease lease) {
+    complete(lease, Map.of());
+  }
+
+  /**
+   * Gives back a lease whose URL is done, with the counters its crawl changed: they are journaled
+   * with the completion (a crash keeps both or neither) and added to {@link #counts()}.
+   */
+  @Override
+  public void complete(Lease lease, Map<String, Long> delta) {
     lock.lock();
     try {
       HostQueue host = release(lease);
-      log.completed(lease);
+      log.completed(lease, delta);
+      Counts.add(counts, delta);
       if (maxInFlightPerHost == 1) {
         // Not in the heap: its only fetch was in flight.
         host.readyAt = Math.max(host.readyAt, ticker.read() + host.delayNanos);
@@ -286,13 +302,24 @@ public final class LocalFrontier implements Frontier {
    */
   @Override
   public void retry(Lease lease, Duration backoff) {
+    retry(lease, backoff, Map.of());
+  }
+
+  /** {@link #retry(Lease, Duration)}, journaling the counters the attempt changed with it. */
+  @Override
+  public void retry(Lease lease, Duration backoff, Map<String, Long> delta) {
     lock.lock();
     try {
       HostQueue host = release(lease);
       unschedule(host);
       Lease again = lease.nextAttempt();
       host.pending.addFirst(again);
-      log.returned(again);
+      if (delta.isEmpty()) {
+        log.returned(again);
+      } else {
+        log.retried(again, delta);
+        Counts.add(counts, delta);
+      }
       host.readyAt = Math.max(host.readyAt, ticker.read() + Math.max(host.delayNanos, backoff.toNanos()));
       reschedule(host);
       store.enforceBudget();
@@ -616,6 +643,40 @@ public final class LocalFrontier implements Frontier {
     }
   }
 
+  /** Makes what was journaled so far survive the process dying, before the caller relies on it. */
+  @Override
+  public void flushLog() {
+    lock.lock();
+    try {
+      log.flushed();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * The counters changed by completed and retried leases since the crawl began (restored ones
+   * included); consistent with a state written in the same {@link #paused} action.
+   */
+  public Map<String, Long> counts() {
+    lock.lock();
+    try {
+      return new java.util.TreeMap<>(counts);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Adds counters saved with the state this frontier was restored from. */
+  public void addCounts(Map<String, Long> saved) {
+    lock.lock();
+    try {
+      Counts.add(counts, saved);
+    } finally {
+      lock.unlock();
+    }
+  }
+
   /**
    * Journals every later change to {@code file} (appending), closing the previous journal: the
    * switch happens under the lock, so each change is in exactly one journal.
@@ -657,6 +718,14 @@ public final class LocalFrontier implements Frontier {
       Replayer replayer = new Replayer();
       for (Path journal : journals) {
         Journal.replay(journal, replayer);
+      }
+      if (!restoredOut.isEmpty()) {
+        // Recorded before the crash, though the completion was not journaled: done, not again.
+        Map<String, Map<String, Long>> done = recordedElsewhere.apply(Set.copyOf(restoredOut.keySet()));
+        done.forEach((url, delta) -> {
+          restoredOut.remove(url);
+          Counts.add(counts, delta);
+        });
       }
       List<Lease> again = new ArrayList<>(restoredOut.values());
       restoredOut = new LinkedHashMap<>();
@@ -709,8 +778,15 @@ public final class LocalFrontier implements Frontier {
     }
 
     @Override
-    public void completed(String hostKey, String url) {
+    public void completed(String hostKey, String url, Map<String, Long> delta) {
       restoredOut.remove(url);
+      Counts.add(counts, delta);
+    }
+
+    @Override
+    public void retried(String hostKey, byte[] entry, Map<String, Long> delta) {
+      returned(hostKey, entry);
+      Counts.add(counts, delta);
     }
 
     @Override
@@ -795,6 +871,8 @@ public final class LocalFrontier implements Frontier {
     private long maxUrlsPerHost = Long.MAX_VALUE;
     private QueueKey queueKey = QueueKey.HOST;
     private Path spillDir;
+    private java.util.function.Function<Set<String>, Map<String, Map<String, Long>>> recordedElsewhere =
+        urls -> Map.of();
     private long pendingMemoryBytes = Long.MAX_VALUE;
     private long segmentBytes = SegmentFiles.DEFAULT_SEGMENT_BYTES;
 
@@ -846,6 +924,17 @@ public final class LocalFrontier implements Frontier {
     /** The size at which a spill file is closed and a new one started (default 64 MiB); tests. */
     Builder segmentBytes(long segmentBytes) {
       this.segmentBytes = segmentBytes;
+      return this;
+    }
+
+    /**
+     * After a crash, given the URLs that were in flight, returns those whose record was already
+     * written (with the counters their records stand for): they are not fetched again. Default:
+     * none.
+     */
+    public Builder recordedElsewhere(
+        java.util.function.Function<java.util.Set<String>, Map<String, Map<String, Long>>> recorded) {
+      this.recordedElsewhere = java.util.Objects.requireNonNull(recorded, "recorded");
       return this;
     }
 
