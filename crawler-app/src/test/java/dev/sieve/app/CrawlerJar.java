@@ -13,10 +13,34 @@ final class CrawlerJar {
   private static final Path JAR = Path.of(System.getProperty("crawler.jar", "target/crawler.jar"));
 
   private final Path dir;
+  private final Path jar;
+  /** Put before the java command: e.g. a tool that drops privileges. */
+  private final List<String> prefix;
   private int runs;
 
   CrawlerJar(Path dir) {
+    this(dir, JAR, List.of());
+  }
+
+  private CrawlerJar(Path dir, Path jar, List<String> prefix) {
     this.dir = dir;
+    this.jar = jar;
+    this.prefix = prefix;
+  }
+
+  /**
+   * The same jar run as an unprivileged user (nobody, through util-linux's setpriv) when this
+   * test runs as root, for whom file permissions stop nothing; unchanged otherwise. The working
+   * directory must then be readable and searchable by others; the jar is copied into it, since
+   * the checkout may lie where others cannot read.
+   */
+  CrawlerJar unprivileged() throws IOException {
+    if (!"root".equals(System.getProperty("user.name"))) {
+      return this;
+    }
+    Path copy = Files.copy(JAR, dir.resolve("crawler.jar"));
+    return new CrawlerJar(dir, copy,
+        List.of("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"));
   }
 
   /** What a finished run printed and returned. */
@@ -36,11 +60,11 @@ final class CrawlerJar {
 
   /** Starts {@code crawler.jar ARGS} with stdin from /dev/null (not a console). */
   Started start(String... args) throws IOException {
-    List<String> command = new ArrayList<>();
+    List<String> command = new ArrayList<>(prefix);
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add("-Xmx256m");
     command.add("-jar");
-    command.add(JAR.toAbsolutePath().toString());
+    command.add(jar.toAbsolutePath().toString());
     command.addAll(List.of(args));
     int run = ++runs;
     Path out = dir.resolve("run-" + run + ".out");

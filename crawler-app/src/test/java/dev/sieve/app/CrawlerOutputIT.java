@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
@@ -138,32 +139,27 @@ class CrawlerOutputIT {
   @Test
   void crawl_readOnlyDirectory_isPermissionDeniedAndExit74() throws Exception {
     Path readOnly = Files.createDirectories(dir.resolve("ro"));
-    Files.setPosixFilePermissions(readOnly, java.nio.file.attribute.PosixFilePermissions.fromString("r-xr-xr-x"));
+    Path seeds = seeds("http://127.0.0.1:9/");
+    // Run as nobody when the test runs as root, for whom chmod stops no write.
+    Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
+    Files.setPosixFilePermissions(seeds, PosixFilePermissions.fromString("rw-r--r--"));
+    Files.setPosixFilePermissions(readOnly, PosixFilePermissions.fromString("r-xr-xr-x"));
+    Path writable = Files.createDirectories(dir.resolve("rw"));
+    Files.setPosixFilePermissions(writable, PosixFilePermissions.fromString("rwxrwxrwx"));
     try {
-      // As root (local runs) chmod stops no write: the regular-file case above covers that.
-      org.junit.jupiter.api.Assumptions.assumeFalse(canCreateIn(readOnly), "root writes through chmod");
-      Path seeds = seeds("http://127.0.0.1:9/");
-      CrawlerJar jar = jar();
+      CrawlerJar jar = jar().unprivileged();
 
       CrawlerJar.Run output = jar.run("crawl", "--seeds", seeds.toString(), "--output", "ro/crawl.jsonl");
-      CrawlerJar.Run state = jar.run("crawl", "--seeds", seeds.toString(), "--state", "ro/state");
+      CrawlerJar.Run state = jar.run("crawl", "--seeds", seeds.toString(), "--state", "ro/state",
+          "--output", "rw/crawl.jsonl");
 
-      assertThat(output.exitCode()).isEqualTo(CrawlCommand.EXIT_IO);
+      assertThat(output.exitCode()).as(output.stderr()).isEqualTo(CrawlCommand.EXIT_IO);
       assertThat(output.stderr().strip()).isEqualTo("cannot write ro/crawl.jsonl: permission denied");
-      assertThat(state.exitCode()).isEqualTo(CrawlCommand.EXIT_IO);
+      assertThat(state.exitCode()).as(state.stderr()).isEqualTo(CrawlCommand.EXIT_IO);
       assertThat(state.stderr()).startsWith("cannot use state directory ro/state: permission denied")
           .hasLineCount(1);
     } finally {
-      Files.setPosixFilePermissions(readOnly, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
-    }
-  }
-
-  private static boolean canCreateIn(Path directory) {
-    try {
-      Files.delete(Files.createTempFile(directory, "probe", ""));
-      return true;
-    } catch (IOException e) {
-      return false;
+      Files.setPosixFilePermissions(readOnly, PosixFilePermissions.fromString("rwxr-xr-x"));
     }
   }
 
