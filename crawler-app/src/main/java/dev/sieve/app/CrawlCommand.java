@@ -540,9 +540,6 @@ final class CrawlCommand implements Callable<Integer> {
     } else if (fresh) {
       throw new IllegalArgumentException("--fresh (set) needs --state DIR");
     }
-    if (delayMs < 0) {
-      throw new IllegalArgumentException("--delay-ms (" + delayMs + ") must be >= 0");
-    }
     if (stateDir != null && checkpointSeconds < 1) {
       throw new IllegalArgumentException("--checkpoint-interval (" + checkpointSeconds + ") must be >= 1");
     }
