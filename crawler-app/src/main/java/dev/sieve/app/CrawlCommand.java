@@ -7,11 +7,15 @@ import dev.sieve.crawl.CrawlState;
 import dev.sieve.crawl.CrawlStateException;
 import dev.sieve.crawl.Crawler;
 import dev.sieve.crawl.PageRecord;
+import dev.sieve.fetch.FetchSettings;
 import dev.sieve.fetch.Fetcher;
 import dev.sieve.frontier.QueueKey;
 import dev.sieve.frontier.RedisFrontier;
 import dev.sieve.frontier.RedisFrontierException;
 import dev.sieve.frontier.SeenFilter;
+import dev.sieve.robots.RobotsSettings;
+import dev.sieve.scope.ScopeSettings;
+import dev.sieve.settings.Check;
 import dev.sieve.url.Scope;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -51,8 +55,9 @@ final class CrawlCommand implements Callable<Integer> {
       description = "One URL per line; blank lines and # comments ignored (required, except with --status).")
   Path seeds;
 
+  @Setting("frontier")
   @Option(names = "--frontier", defaultValue = "local", paramLabel = "local|redis://HOST:PORT[/DB]|redis-cluster://HOST:PORT,...",
-      description = "Where the frontier lives: in this process (local, default), or in Redis, shared by every process given the same --crawl-id.")
+      description = "Where the frontier lives: in this process (local), or in Redis, shared by every process given the same --crawl-id (default ${DEFAULT-VALUE}).")
   String frontier;
 
   @Option(names = "--crawl-id", paramLabel = "NAME",
@@ -67,23 +72,29 @@ final class CrawlCommand implements Callable<Integer> {
       description = "With a Redis frontier: print the crawl's shared counters and exit.")
   boolean status;
 
-  @Option(names = "--threads", defaultValue = "8", paramLabel = "N", description = "Worker threads (default ${DEFAULT-VALUE}).")
+  @Setting("threads")
+  @Option(names = "--threads", defaultValue = "" + CrawlConfig.DEFAULT_THREADS, paramLabel = "N", description = "Worker threads (default ${DEFAULT-VALUE}).")
   int threads;
 
+  @Setting("maxPages")
   @Option(names = "--max-pages", paramLabel = "N", description = "Stop after N pages fetched (default: no limit).")
   Long maxPages;
 
+  @Setting("maxDepth")
   @Option(names = "--max-depth", paramLabel = "N", description = "Seeds are depth 0 (default: no limit).")
   Integer maxDepth;
 
+  @Setting({"expectedUrls", "expectedInsertions"})
   @Option(names = "--expected-urls", defaultValue = "10000000", paramLabel = "N",
       description = "Sieve capacity in distinct URLs (default ${DEFAULT-VALUE}).")
   long expectedUrls;
 
+  @Setting("falsePositiveRate")
   @Option(names = "--fpp", defaultValue = "1e-6", paramLabel = "P",
       description = "Sieve false-positive rate (default ${DEFAULT-VALUE}).")
   double fpp;
 
+  @Setting("seenFilter")
   @Option(names = "--filter", defaultValue = "blocked", paramLabel = "blocked|classic|cuckoo",
       converter = SeenFilterConverter.class,
       description = "The Sieve's structure: cache-blocked Bloom (fastest), classic Bloom (least memory of the Bloom filters), cuckoo (fewer bits at tight rates, fixed size). Default ${DEFAULT-VALUE}.")
@@ -93,27 +104,31 @@ final class CrawlCommand implements Callable<Integer> {
       description = "Past --expected-urls: grow (scalable layers keep the false-positive rate at --fpp) or warn (one fixed filter whose rate climbs). Both log capacity warnings. Default ${DEFAULT-VALUE}.")
   String onCapacity;
 
-  @Option(names = "--scope", defaultValue = "host", paramLabel = "host|domain|any",
+  @Option(names = "--scope", defaultValue = ScopeSettings.DEFAULT_SCOPE, paramLabel = "host|domain|any",
       converter = ScopeConverter.class,
       description = "Follow links on the seeds' origins (host), registrable domains (domain), or anywhere (any). Default ${DEFAULT-VALUE}.")
   Scope scope;
 
-  @Option(names = "--output", defaultValue = "crawl.jsonl", paramLabel = "FILE",
+  @Option(names = "--output", defaultValue = OutputSettings.DEFAULT_FILE, paramLabel = "FILE",
       description = "JSON Lines, one record per fetched URL (default ${DEFAULT-VALUE}).")
   Path output;
 
+  @Setting("userAgent")
   @Option(names = "--user-agent", defaultValue = Fetcher.DEFAULT_USER_AGENT, paramLabel = "UA",
-      description = "Sent on every request; its product token is the robots.txt agent.")
+      description = "Sent on every request; its product token is the robots.txt agent (default ${DEFAULT-VALUE}).")
   String userAgent;
 
+  @Setting("politenessDelay")
   @Option(names = "--delay-ms", defaultValue = "1000", paramLabel = "MS",
       description = "Least time between fetches of one host, raised by robots.txt Crawl-delay (default ${DEFAULT-VALUE}).")
   long delayMs;
 
+  @Setting("maxInFlightPerHost")
   @Option(names = "--per-host", defaultValue = "1", paramLabel = "N",
       description = "Fetches of one host in flight at once (default ${DEFAULT-VALUE}).")
   int perHost;
 
+  @Setting({"maxPagesPerHost", "maxUrlsPerHost"})
   @Option(names = "--max-pages-per-host", paramLabel = "N", description = "Page budget per host (default: no limit).")
   Long maxPagesPerHost;
 
@@ -122,49 +137,61 @@ final class CrawlCommand implements Callable<Integer> {
       description = "What politeness is counted per (default ${DEFAULT-VALUE}).")
   QueueKey queueKey;
 
-  @Option(names = "--retries", defaultValue = "2", paramLabel = "N",
+  @Setting("retries")
+  @Option(names = "--retries", defaultValue = "" + FetchSettings.DEFAULT_RETRIES, paramLabel = "N",
       description = "Retries of a 5xx or network failure, with backoff (default ${DEFAULT-VALUE}).")
   int retries;
 
-  @Option(names = "--host-failure-limit", defaultValue = "3", paramLabel = "N",
+  @Setting("hostFailureLimit")
+  @Option(names = "--host-failure-limit", defaultValue = "" + FetchSettings.DEFAULT_HOST_FAILURE_LIMIT, paramLabel = "N",
       description = "Connection failures in a row (refused, timed out, reset; robots.txt included) after which a host (scheme, host, port) is unreachable: its URLs are recorded as host-unreachable without fetching (default ${DEFAULT-VALUE}).")
   int hostFailureLimit;
 
   @Option(names = "--timeout", paramLabel = "SECONDS",
-      description = "Connect and read timeout of every request (default: connect 10, read 30).")
+      description = "Connect and read timeout of every request (default: connect "
+          + FetchSettings.DEFAULT_CONNECT_TIMEOUT_SECONDS + ", read "
+          + FetchSettings.DEFAULT_READ_TIMEOUT_SECONDS + ").")
   Long timeoutSeconds;
 
-  @Option(names = "--max-crawl-delay", defaultValue = "30", paramLabel = "SECONDS",
+  @Setting("maxCrawlDelay")
+  @Option(names = "--max-crawl-delay", defaultValue = "" + RobotsSettings.DEFAULT_MAX_CRAWL_DELAY_SECONDS, paramLabel = "SECONDS",
       description = "Hosts whose robots.txt asks for a longer Crawl-delay are skipped (default ${DEFAULT-VALUE}).")
   long maxCrawlDelaySeconds;
 
-  @Option(names = "--max-retry-after", defaultValue = "300", paramLabel = "SECONDS",
+  @Setting("maxRetryAfter")
+  @Option(names = "--max-retry-after", defaultValue = "" + FetchSettings.DEFAULT_MAX_RETRY_AFTER_SECONDS, paramLabel = "SECONDS",
       description = "A 429/503 whose Retry-After asks for a longer wait fails its URL at once as retry-after-too-long (default ${DEFAULT-VALUE}, at most 86400).")
   long maxRetryAfterSeconds;
 
-  @Option(names = "--max-body-bytes", defaultValue = "10485760", paramLabel = "BYTES",
+  @Setting("maxBodyBytes")
+  @Option(names = "--max-body-bytes", defaultValue = "" + FetchSettings.DEFAULT_MAX_BODY_BYTES, paramLabel = "BYTES",
       description = "Body cap after decompression; longer bodies are truncated (default ${DEFAULT-VALUE}).")
   long maxBodyBytes;
 
-  @Option(names = "--max-url-length", defaultValue = "2048", paramLabel = "N",
+  @Setting("maxUrlLength")
+  @Option(names = "--max-url-length", defaultValue = "" + ScopeSettings.DEFAULT_MAX_URL_LENGTH, paramLabel = "N",
       description = "Longer links are not followed (default ${DEFAULT-VALUE}).")
   int maxUrlLength;
 
-  @Option(names = "--max-outlinks", defaultValue = "100000", paramLabel = "N",
+  @Setting("maxOutlinks")
+  @Option(names = "--max-outlinks", defaultValue = "" + ScopeSettings.DEFAULT_MAX_OUTLINKS, paramLabel = "N",
       description = "Distinct links taken from one page at most; the rest are counted"
           + " over-outlinks-cap, with a WARN (default ${DEFAULT-VALUE}).")
   int maxOutlinks;
 
-  @Option(names = "--max-query-variants", defaultValue = "100", paramLabel = "N",
+  @Setting("maxQueryVariants")
+  @Option(names = "--max-query-variants", defaultValue = "" + ScopeSettings.DEFAULT_MAX_QUERY_VARIANTS, paramLabel = "N",
       description = "Distinct query strings followed per (authority, path) at most; the rest are"
           + " counted query-trap, with one WARN per path (default ${DEFAULT-VALUE}).")
   int maxQueryVariants;
 
-  @Option(names = "--max-path-depth", defaultValue = "20", paramLabel = "N",
+  @Setting("maxPathDepth")
+  @Option(names = "--max-path-depth", defaultValue = "" + ScopeSettings.DEFAULT_MAX_PATH_DEPTH, paramLabel = "N",
       description = "Links with more path segments are not followed (default ${DEFAULT-VALUE}).")
   int maxPathDepth;
 
-  @Option(names = "--max-repeated-segments", defaultValue = "3", paramLabel = "N",
+  @Setting("maxRepeatedSegments")
+  @Option(names = "--max-repeated-segments", defaultValue = "" + ScopeSettings.DEFAULT_MAX_REPEATED_SEGMENTS, paramLabel = "N",
       description = "Links repeating one path segment more often are not followed: /a/a/a/a/… traps (default ${DEFAULT-VALUE}).")
   int maxRepeatedSegments;
 
@@ -191,21 +218,27 @@ final class CrawlCommand implements Callable<Integer> {
       description = "With --state: resume with a seed file that differs from the saved crawl's, adding its new seeds (saved seeds are kept).")
   boolean addSeeds;
 
+  @Setting("pendingMemoryBytes")
   @Option(names = "--pending-memory", defaultValue = "268435456", paramLabel = "BYTES",
       description = "Memory for pending URLs; beyond it they spill to checksummed files in the --state DIR or a temporary one (default ${DEFAULT-VALUE}, 256 MiB).")
   long pendingMemory;
 
+  @Setting("checkpointInterval")
   @Option(names = "--checkpoint-interval", defaultValue = "60", paramLabel = "SECONDS",
       description = "Seconds between checkpoints with --state; one is also written on stop (default ${DEFAULT-VALUE}).")
   long checkpointSeconds;
 
-  @Option(names = "--progress-interval", defaultValue = "10", paramLabel = "SECONDS",
+  @Setting("progressInterval")
+  @Option(names = "--progress-interval", defaultValue = "" + OutputSettings.DEFAULT_PROGRESS_SECONDS, paramLabel = "SECONDS",
       description = "Seconds between progress lines (default ${DEFAULT-VALUE}).")
   long progressSeconds;
 
   @Option(names = "--config", paramLabel = "FILE",
       description = "Properties file with defaults for any option (default config/crawler.properties when present); command-line options win.")
   Path config;
+
+  /** The output settings of the run, validated with the crawl's. */
+  private OutputSettings outSettings;
 
   /** The final counters of the last crawl this command ran, for the demo; null before. */
   volatile CrawlProgress finalProgress;
@@ -258,8 +291,9 @@ final class CrawlCommand implements Callable<Integer> {
     CrawlConfig crawlConfig;
     try {
       crawlConfig = crawlConfig(seedFile);
+      outSettings = outputSettings();
     } catch (IllegalArgumentException e) {
-      throw usage("Invalid setting: " + OptionNames.of(e.getMessage()));
+      throw usage("Invalid setting: " + OptionNames.of(spec, e.getMessage()));
     }
     if (redis) {
       if (stateDir != null) {
@@ -275,7 +309,7 @@ final class CrawlCommand implements Callable<Integer> {
     } catch (CrawlStateException e) {
       throw refuse(e);
     }
-    if (resuming && overwrite) {
+    if (resuming && outSettings.overwrite()) {
       throw usage("--overwrite cannot replace the output of the crawl resumed from " + stateDir
           + ": its records are part of it; add --fresh to start over");
     }
@@ -286,14 +320,14 @@ final class CrawlCommand implements Callable<Integer> {
       } catch (CrawlStateException e) {
         throw refuse(e);
       } catch (IllegalArgumentException e) {
-        throw usage("Invalid setting: " + OptionNames.of(e.getMessage()));
+        throw usage("Invalid setting: " + OptionNames.of(spec, e.getMessage()));
       } catch (UncheckedIOException e) {
         throw ioFailure(e.getMessage());
       }
       try {
         if (resuming) {
           jsonl.append();
-          log.info("Resuming the crawl saved in {}; appending to {}", stateDir, output);
+          log.info("Resuming the crawl saved in {}; appending to {}", stateDir, outSettings.file());
         } else {
           jsonl.replace();
         }
@@ -332,27 +366,27 @@ final class CrawlCommand implements Callable<Integer> {
   private JsonlOutput openOutput(boolean resuming) {
     JsonlOutput jsonl;
     try {
-      jsonl = JsonlOutput.open(output);
+      jsonl = JsonlOutput.open(outSettings.file());
     } catch (JsonlOutput.InUseException e) {
       throw refused(e.getMessage() + "; wait for it to finish, or give another --output");
     } catch (IOException e) {
-      throw ioFailure("cannot write " + output + ": " + IoMessages.cause(e));
+      throw ioFailure("cannot write " + outSettings.file() + ": " + IoMessages.cause(e));
     }
     try {
       long size = jsonl.size();
-      if (!resuming && !overwrite && size > 0) {
+      if (!resuming && !outSettings.overwrite() && size > 0) {
         long lines = jsonl.lines();
         jsonl.close();
-        throw refused("output " + output + " already holds " + String.format(Locale.ROOT, "%,d", lines)
+        throw refused("output " + outSettings.file() + " already holds " + String.format(Locale.ROOT, "%,d", lines)
             + " line(s) (" + Units.bytes(size) + "); refusing to replace it: give --overwrite to replace it,"
             + " --state DIR to resume the crawl that wrote it, or another --output");
       }
       if (resuming && size == 0) {
-        log.warn("Resuming the crawl in {}, but {} is empty: earlier records are not in it", stateDir, output);
+        log.warn("Resuming the crawl in {}, but {} is empty: earlier records are not in it", stateDir, outSettings.file());
       }
     } catch (IOException e) {
       closeQuietly(jsonl);
-      throw ioFailure("cannot read " + output + ": " + IoMessages.cause(e));
+      throw ioFailure("cannot read " + outSettings.file() + ": " + IoMessages.cause(e));
     }
     return jsonl;
   }
@@ -377,7 +411,7 @@ final class CrawlCommand implements Callable<Integer> {
           .connections(threads + 4)
           .build();
     } catch (IllegalArgumentException e) {
-      throw usage("Invalid setting: " + OptionNames.of(e.getMessage()));
+      throw usage("Invalid setting: " + OptionNames.of(spec, e.getMessage()));
     } catch (RedisFrontierException e) {
       System.err.println("Redis frontier: " + e.getMessage());
       return CommandLine.ExitCode.USAGE;
@@ -432,10 +466,10 @@ final class CrawlCommand implements Callable<Integer> {
     }, "crawl-stop");
     Runtime.getRuntime().addShutdownHook(hook);
     try {
-      log.info("Crawling {} seed(s) with {} threads into {}", seedFile.seeds().size(), threads, output);
+      log.info("Crawling {} seed(s) with {} threads into {}", seedFile.seeds().size(), threads, outSettings.file());
       CrawlProgress summary;
       try (ProgressReporter progress = new ProgressReporter(
-          crawler::progress, Duration.ofSeconds(progressSeconds), System.console() != null)) {
+          crawler::progress, outSettings.progressInterval(), System.console() != null)) {
         summary = crawler.run();
       }
       finalProgress = summary;
@@ -485,31 +519,17 @@ final class CrawlCommand implements Callable<Integer> {
         .threads(threads)
         .expectedUrls(expectedUrls)
         .falsePositiveRate(fpp)
-        .scope(scope)
-        .userAgent(userAgent)
         .politenessDelay(Duration.ofMillis(delayMs))
         .maxInFlightPerHost(perHost)
         .queueKey(queueKey)
-        .retries(retries)
-        .hostFailureLimit(hostFailureLimit)
-        .maxCrawlDelay(Duration.ofSeconds(maxCrawlDelaySeconds))
-        .maxRetryAfter(Duration.ofSeconds(maxRetryAfter()))
-        .maxBodyBytes(maxBodyBytes)
-        .maxUrlLength(maxUrlLength)
-        .maxOutlinks(maxOutlinks)
-        .maxQueryVariants(maxQueryVariants)
-        .maxPathDepth(maxPathDepth)
         .pendingMemoryBytes(pendingMemory)
         .seenFilter(filter)
         .growOnCapacity(growOnCapacity())
-        .maxRepeatedSegments(maxRepeatedSegments)
-        .followNofollow(ignoreNofollow)
-        .allowPrivate(allowPrivate);
+        .fetch(this::fetchSettings)
+        .robots(robots -> robots.maxCrawlDelay(Duration.ofSeconds(maxCrawlDelaySeconds)))
+        .scope(this::scopeSettings);
     if (maxPages != null) {
       builder.maxPages(maxPages);
-    }
-    if (maxDepth != null) {
-      builder.maxDepth(maxDepth);
     }
     if (maxPagesPerHost != null) {
       builder.maxPagesPerHost(maxPagesPerHost);
@@ -520,24 +540,6 @@ final class CrawlCommand implements Callable<Integer> {
     } else if (fresh) {
       throw new IllegalArgumentException("--fresh (set) needs --state DIR");
     }
-    if (delayMs < 0) {
-      throw new IllegalArgumentException("--delay-ms (" + delayMs + ") must be >= 0");
-    }
-    if (hostFailureLimit < 1) {
-      throw new IllegalArgumentException("--host-failure-limit (" + hostFailureLimit + ") must be >= 1");
-    }
-    if (timeoutSeconds != null) {
-      if (timeoutSeconds < 1) {
-        throw new IllegalArgumentException("--timeout (" + timeoutSeconds + ") must be >= 1");
-      }
-      builder.connectTimeout(Duration.ofSeconds(timeoutSeconds)).readTimeout(Duration.ofSeconds(timeoutSeconds));
-    }
-    if (progressSeconds < 1) {
-      throw new IllegalArgumentException("--progress-interval (" + progressSeconds + ") must be >= 1");
-    }
-    if (maxCrawlDelaySeconds < 0) {
-      throw new IllegalArgumentException("--max-crawl-delay (" + maxCrawlDelaySeconds + ") must be >= 0");
-    }
     if (stateDir != null && checkpointSeconds < 1) {
       throw new IllegalArgumentException("--checkpoint-interval (" + checkpointSeconds + ") must be >= 1");
     }
@@ -547,13 +549,41 @@ final class CrawlCommand implements Callable<Integer> {
     return builder.build();
   }
 
-  private long maxRetryAfter() {
-    long limit = CrawlConfig.MAX_RETRY_AFTER_LIMIT.toSeconds();
-    if (maxRetryAfterSeconds < 0 || maxRetryAfterSeconds > limit) {
-      throw new IllegalArgumentException(
-          "--max-retry-after (" + maxRetryAfterSeconds + ") must be between 0 and " + limit);
+  private void fetchSettings(FetchSettings.Builder fetch) {
+    fetch.userAgent(userAgent)
+        .retries(retries)
+        .hostFailureLimit(hostFailureLimit)
+        .maxBodyBytes(maxBodyBytes);
+    Check.between("--max-retry-after", maxRetryAfterSeconds, 0,
+        FetchSettings.MAX_RETRY_AFTER_LIMIT.toSeconds());
+    fetch.maxRetryAfter(Duration.ofSeconds(maxRetryAfterSeconds));
+    if (timeoutSeconds != null) {
+      Check.atLeast("--timeout", timeoutSeconds, 1);
+      fetch.connectTimeout(Duration.ofSeconds(timeoutSeconds))
+          .readTimeout(Duration.ofSeconds(timeoutSeconds));
     }
-    return maxRetryAfterSeconds;
+  }
+
+  private void scopeSettings(ScopeSettings.Builder links) {
+    links.scope(scope)
+        .maxUrlLength(maxUrlLength)
+        .maxOutlinks(maxOutlinks)
+        .maxQueryVariants(maxQueryVariants)
+        .maxPathDepth(maxPathDepth)
+        .maxRepeatedSegments(maxRepeatedSegments)
+        .followNofollow(ignoreNofollow)
+        .allowPrivate(allowPrivate);
+    if (maxDepth != null) {
+      links.maxDepth(maxDepth);
+    }
+  }
+
+  private OutputSettings outputSettings() {
+    return OutputSettings.builder()
+        .file(output)
+        .overwrite(overwrite)
+        .progressInterval(Duration.ofSeconds(progressSeconds))
+        .build();
   }
 
   private void printSummary(PrintStream out, CrawlProgress p, int skippedSeeds) {
@@ -569,7 +599,7 @@ final class CrawlCommand implements Callable<Integer> {
     out.printf(Locale.ROOT, "  skipped seeds:     %,d%n", skippedSeeds);
     out.printf(Locale.ROOT, "  sieve:             ~%,d URLs seen, fpp %.2g%n", p.sieveEstimate(), p.sieveFpp());
     out.printf(Locale.ROOT, "  capacity warnings: %,d%n", p.capacityWarnings());
-    out.printf(Locale.ROOT, "  output:            %s%n", output);
+    out.printf(Locale.ROOT, "  output:            %s%n", outSettings.file());
     out.flush();
   }
 

@@ -203,6 +203,21 @@ class CrawlerCliIT {
   }
 
   @Test
+  void invalidSettings_checkedBySettingsTypes_nameTheOptionAndTheValueAsGiven() throws Exception {
+    Path seeds = write("seeds.txt", "http://127.0.0.1:9/\n");
+
+    assertThat(run("crawl", "--seeds", seeds.toString(), "--max-crawl-delay", "-5").stderr)
+        .contains("Invalid setting: --max-crawl-delay (-5) must be >= 0");
+    assertThat(run("crawl", "--seeds", seeds.toString(), "--max-depth", "-1").stderr)
+        .contains("Invalid setting: --max-depth (-1) must be >= 0");
+    assertThat(run("crawl", "--seeds", seeds.toString(), "--max-outlinks", "-1").stderr)
+        .contains("Invalid setting: --max-outlinks (-1) must be >= 0");
+    assertThat(run("crawl", "--seeds", seeds.toString(), "--progress-interval", "0").stderr)
+        .contains("Invalid setting: --progress-interval (0) must be >= 1");
+    assertThat(dir.resolve("crawl.jsonl")).doesNotExist();
+  }
+
+  @Test
   void benchFrontier_smallRunWithTinyBudget_spillsAndVerifies() throws Exception {
     Result result = run("bench", "frontier", "--urls", "20000", "--hosts", "100",
         "--pending-memory", "65536", "--dir", dir.resolve("spill").toString());

@@ -104,7 +104,7 @@ final class Checkpointer implements AutoCloseable {
     settings.put("expected-urls", Long.toString(config.expectedUrls));
     settings.put("fpp", Double.toString(config.falsePositiveRate));
     settings.put("queue-key", config.queueKey.name().toLowerCase(Locale.ROOT));
-    settings.put("scope", config.scope.name().toLowerCase(Locale.ROOT));
+    settings.put("scope", config.scope.scope().name().toLowerCase(Locale.ROOT));
     return settings;
   }
 

@@ -1,49 +1,45 @@
 package dev.sieve.crawl;
 
+import static dev.sieve.settings.Check.atLeast;
+import static dev.sieve.settings.Check.notNegative;
+import static dev.sieve.settings.Check.positive;
+
 import com.google.common.base.Ticker;
-import dev.sieve.fetch.Fetcher;
+import dev.sieve.fetch.FetchSettings;
 import dev.sieve.frontier.QueueKey;
-import dev.sieve.url.Scope;
+import dev.sieve.robots.RobotsSettings;
+import dev.sieve.scope.ScopeSettings;
 import dev.sieve.url.Url;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
- * The settings of one crawl. Immutable; built with {@link #builder()} and validated once in
- * {@link Builder#build()}, whose messages name the offending value.
+ * The settings of one crawl: its seeds, workers and budget, composed with the {@link
+ * FetchSettings fetch}, {@link RobotsSettings robots} and {@link ScopeSettings scope} settings
+ * and the frontier's. Immutable; built with {@link #builder()} and validated once in {@link
+ * Builder#build()}, whose messages name the offending value.
  */
 public final class CrawlConfig {
+  /** Default {@link Builder#threads}. */
+  public static final int DEFAULT_THREADS = 8;
+  /** Default {@link Builder#stopTimeout}, in seconds. */
+  public static final long DEFAULT_STOP_TIMEOUT_SECONDS = 30;
+
   final List<Url> seeds;
   final int threads;
   final long maxPages;
-  final int maxDepth;
+  final FetchSettings fetch;
+  final RobotsSettings robots;
+  final ScopeSettings scope;
   final long expectedUrls;
   final double falsePositiveRate;
-  final Scope scope;
-  final String userAgent;
   final Duration politenessDelay;
   final int maxInFlightPerHost;
   final long maxPagesPerHost;
   final QueueKey queueKey;
-  final int retries;
-  final Duration retryBackoff;
-  final int maxRedirects;
-  final long maxBodyBytes;
-  final Duration connectTimeout;
-  final Duration readTimeout;
-  final Duration callTimeout;
-  final int maxUrlLength;
-  final int maxOutlinks;
-  final int maxPathDepth;
-  final int maxRepeatedSegments;
-  final boolean followNofollow;
-  final boolean allowPrivate;
-  final boolean respectRobots;
-  final Duration robotsTtl;
-  final Duration robotsRetryInterval;
-  final Duration maxCrawlDelay;
   final Duration stopTimeout;
   final Ticker ticker;
   final Clock clock;
@@ -54,42 +50,21 @@ public final class CrawlConfig {
   final long pendingMemoryBytes;
   final dev.sieve.frontier.SeenFilter seenFilter;
   final boolean growOnCapacity;
-  final int maxQueryVariants;
-  final int hostFailureLimit;
-  final Duration maxRetryAfter;
   final boolean addSeeds;
 
   private CrawlConfig(Builder b) {
     this.seeds = List.copyOf(b.seeds);
     this.threads = b.threads;
     this.maxPages = b.maxPages;
-    this.maxDepth = b.maxDepth;
+    this.fetch = b.fetch.build();
+    this.robots = b.robots.build();
+    this.scope = b.scope.build();
     this.expectedUrls = b.expectedUrls;
     this.falsePositiveRate = b.falsePositiveRate;
-    this.scope = b.scope;
-    this.userAgent = b.userAgent;
     this.politenessDelay = b.politenessDelay;
     this.maxInFlightPerHost = b.maxInFlightPerHost;
     this.maxPagesPerHost = b.maxPagesPerHost;
     this.queueKey = b.queueKey;
-    this.retries = b.retries;
-    this.retryBackoff = b.retryBackoff;
-    this.maxRedirects = b.maxRedirects;
-    this.maxBodyBytes = b.maxBodyBytes;
-    this.connectTimeout = b.connectTimeout;
-    this.readTimeout = b.readTimeout;
-    this.callTimeout = b.callTimeout;
-    this.maxUrlLength = b.maxUrlLength;
-    this.maxOutlinks = b.maxOutlinks;
-    this.maxQueryVariants = b.maxQueryVariants;
-    this.maxPathDepth = b.maxPathDepth;
-    this.maxRepeatedSegments = b.maxRepeatedSegments;
-    this.followNofollow = b.followNofollow;
-    this.allowPrivate = b.allowPrivate;
-    this.respectRobots = b.respectRobots;
-    this.robotsTtl = b.robotsTtl;
-    this.robotsRetryInterval = b.robotsRetryInterval;
-    this.maxCrawlDelay = b.maxCrawlDelay;
     this.stopTimeout = b.stopTimeout;
     this.ticker = b.ticker;
     this.clock = b.clock;
@@ -100,8 +75,6 @@ public final class CrawlConfig {
     this.pendingMemoryBytes = b.pendingMemoryBytes;
     this.seenFilter = b.seenFilter;
     this.growOnCapacity = b.growOnCapacity;
-    this.hostFailureLimit = b.hostFailureLimit;
-    this.maxRetryAfter = b.maxRetryAfter;
     this.addSeeds = b.addSeeds;
   }
 
@@ -125,42 +98,33 @@ public final class CrawlConfig {
     return falsePositiveRate;
   }
 
-  /** The most {@link Builder#maxRetryAfter} accepts: a host is never held longer than a day. */
-  public static final Duration MAX_RETRY_AFTER_LIMIT = Duration.ofDays(1);
+  public FetchSettings fetch() {
+    return fetch;
+  }
+
+  public RobotsSettings robots() {
+    return robots;
+  }
+
+  public ScopeSettings scope() {
+    return scope;
+  }
 
   /** Settings of a crawl; every value has a documented default except the seeds. */
   public static final class Builder {
     private List<Url> seeds = List.of();
-    private int threads = 8;
+    private int threads = DEFAULT_THREADS;
     private long maxPages = Long.MAX_VALUE;
-    private int maxDepth = Integer.MAX_VALUE;
+    private final FetchSettings.Builder fetch = FetchSettings.builder();
+    private final RobotsSettings.Builder robots = RobotsSettings.builder();
+    private final ScopeSettings.Builder scope = ScopeSettings.builder();
     private long expectedUrls = 10_000_000;
     private double falsePositiveRate = 1e-6;
-    private Scope scope = Scope.HOST;
-    private String userAgent = Fetcher.DEFAULT_USER_AGENT;
     private Duration politenessDelay = Duration.ofSeconds(1);
     private int maxInFlightPerHost = 1;
     private long maxPagesPerHost = Long.MAX_VALUE;
     private QueueKey queueKey = QueueKey.HOST;
-    private int retries = 2;
-    private Duration retryBackoff = Duration.ofSeconds(2);
-    private int maxRedirects = 5;
-    private long maxBodyBytes = 10L << 20;
-    private Duration connectTimeout = Duration.ofSeconds(10);
-    private Duration readTimeout = Duration.ofSeconds(30);
-    private Duration callTimeout = Duration.ofSeconds(60);
-    private int maxUrlLength = 2048;
-    private int maxOutlinks = dev.sieve.parse.LinkExtractor.DEFAULT_MAX_OUTLINKS;
-    private int maxQueryVariants = 100;
-    private int maxPathDepth = 20;
-    private int maxRepeatedSegments = 3;
-    private boolean followNofollow;
-    private boolean allowPrivate;
-    private boolean respectRobots = true;
-    private Duration robotsTtl = Duration.ofHours(24);
-    private Duration robotsRetryInterval = Duration.ofMinutes(1);
-    private Duration maxCrawlDelay = Duration.ofSeconds(30);
-    private Duration stopTimeout = Duration.ofSeconds(30);
+    private Duration stopTimeout = Duration.ofSeconds(DEFAULT_STOP_TIMEOUT_SECONDS);
     private Ticker ticker = Ticker.systemTicker();
     private Clock clock = Clock.systemUTC();
     private java.nio.file.Path stateDir;
@@ -170,8 +134,6 @@ public final class CrawlConfig {
     private long pendingMemoryBytes = 256L << 20;
     private dev.sieve.frontier.SeenFilter seenFilter = dev.sieve.frontier.SeenFilter.BLOCKED;
     private boolean growOnCapacity = true;
-    private int hostFailureLimit = 3;
-    private Duration maxRetryAfter = Duration.ofMinutes(5);
     private boolean addSeeds;
 
     private Builder() {}
@@ -242,6 +204,24 @@ public final class CrawlConfig {
       return this;
     }
 
+    /** Sets fetch settings: the agent, timeouts, body cap, retries (see {@link FetchSettings}). */
+    public Builder fetch(Consumer<FetchSettings.Builder> settings) {
+      settings.accept(fetch);
+      return this;
+    }
+
+    /** Sets robots.txt settings (see {@link RobotsSettings}). */
+    public Builder robots(Consumer<RobotsSettings.Builder> settings) {
+      settings.accept(robots);
+      return this;
+    }
+
+    /** Sets which links are followed: scope, depth and trap limits (see {@link ScopeSettings}). */
+    public Builder scope(Consumer<ScopeSettings.Builder> settings) {
+      settings.accept(scope);
+      return this;
+    }
+
     /** Worker threads (default 8). */
     public Builder threads(int threads) {
       this.threads = threads;
@@ -254,12 +234,6 @@ public final class CrawlConfig {
       return this;
     }
 
-    /** Follow links at most this deep; seeds are depth 0 (default unlimited). */
-    public Builder maxDepth(int maxDepth) {
-      this.maxDepth = maxDepth;
-      return this;
-    }
-
     /** The Sieve's capacity in distinct URLs (default 10,000,000). */
     public Builder expectedUrls(long expectedUrls) {
       this.expectedUrls = expectedUrls;
@@ -269,18 +243,6 @@ public final class CrawlConfig {
     /** The Sieve's target false-positive rate (default 1e-6). */
     public Builder falsePositiveRate(double falsePositiveRate) {
       this.falsePositiveRate = falsePositiveRate;
-      return this;
-    }
-
-    /** Which links are followed, relative to the seeds (default {@link Scope#HOST}). */
-    public Builder scope(Scope scope) {
-      this.scope = Objects.requireNonNull(scope, "scope");
-      return this;
-    }
-
-    /** Sent on every request; its product token is the robots.txt agent name. */
-    public Builder userAgent(String userAgent) {
-      this.userAgent = userAgent;
       return this;
     }
 
@@ -308,126 +270,6 @@ public final class CrawlConfig {
       return this;
     }
 
-    /** Retries of a 5xx or network failure (default 2). */
-    public Builder retries(int retries) {
-      this.retries = retries;
-      return this;
-    }
-
-    /** The first retry's delay, doubled for each later one (default 2 s). */
-    public Builder retryBackoff(Duration backoff) {
-      this.retryBackoff = Objects.requireNonNull(backoff, "retryBackoff");
-      return this;
-    }
-
-    /** Redirects followed in one chain (default 5). */
-    public Builder maxRedirects(int maxRedirects) {
-      this.maxRedirects = maxRedirects;
-      return this;
-    }
-
-    /** Body bytes kept per page, after decompression (default 10 MiB). */
-    public Builder maxBodyBytes(long maxBodyBytes) {
-      this.maxBodyBytes = maxBodyBytes;
-      return this;
-    }
-
-    public Builder connectTimeout(Duration timeout) {
-      this.connectTimeout = Objects.requireNonNull(timeout, "connectTimeout");
-      return this;
-    }
-
-    public Builder readTimeout(Duration timeout) {
-      this.readTimeout = Objects.requireNonNull(timeout, "readTimeout");
-      return this;
-    }
-
-    /** Bounds a whole fetch, so a slow-drip server cannot hold a worker longer (default 60 s). */
-    public Builder callTimeout(Duration timeout) {
-      this.callTimeout = Objects.requireNonNull(timeout, "callTimeout");
-      return this;
-    }
-
-    /** Longer links are not followed (default 2,048). */
-    public Builder maxUrlLength(int max) {
-      this.maxUrlLength = max;
-      return this;
-    }
-
-    /**
-     * Distinct links taken from one page at most (default 100,000, see {@link
-     * dev.sieve.parse.LinkExtractor.Builder#maxOutlinks}); the rest are counted {@code
-     * over-outlinks-cap} with a WARN naming the page.
-     */
-    public Builder maxOutlinks(int max) {
-      this.maxOutlinks = max;
-      return this;
-    }
-
-    /**
-     * Distinct query strings followed per (authority, path) at most (default 100); links with
-     * further ones are counted {@code query-trap}, with one WARN per path.
-     */
-    public Builder maxQueryVariants(int max) {
-      this.maxQueryVariants = max;
-      return this;
-    }
-
-    /** Links with more path segments are not followed (default 20). */
-    public Builder maxPathDepth(int max) {
-      this.maxPathDepth = max;
-      return this;
-    }
-
-    /** Links repeating one path segment more often are not followed (default 3). */
-    public Builder maxRepeatedSegments(int max) {
-      this.maxRepeatedSegments = max;
-      return this;
-    }
-
-    /** Follow {@code rel=nofollow} links and links of {@code nofollow} pages (default false). */
-    public Builder followNofollow(boolean follow) {
-      this.followNofollow = follow;
-      return this;
-    }
-
-    /**
-     * Follow links to loopback, private, link-local and metadata addresses that are not a seed's
-     * host (default false).
-     */
-    public Builder allowPrivate(boolean allow) {
-      this.allowPrivate = allow;
-      return this;
-    }
-
-    /** Obey robots.txt (default true). */
-    public Builder respectRobots(boolean respect) {
-      this.respectRobots = respect;
-      return this;
-    }
-
-    public Builder robotsTtl(Duration ttl) {
-      this.robotsTtl = Objects.requireNonNull(ttl, "robotsTtl");
-      return this;
-    }
-
-    /**
-     * After a robots.txt fetch gets a failure (5xx, 429), the host's URLs wait this long in the
-     * frontier for its next fetch (default 1 min; after a connection failure, the retry backoff,
-     * doubled per failure in a row, up to this); after {@code retries} + 1 failures in a row they
-     * are recorded as {@code robots-unreachable}.
-     */
-    public Builder robotsRetryInterval(Duration interval) {
-      this.robotsRetryInterval = Objects.requireNonNull(interval, "robotsRetryInterval");
-      return this;
-    }
-
-    /** Hosts asking for a longer Crawl-delay are skipped (default 30 s). */
-    public Builder maxCrawlDelay(Duration max) {
-      this.maxCrawlDelay = Objects.requireNonNull(max, "maxCrawlDelay");
-      return this;
-    }
-
     /** How long a stop waits for fetches in flight (default 30 s). */
     public Builder stopTimeout(Duration timeout) {
       this.stopTimeout = Objects.requireNonNull(timeout, "stopTimeout");
@@ -444,63 +286,20 @@ public final class CrawlConfig {
       return this;
     }
 
-    /**
-     * Connection failures in a row (refused, timed out, reset; robots.txt fetches included) after
-     * which an authority is unreachable: its URLs are recorded as {@code host-unreachable}
-     * without fetching (default 3).
-     */
-    public Builder hostFailureLimit(int limit) {
-      this.hostFailureLimit = limit;
-      return this;
-    }
-
-    /**
-     * A 429 or 503 asking (with {@code Retry-After}) for a longer wait than this fails its URL at
-     * once, recorded as {@code retry-after-too-long} (default 5 min, at most 1 day).
-     */
-    public Builder maxRetryAfter(Duration max) {
-      this.maxRetryAfter = Objects.requireNonNull(max, "maxRetryAfter");
-      return this;
-    }
-
     public CrawlConfig build() {
       if (seeds.isEmpty()) {
         throw new IllegalArgumentException("seeds (none) must hold at least one URL");
       }
       positive("threads", threads);
       positive("maxPages", maxPages);
-      atLeast("maxDepth", maxDepth, 0);
       positive("expectedUrls", expectedUrls);
       if (!(falsePositiveRate > 0 && falsePositiveRate < 1)) {
         throw new IllegalArgumentException(
             "falsePositiveRate (" + falsePositiveRate + ") must be in (0, 1)");
       }
-      if (userAgent == null || userAgent.isBlank()) {
-        throw new IllegalArgumentException("userAgent (" + userAgent + ") must not be blank");
-      }
       notNegative("politenessDelay", politenessDelay);
       positive("maxInFlightPerHost", maxInFlightPerHost);
       positive("maxPagesPerHost", maxPagesPerHost);
-      atLeast("retries", retries, 0);
-      notNegative("retryBackoff", retryBackoff);
-      atLeast("maxRedirects", maxRedirects, 0);
-      positive("maxBodyBytes", maxBodyBytes);
-      positive("maxUrlLength", maxUrlLength);
-      atLeast("maxOutlinks", maxOutlinks, 0);
-      positive("maxQueryVariants", maxQueryVariants);
-      positive("maxPathDepth", maxPathDepth);
-      positive("maxRepeatedSegments", maxRepeatedSegments);
-      positive("hostFailureLimit", hostFailureLimit);
-      notNegative("maxCrawlDelay", maxCrawlDelay);
-      notNegative("maxRetryAfter", maxRetryAfter);
-      if (maxRetryAfter.compareTo(MAX_RETRY_AFTER_LIMIT) > 0) {
-        throw new IllegalArgumentException(
-            "maxRetryAfter (" + maxRetryAfter + ") must be <= " + MAX_RETRY_AFTER_LIMIT);
-      }
-      if (robotsRetryInterval.isZero() || robotsRetryInterval.isNegative()) {
-        throw new IllegalArgumentException(
-            "robotsRetryInterval (" + robotsRetryInterval + ") must be > 0");
-      }
       notNegative("stopTimeout", stopTimeout);
       if (checkpointInterval.compareTo(Duration.ofSeconds(1)) < 0) {
         throw new IllegalArgumentException(
@@ -513,22 +312,6 @@ public final class CrawlConfig {
             "seenFilter (cuckoo) has a fixed size and cannot grow: set on-capacity warn");
       }
       return new CrawlConfig(this);
-    }
-
-    private static void positive(String name, long value) {
-      atLeast(name, value, 1);
-    }
-
-    private static void atLeast(String name, long value, long min) {
-      if (value < min) {
-        throw new IllegalArgumentException(name + " (" + value + ") must be >= " + min);
-      }
-    }
-
-    private static void notNegative(String name, Duration value) {
-      if (value.isNegative()) {
-        throw new IllegalArgumentException(name + " (" + value + ") must not be negative");
-      }
     }
   }
 }

@@ -94,7 +94,7 @@ public final class Crawler {
           .build();
     }
     this.fetcher = fetcher(config, seeds);
-    this.health = new HostHealth(config.hostFailureLimit);
+    this.health = new HostHealth(config.fetch.hostFailureLimit());
     this.extractor = extractor(config);
     this.robots = robots(config, this::fetch);
     this.links = new LinkFilter(config, seeds);
@@ -110,7 +110,7 @@ public final class Crawler {
     this.checkpointer = null;
     this.seeds = config.seeds;
     this.fetcher = fetcher(config, seeds);
-    this.health = new HostHealth(config.hostFailureLimit);
+    this.health = new HostHealth(config.fetch.hostFailureLimit());
     this.extractor = extractor(config);
     this.robots = robots(config, this::fetch);
     this.links = new LinkFilter(config);
@@ -120,14 +120,10 @@ public final class Crawler {
 
   private static Fetcher fetcher(CrawlConfig config, List<Url> seeds) {
     return Fetcher.builder()
-        .userAgent(config.userAgent)
-        .connectTimeout(config.connectTimeout)
-        .readTimeout(config.readTimeout)
-        .callTimeout(config.callTimeout)
-        .maxBodyBytes(config.maxBodyBytes)
+        .settings(config.fetch)
         .ticker(config.ticker)
         .clock(config.clock)
-        .addressPolicy(config.allowPrivate
+        .addressPolicy(config.scope.allowPrivate()
             ? AddressPolicy.allowAll()
             : AddressPolicy.publicOnlyExcept(
                 seeds.stream().map(Url::host).collect(Collectors.toSet())))
@@ -136,25 +132,23 @@ public final class Crawler {
 
   private static LinkExtractor extractor(CrawlConfig config) {
     return LinkExtractor.builder()
-        .maxOutlinks(config.maxOutlinks)
-        .followNofollow(config.followNofollow)
+        .maxOutlinks(config.scope.maxOutlinks())
+        .followNofollow(config.scope.followNofollow())
         .build();
   }
 
   /** The robots.txt policy, or null when robots.txt is ignored. */
   private static RobotsPolicy robots(CrawlConfig config, Function<String, FetchResult> fetch) {
-    if (!config.respectRobots) {
+    if (!config.robots.respect()) {
       return null;
     }
+    Duration backoff = config.fetch.retryBackoff();
     return RobotsPolicy.builder()
-        .userAgent(config.userAgent)
+        .settings(config.robots)
+        .userAgent(config.fetch.userAgent())
         .fetch(fetch)
-        .ttl(config.robotsTtl)
-        .retryInterval(config.robotsRetryInterval)
-        .connectionRetryInterval(
-            config.retryBackoff.isZero() ? Duration.ofMillis(1) : config.retryBackoff)
-        .maxRedirects(config.maxRedirects)
-        .maxCrawlDelay(config.maxCrawlDelay)
+        .connectionRetryInterval(backoff.isZero() ? Duration.ofMillis(1) : backoff)
+        .maxRedirects(config.fetch.maxRedirects())
         .clock(config.clock)
         .build();
   }
@@ -431,7 +425,7 @@ public final class Crawler {
       finish(lease, delta);
       listener.onHostSkipped(lease.hostKey(),
           "robots.txt Crawl-delay " + verdict.crawlDelay().map(Duration::toString).orElse("?")
-              + " is above the maximum " + config.maxCrawlDelay + "; " + (dropped + 1)
+              + " is above the maximum " + config.robots.maxCrawlDelay() + "; " + (dropped + 1)
               + " URL(s) skipped");
       return false;
     }
@@ -464,7 +458,7 @@ public final class Crawler {
     if (failIfUnreachable(lease, url, delta)) {
       return;
     }
-    if (verdict.failuresInARow() > config.retries) {
+    if (verdict.failuresInARow() > config.fetch.retries()) {
       failAuthority(lease, url, "robots-unreachable", verdict.failure().orElse(null), delta);
       return;
     }
@@ -533,7 +527,7 @@ public final class Crawler {
     } else if (target.get().toString().equals(lease.url())
         || lease.redirectChain().contains(target.get().toString())) {
       error = "redirect-loop";
-    } else if (lease.redirectChain().size() + 1 > config.maxRedirects) {
+    } else if (lease.redirectChain().size() + 1 > config.fetch.maxRedirects()) {
       error = "too-many-redirects";
     } else {
       String refusal = links.refusal(target.get(), lease.depth());
@@ -556,7 +550,7 @@ public final class Crawler {
    */
   private boolean shouldRetry(FetchResult page, Lease lease, Map<String, Long> delta) {
     Duration retryAfter = page.retryAfter().orElse(null);
-    if (retryAfter != null && retryAfter.compareTo(config.maxRetryAfter) > 0) {
+    if (retryAfter != null && retryAfter.compareTo(config.fetch.maxRetryAfter()) > 0) {
       record(lease, page, 0, 0, "retry-after-too-long", delta);
       finish(lease, delta);
       return true;
@@ -567,10 +561,10 @@ public final class Crawler {
     if (retryAfter != null) {
       frontier.delayHost(lease.hostKey(), retryAfter);
     }
-    if (!retryable || lease.attempt() >= config.retries || stopping) {
+    if (!retryable || lease.attempt() >= config.fetch.retries() || stopping) {
       return false;
     }
-    Duration backoff = config.retryBackoff.multipliedBy(1L << Math.min(lease.attempt(), 20));
+    Duration backoff = config.fetch.retryBackoff().multipliedBy(1L << Math.min(lease.attempt(), 20));
     if (retryAfter != null && retryAfter.compareTo(backoff) > 0) {
       backoff = retryAfter;
     }

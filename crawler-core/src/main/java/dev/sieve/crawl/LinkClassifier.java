@@ -37,10 +37,10 @@ final class LinkClassifier {
 
   LinkClassifier(CrawlConfig config, LinkFilter filter, RobotsPolicy robots, Frontier frontier) {
     this.filter = filter;
-    this.queries = new QueryVariants(config.maxQueryVariants);
+    this.queries = new QueryVariants(config.scope.maxQueryVariants());
     this.robots = robots;
     this.frontier = frontier;
-    this.maxOutlinks = config.maxOutlinks;
+    this.maxOutlinks = config.scope.maxOutlinks();
   }
 
   /**

@@ -28,12 +28,12 @@ final class LinkFilter {
 
   /** Links relative to {@code seeds} (a resumed crawl's, which may differ from the config's). */
   LinkFilter(CrawlConfig config, java.util.List<Url> seeds) {
-    this.scope = UrlScope.of(config.scope, seeds);
-    this.maxDepth = config.maxDepth;
-    this.maxUrlLength = config.maxUrlLength;
-    this.maxPathDepth = config.maxPathDepth;
-    this.maxRepeatedSegments = config.maxRepeatedSegments;
-    this.allowPrivate = config.allowPrivate;
+    this.scope = UrlScope.of(config.scope.scope(), seeds);
+    this.maxDepth = config.scope.maxDepth();
+    this.maxUrlLength = config.scope.maxUrlLength();
+    this.maxPathDepth = config.scope.maxPathDepth();
+    this.maxRepeatedSegments = config.scope.maxRepeatedSegments();
+    this.allowPrivate = config.scope.allowPrivate();
     this.seedHosts = seeds.stream().map(Url::host).collect(Collectors.toUnmodifiableSet());
   }
 

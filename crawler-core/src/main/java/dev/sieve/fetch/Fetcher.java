@@ -210,15 +210,25 @@ public final class Fetcher implements AutoCloseable {
     private static final long MAX_BODY_LIMIT = Integer.MAX_VALUE - 8;
 
     private String userAgent = DEFAULT_USER_AGENT;
-    private Duration connectTimeout = Duration.ofSeconds(10);
-    private Duration readTimeout = Duration.ofSeconds(30);
-    private Duration callTimeout = Duration.ofSeconds(60);
-    private long maxBodyBytes = 10L * 1024 * 1024;
+    private Duration connectTimeout =
+        Duration.ofSeconds(FetchSettings.DEFAULT_CONNECT_TIMEOUT_SECONDS);
+    private Duration readTimeout = Duration.ofSeconds(FetchSettings.DEFAULT_READ_TIMEOUT_SECONDS);
+    private Duration callTimeout = Duration.ofSeconds(FetchSettings.DEFAULT_CALL_TIMEOUT_SECONDS);
+    private long maxBodyBytes = FetchSettings.DEFAULT_MAX_BODY_BYTES;
     private Ticker ticker = Ticker.systemTicker();
     private Clock clock = Clock.systemUTC();
     private AddressPolicy addressPolicy = AddressPolicy.allowAll();
 
     private Builder() {}
+
+    /** The agent, timeouts and body cap of {@code settings}. */
+    public Builder settings(FetchSettings settings) {
+      return userAgent(settings.userAgent())
+          .connectTimeout(settings.connectTimeout())
+          .readTimeout(settings.readTimeout())
+          .callTimeout(settings.callTimeout())
+          .maxBodyBytes(settings.maxBodyBytes());
+    }
 
     /** The {@code User-Agent} sent with every request; must not be blank. */
     public Builder userAgent(String userAgent) {

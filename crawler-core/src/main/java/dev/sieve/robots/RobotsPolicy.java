@@ -359,15 +359,24 @@ public final class RobotsPolicy {
 
     private String userAgent = Fetcher.DEFAULT_USER_AGENT;
     private Function<String, FetchResult> fetch;
-    private Duration ttl = Duration.ofHours(24);
-    private Duration retryInterval = Duration.ofMinutes(1);
+    private Duration ttl = Duration.ofHours(RobotsSettings.DEFAULT_TTL_HOURS);
+    private Duration retryInterval =
+        Duration.ofSeconds(RobotsSettings.DEFAULT_RETRY_INTERVAL_SECONDS);
     private Duration connectionRetryInterval = Duration.ofSeconds(2);
     private int maxRedirects = 5;
-    private Duration maxCrawlDelay = Duration.ofSeconds(30);
+    private Duration maxCrawlDelay =
+        Duration.ofSeconds(RobotsSettings.DEFAULT_MAX_CRAWL_DELAY_SECONDS);
     private Clock clock = Clock.systemUTC();
     private long maxCacheBytes = 128L * 1024 * 1024;
 
     private Builder() {}
+
+    /** The rules' time to live, failure retry interval and longest Crawl-delay of {@code settings}. */
+    public Builder settings(RobotsSettings settings) {
+      return ttl(settings.ttl())
+          .retryInterval(settings.retryInterval())
+          .maxCrawlDelay(settings.maxCrawlDelay());
+    }
 
     /**
      * The {@code User-Agent} the fetch function sends; its leading product token, lower-cased,

@@ -78,7 +78,7 @@ class CrawlerHostileHttpTest {
     routes.on("/", () -> ++calls[0] == 1 ? unavailable("1").get() : ok());
     routes.on("/later.html", unavailable("2"));
 
-    run(settings().maxRetryAfter(Duration.ofSeconds(1)).seeds(urls("/", "/later.html")));
+    run(settings().fetch(f -> f.maxRetryAfter(Duration.ofSeconds(1))).seeds(urls("/", "/later.html")));
 
     assertThat(record("/").status()).isEqualTo(200);
     assertThat(routes.hits("/")).isEqualTo(2);
@@ -91,7 +91,7 @@ class CrawlerHostileHttpTest {
     Duration delay = Duration.ofMillis(300);
     routes.on("/", unavailable("0"));
 
-    run(settings().politenessDelay(delay).retryBackoff(Duration.ZERO).retries(2));
+    run(settings().politenessDelay(delay).fetch(f -> f.retryBackoff(Duration.ZERO).retries(2)));
 
     assertThat(routes.hits("/")).isEqualTo(3);
     assertThat(record("/").error()).isEqualTo("http-503");
@@ -103,7 +103,7 @@ class CrawlerHostileHttpTest {
     Duration backoff = Duration.ofMillis(200);
     routes.on("/", unavailable("0"));
 
-    run(settings().retryBackoff(backoff).retries(2).respectRobots(false));
+    run(settings().fetch(f -> f.retryBackoff(backoff).retries(2)).robots(r -> r.respect(false)));
 
     assertThat(routes.hits("/")).isEqualTo(3);
     assertGapsAtLeast(routes.log(), backoff, backoff.multipliedBy(2));
@@ -115,7 +115,7 @@ class CrawlerHostileHttpTest {
     routes.on("/", () -> new MockResponse.Builder().onResponseStart(new SocketEffect.CloseSocket()).build());
 
     // A failure limit above the attempts, so the host is not given up as unreachable first.
-    run(settings().retries(3).hostFailureLimit(10));
+    run(settings().fetch(f -> f.retries(3).hostFailureLimit(10)));
 
     assertThat(routes.hits("/")).isEqualTo(4);
     assertThat(record("/").error()).isEqualTo("io");
@@ -145,7 +145,7 @@ class CrawlerHostileHttpTest {
     routes.redirect("/c", "http://localhost:" + port + "/inside");
 
     long start = System.nanoTime();
-    run(settings().seeds(urls("/a", "/b", "/c")).robotsRetryInterval(Duration.ofMillis(100)));
+    run(settings().seeds(urls("/a", "/b", "/c")).robots(r -> r.retryInterval(Duration.ofMillis(100))));
 
     assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(30));
     assertThat(records).extracting(PageRecord::url).containsExactlyInAnyOrder(url("/a"), url("/b"), url("/c"));
@@ -160,7 +160,7 @@ class CrawlerHostileHttpTest {
     String inside = "http://127.1:" + server.getPort() + "/inside";
     routes.html("/", "<a href=\"" + inside + "\">x</a>");
 
-    run(settings().scope(Scope.ANY).robotsRetryInterval(Duration.ofMillis(100)));
+    run(settings().scope(s -> s.scope(Scope.ANY)).robots(r -> r.retryInterval(Duration.ofMillis(100))));
 
     assertThat(records).filteredOn(r -> r.url().equals(inside)).singleElement().satisfies(r -> {
       assertThat(r.status()).isZero();
@@ -176,7 +176,7 @@ class CrawlerHostileHttpTest {
     routes.redirect("/robots.txt", "http://127.1:" + server.getPort() + "/robots.txt");
     routes.html("/", "<p>home</p>");
 
-    run(settings().robotsRetryInterval(Duration.ofMillis(100)));
+    run(settings().robots(r -> r.retryInterval(Duration.ofMillis(100))));
 
     assertThat(records).singleElement().satisfies(r -> {
       assertThat(r.status()).isEqualTo(200);
@@ -192,8 +192,7 @@ class CrawlerHostileHttpTest {
         .threads(2)
         .politenessDelay(Duration.ZERO)
         .expectedUrls(1_000)
-        .retries(1)
-        .retryBackoff(Duration.ofMillis(10));
+        .fetch(f -> f.retries(1).retryBackoff(Duration.ofMillis(10)));
   }
 
   private void run(CrawlConfig.Builder settings) throws InterruptedException {

@@ -66,7 +66,7 @@ class CrawlerRobustnessTest {
     routes.on("/robots.txt", text("User-agent: sievebot\nDisallow: /\n\nUser-agent: *\nAllow: /\n"));
     routes.html("/", links("/a.html"));
 
-    crawl(b -> b.userAgent("SieveBot/0.1 (+https://example.invalid/sieve)"));
+    crawl(b -> b.fetch(f -> f.userAgent("SieveBot/0.1 (+https://example.invalid/sieve)")));
 
     assertThat(routes.hits("/")).isZero();
     assertThat(summary.skipped()).containsEntry("robots-denied", 1L);
@@ -88,7 +88,7 @@ class CrawlerRobustnessTest {
     routes.on("/robots.txt", text("User-agent: *\nCrawl-delay: 120\n"));
     routes.html("/", links("/1.html"));
 
-    crawl(b -> b.maxCrawlDelay(Duration.ofSeconds(30)));
+    crawl(b -> b.robots(r -> r.maxCrawlDelay(Duration.ofSeconds(30))));
 
     assertThat(routes.hits("/")).isZero();
     assertThat(records).isEmpty();
@@ -104,7 +104,7 @@ class CrawlerRobustnessTest {
         : new MockResponse.Builder().code(404).build());
     routes.html("/", "<p>home</p>");
 
-    crawl(b -> b.robotsRetryInterval(Duration.ofMillis(200)));
+    crawl(b -> b.robots(r -> r.retryInterval(Duration.ofMillis(200))));
 
     assertThat(routes.hits("/robots.txt")).isEqualTo(2);
     assertThat(routes.hits("/")).isEqualTo(1);
@@ -182,7 +182,7 @@ class CrawlerRobustnessTest {
   void serverErrors_retriedThenRecordedOnce() throws Exception {
     routes.on("/", () -> new MockResponse.Builder().code(500).build());
 
-    crawl(b -> b.retries(2));
+    crawl(b -> b.fetch(f -> f.retries(2)));
 
     assertThat(routes.hits("/")).isEqualTo(3);
     assertThat(records).singleElement().satisfies(r -> {
@@ -201,7 +201,7 @@ class CrawlerRobustnessTest {
     }
     Url dead = Url.parse("http://127.0.0.1:" + deadPort + "/").orElseThrow();
 
-    crawl(b -> b.seeds(List.of(dead)).retries(1).robotsRetryInterval(Duration.ofMillis(100)));
+    crawl(b -> b.seeds(List.of(dead)).fetch(f -> f.retries(1)).robots(r -> r.retryInterval(Duration.ofMillis(100))));
 
     assertThat(records).singleElement().satisfies(r -> {
       assertThat(r.status()).isZero();
@@ -219,7 +219,7 @@ class CrawlerRobustnessTest {
     }
     Url dead = Url.parse("http://127.0.0.1:" + deadPort + "/").orElseThrow();
 
-    crawl(b -> b.seeds(List.of(dead)).retries(2).respectRobots(false).hostFailureLimit(5));
+    crawl(b -> b.seeds(List.of(dead)).fetch(f -> f.retries(2)).robots(r -> r.respect(false)).fetch(f -> f.hostFailureLimit(5)));
 
     assertThat(records).singleElement().satisfies(r -> {
       assertThat(r.status()).isZero();
@@ -265,7 +265,7 @@ class CrawlerRobustnessTest {
     html.append(links("/late.html"));
     routes.html("/", html.toString());
 
-    crawl(b -> b.maxBodyBytes(MIB));
+    crawl(b -> b.fetch(f -> f.maxBodyBytes(MIB)));
 
     PageRecord page = record("/");
     assertThat(page.bytes()).isEqualTo(MIB);
@@ -288,7 +288,7 @@ class CrawlerRobustnessTest {
         .setHeader("Content-Type", "text/html").setHeader("Content-Encoding", "gzip")
         .body(bomb.clone()).build());
 
-    crawl(b -> b.maxBodyBytes(MIB));
+    crawl(b -> b.fetch(f -> f.maxBodyBytes(MIB)));
 
     assertThat(bomb.size()).isLessThan(2L * MIB);
     PageRecord page = record("/");
@@ -338,7 +338,7 @@ class CrawlerRobustnessTest {
         .body("x".repeat(10_000)).throttleBody(1, 100, TimeUnit.MILLISECONDS).build());
     routes.html("/fast.html", "<p>fast</p>");
 
-    crawl(b -> b.callTimeout(Duration.ofSeconds(1)).retries(0));
+    crawl(b -> b.fetch(f -> f.callTimeout(Duration.ofSeconds(1)).retries(0)));
 
     assertThat(record("/slow.html").error()).isEqualTo("timeout");
     assertThat(record("/fast.html").status()).isEqualTo(200);
@@ -355,7 +355,7 @@ class CrawlerRobustnessTest {
           .body(links("a/")).build());
     }
 
-    crawl(b -> b.maxRepeatedSegments(3));
+    crawl(b -> b.scope(s -> s.maxRepeatedSegments(3)));
 
     assertThat(urls()).containsExactlyInAnyOrder(url("/"), url("/a/"), url("/a/a/"), url("/a/a/a/"));
     assertThat(summary.links()).containsEntry("path-trap", 1L);
@@ -371,7 +371,7 @@ class CrawlerRobustnessTest {
         "http://localhost:" + server.getPort() + "/",
         "/own-host.html"));
 
-    crawl(b -> b.scope(Scope.ANY));
+    crawl(b -> b.scope(s -> s.scope(Scope.ANY)));
 
     assertThat(urls()).containsExactlyInAnyOrder(url("/"), url("/own-host.html"));
     assertThat(summary.links()).containsEntry("private-address", 5L);

@@ -65,7 +65,7 @@ class CrawlerTest {
   @Test
   void crawl_maxDepth_fetchesEverythingWithinItAndNothingBeyond() throws Exception {
     try (TestSite site = TestSite.start(PAGES)) {
-      List<PageRecord> records = crawl(site, b -> b.maxDepth(3));
+      List<PageRecord> records = crawl(site, b -> b.scope(s -> s.maxDepth(3)));
 
       // Depth is counted along the path by which a URL was first found. With eight workers a
       // page may be found first by a longer path, so pages whose only short path runs through
@@ -80,7 +80,7 @@ class CrawlerTest {
   @Test
   void crawl_scopeAnyWithPrivateAllowed_followsLinksToTheOtherHost() throws Exception {
     try (TestSite site = TestSite.start(100)) {
-      List<PageRecord> records = crawl(site, b -> b.scope(Scope.ANY).allowPrivate(true));
+      List<PageRecord> records = crawl(site, b -> b.scope(s -> s.scope(Scope.ANY).allowPrivate(true)));
 
       Set<String> expected = site.reachablePaths(Integer.MAX_VALUE);
       Set<String> hosts = records.stream().map(r -> URI.create(r.url()).getHost()).collect(Collectors.toSet());
@@ -94,7 +94,7 @@ class CrawlerTest {
   void crawl_scopeAnyWithoutPrivateAllowed_refusesLinksToAnotherPrivateHost() throws Exception {
     try (TestSite site = TestSite.start(100)) {
       CrawlProgress[] progress = new CrawlProgress[1];
-      List<PageRecord> records = crawl(site, b -> b.scope(Scope.ANY), p -> progress[0] = p);
+      List<PageRecord> records = crawl(site, b -> b.scope(s -> s.scope(Scope.ANY)), p -> progress[0] = p);
 
       assertThat(records).extracting(r -> URI.create(r.url()).getHost()).containsOnly("127.0.0.1");
       assertThat(progress[0].links()).containsKey("private-address");
@@ -121,7 +121,7 @@ class CrawlerTest {
                     .politenessDelay(Duration.ZERO)
                     .maxInFlightPerHost(8)
                     .expectedUrls(100_000)
-                    .retryBackoff(Duration.ofMillis(10)))
+                    .fetch(f -> f.retryBackoff(Duration.ofMillis(10))))
             .build();
     CrawlProgress progress = new Crawler(config, new CrawlListener() {
       @Override

@@ -46,7 +46,7 @@ class DeadHostTest {
     List<Url> seeds = urls("http://127.0.0.1:" + port, 50);
 
     try (CapturedLogs logs = new CapturedLogs(HostHealth.class.getName())) {
-      crawl(b -> b.seeds(seeds).hostFailureLimit(3));
+      crawl(b -> b.seeds(seeds).fetch(f -> f.hostFailureLimit(3)));
 
       assertThat(logs.events()).filteredOn(e -> e.getLevel() == Level.WARN).singleElement()
           .satisfies(e -> assertThat(e.getFormattedMessage())
@@ -67,7 +67,7 @@ class DeadHostTest {
     int port = SilentServer.refusingPort();
     List<Url> seeds = urls("http://127.0.0.1:" + port, 20);
 
-    crawl(b -> b.seeds(seeds).respectRobots(false).retries(5).hostFailureLimit(4));
+    crawl(b -> b.seeds(seeds).robots(r -> r.respect(false)).fetch(f -> f.retries(5).hostFailureLimit(4)));
 
     assertThat(records).hasSize(20).allSatisfy(r -> {
       assertThat(r.error()).isEqualTo("host-unreachable");
@@ -82,7 +82,7 @@ class DeadHostTest {
     try (SilentServer silent = SilentServer.start()) {
       List<Url> seeds = urls(silent.url(""), 30);
 
-      crawl(b -> b.seeds(seeds).readTimeout(Duration.ofMillis(300)).hostFailureLimit(3));
+      crawl(b -> b.seeds(seeds).fetch(f -> f.readTimeout(Duration.ofMillis(300)).hostFailureLimit(3)));
 
       assertThat(silent.connections()).as("robots.txt only, once per failure").isEqualTo(3);
     }
@@ -103,7 +103,7 @@ class DeadHostTest {
       seeds.add(Url.parse(url("/")).orElseThrow());
 
       // Three read timeouts of the dead port (3 s at least) against ~0.5 s for the live port.
-      crawl(b -> b.seeds(seeds).threads(2).readTimeout(Duration.ofSeconds(1)));
+      crawl(b -> b.seeds(seeds).threads(2).fetch(f -> f.readTimeout(Duration.ofSeconds(1))));
     }
     List<PageRecord> livePages = records.stream().filter(r -> r.url().startsWith(url(""))).toList();
     List<PageRecord> dead = records.stream().filter(r -> !r.url().startsWith(url(""))).toList();
@@ -120,7 +120,7 @@ class DeadHostTest {
     routes.on("/robots.txt", () -> new MockResponse.Builder().code(503).build());
     List<Url> seeds = urls(url(""), 100);
 
-    crawl(b -> b.seeds(seeds).retries(2).robotsRetryInterval(Duration.ofMillis(50)));
+    crawl(b -> b.seeds(seeds).fetch(f -> f.retries(2)).robots(r -> r.retryInterval(Duration.ofMillis(50))));
 
     assertThat(routes.hits("/robots.txt")).isEqualTo(3);
     assertThat(routes.log()).allSatisfy(r -> assertThat(r.path()).isEqualTo("/robots.txt"));

@@ -64,7 +64,7 @@ class LinkFatesTest {
     routes.html("/", links(20_000));
 
     try (CapturedLogs warnings = new CapturedLogs(LinkClassifier.class.getName())) {
-      crawl(b -> b.maxOutlinks(5_000).maxInFlightPerHost(4));
+      crawl(b -> b.scope(s -> s.maxOutlinks(5_000)).maxInFlightPerHost(4));
 
       assertThat(warnings.messages()).containsExactly(url("/")
           + " has more than 5000 distinct links (--max-outlinks): 15000 not followed,"
@@ -114,7 +114,7 @@ class LinkFatesTest {
         + "<a href=\"/q?v=1\">new</a><a href=\"/q?v=2\">query trap</a>");
     routes.html("/a.html", "<a href=\"/deeper.html\">over depth</a>");
 
-    crawl(b -> b.maxUrlLength(150).maxQueryVariants(1).maxDepth(1));
+    crawl(b -> b.scope(s -> s.maxUrlLength(150).maxQueryVariants(1).maxDepth(1)));
 
     PageRecord home = record("/");
     assertThat(home.links().asMap()).containsExactly(

@@ -18,7 +18,7 @@ final class RecordedCrawl {
         .politenessDelay(Duration.ZERO)
         .maxInFlightPerHost(1)
         .expectedUrls(10_000)
-        .retryBackoff(Duration.ofMillis(10));
+        .fetch(f -> f.retryBackoff(Duration.ofMillis(10)));
   }
 
   /**

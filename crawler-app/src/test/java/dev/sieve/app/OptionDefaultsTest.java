@@ -1,0 +1,241 @@
+package dev.sieve.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sieve.crawl.CrawlConfig;
+import dev.sieve.url.Scope;
+import dev.sieve.url.Url;
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.assertj.core.api.SoftAssertions;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.OptionSpec;
+
+/**
+ * The defaults of {@code crawl}'s options, which come from the settings types' constants, are the
+ * ones config/crawler.properties, {@code crawl --help} and README's option table show, and the
+ * ones the settings builders use: none of them can drift.
+ */
+class OptionDefaultsTest {
+  private static final Path ROOT = Path.of("..");
+  /** Options that decide one run; config files refuse them (see {@link ConfigDefaults}). */
+  private static final Set<String> ONE_RUN = Set.of("fresh", "overwrite", "add-seeds", "status", "config");
+  /** What README and --help say for an option without a default value. */
+  private static final Set<String> NO_VALUE = Set.of("none", "(required)", "(required with Redis)", "no limit");
+  private static final Pattern HELP_DEFAULT = Pattern.compile("\\([Dd]efault:? ([^)]*)\\)");
+
+  private final CommandLine crawl = new CommandLine(new Main()).getSubcommands().get("crawl");
+
+  @Test
+  void configFile_holdsEveryCrawlSettingWithItsDefault() throws IOException {
+    Properties properties = new Properties();
+    try (Reader reader = Files.newBufferedReader(ROOT.resolve("config/crawler.properties"), StandardCharsets.UTF_8)) {
+      properties.load(reader);
+    }
+    SoftAssertions softly = new SoftAssertions();
+    for (OptionSpec option : settings()) {
+      String key = key(option);
+      if (ONE_RUN.contains(key)) {
+        softly.assertThat(properties).as(key).doesNotContainKey(key);
+        continue;
+      }
+      softly.assertThat(properties).as("config/crawler.properties lacks " + key).containsKey(key);
+      String value = properties.getProperty(key, "").strip();
+      String expected = defaultOf(option);
+      softly.assertThat(value).as("config/crawler.properties: " + key)
+          .isEqualTo(expected == null ? "" : expected);
+    }
+    softly.assertAll();
+  }
+
+  @Test
+  void help_showsEachDefault() {
+    Map<String, String> help = helpSections(crawl.getUsageMessage(CommandLine.Help.Ansi.OFF));
+    SoftAssertions softly = new SoftAssertions();
+    for (OptionSpec option : settings()) {
+      String section = help.get(option.longestName());
+      softly.assertThat(section).as("--help lists " + option.longestName()).isNotNull();
+      String expected = defaultOf(option);
+      if (section == null || isFlag(option)) {
+        continue;
+      }
+      if (expected != null) {
+        softly.assertThat(section.replaceAll("\\s", "")).as("--help of " + option.longestName())
+            .containsIgnoringCase(("default" + expected).replaceAll("\\s", ""));
+      } else {
+        softly.assertThat(section).as("--help of " + option.longestName() + " shows no value")
+            .doesNotContainPattern("[Dd]efault:? \\d");
+      }
+    }
+    softly.assertAll();
+  }
+
+  @Test
+  void readmeOptionTable_showsEachDefault() throws IOException {
+    Map<String, String> readme = readmeDefaults(Files.readString(ROOT.resolve("README.md")));
+    Map<String, String> help = helpSections(crawl.getUsageMessage(CommandLine.Help.Ansi.OFF));
+    SoftAssertions softly = new SoftAssertions();
+    for (OptionSpec option : settings()) {
+      String name = option.longestName();
+      String cell = readme.get(name);
+      softly.assertThat(cell).as("README's crawl table has a row for " + name).isNotNull();
+      if (cell == null) {
+        continue;
+      }
+      String expected = defaultOf(option);
+      if (isFlag(option)) {
+        softly.assertThat(cell).as("README default of flag " + name).isEqualTo("off");
+      } else if (expected != null) {
+        softly.assertThat(cell).as("README default of " + name).satisfiesAnyOf(
+            c -> assertThat(c).isEqualTo(expected), c -> assertThat(c).startsWith(expected + " ("));
+      } else {
+        String shown = helpDefault(help.getOrDefault(name, ""));
+        if (shown != null) {
+          softly.assertThat(cell).as("README default of " + name + " (as --help says)").isEqualTo(shown);
+        } else {
+          softly.assertThat(cell).as("README default of " + name).isIn(NO_VALUE);
+        }
+      }
+    }
+    softly.assertThat(readme.keySet()).as("README rows for options crawl does not have")
+        .allMatch(name -> crawl.getCommandSpec().findOption(name) != null);
+    softly.assertAll();
+  }
+
+  @Test
+  void builders_useTheOptionDefaults() {
+    CrawlConfig config = CrawlConfig.builder()
+        .seeds(List.of(Url.parse("http://127.0.0.1:9/").orElseThrow())).build();
+    OutputSettings output = OutputSettings.builder().build();
+
+    assertThat(config.threads()).isEqualTo(Integer.parseInt(defaultOf("--threads")));
+    assertThat(config.expectedUrls()).isEqualTo(Long.parseLong(defaultOf("--expected-urls")));
+    assertThat(config.falsePositiveRate()).isEqualTo(Double.parseDouble(defaultOf("--fpp")));
+    assertThat(config.fetch().userAgent()).isEqualTo(defaultOf("--user-agent"));
+    assertThat(config.fetch().retries()).isEqualTo(Integer.parseInt(defaultOf("--retries")));
+    assertThat(config.fetch().hostFailureLimit())
+        .isEqualTo(Integer.parseInt(defaultOf("--host-failure-limit")));
+    assertThat(config.fetch().maxRetryAfter().toSeconds())
+        .isEqualTo(Long.parseLong(defaultOf("--max-retry-after")));
+    assertThat(config.fetch().maxBodyBytes()).isEqualTo(Long.parseLong(defaultOf("--max-body-bytes")));
+    assertThat(config.robots().maxCrawlDelay().toSeconds())
+        .isEqualTo(Long.parseLong(defaultOf("--max-crawl-delay")));
+    assertThat(config.scope().scope()).isEqualTo(Scope.fromString(defaultOf("--scope")).orElseThrow());
+    assertThat(config.scope().maxDepth()).as("no --max-depth: unlimited").isEqualTo(Integer.MAX_VALUE);
+    assertThat(config.scope().maxUrlLength()).isEqualTo(Integer.parseInt(defaultOf("--max-url-length")));
+    assertThat(config.scope().maxOutlinks()).isEqualTo(Integer.parseInt(defaultOf("--max-outlinks")));
+    assertThat(config.scope().maxQueryVariants())
+        .isEqualTo(Integer.parseInt(defaultOf("--max-query-variants")));
+    assertThat(config.scope().maxPathDepth()).isEqualTo(Integer.parseInt(defaultOf("--max-path-depth")));
+    assertThat(config.scope().maxRepeatedSegments())
+        .isEqualTo(Integer.parseInt(defaultOf("--max-repeated-segments")));
+    assertThat(config.scope().followNofollow()).isFalse();
+    assertThat(config.scope().allowPrivate()).isFalse();
+    assertThat(output.file()).isEqualTo(Path.of(defaultOf("--output")));
+    assertThat(output.progressInterval().toSeconds())
+        .isEqualTo(Long.parseLong(defaultOf("--progress-interval")));
+  }
+
+  /** Every option of crawl but help and version. */
+  private List<OptionSpec> settings() {
+    List<OptionSpec> options = new ArrayList<>();
+    for (OptionSpec option : crawl.getCommandSpec().options()) {
+      if (!option.usageHelp() && !option.versionHelp()) {
+        options.add(option);
+      }
+    }
+    return options;
+  }
+
+  private String defaultOf(String name) {
+    return defaultOf(crawl.getCommandSpec().findOption(name));
+  }
+
+  /** The option's default as text; false for a flag; null when it has none. */
+  private static String defaultOf(OptionSpec option) {
+    if (isFlag(option)) {
+      return "false";
+    }
+    return option.defaultValue();
+  }
+
+  private static boolean isFlag(OptionSpec option) {
+    return option.arity().max() == 0;
+  }
+
+  private static String key(OptionSpec option) {
+    return option.longestName().replaceFirst("^-+", "");
+  }
+
+  /** Option name to its help text (the option line and the description under it), one line. */
+  private static Map<String, String> helpSections(String usage) {
+    Map<String, String> sections = new LinkedHashMap<>();
+    Pattern optionLine = Pattern.compile("^  (?:-\\w, |    )(--[\\w-]+)(.*)$");
+    String name = null;
+    StringBuilder text = new StringBuilder();
+    for (String line : usage.split("\\R")) {
+      Matcher m = optionLine.matcher(line);
+      if (m.matches()) {
+        if (name != null) {
+          sections.put(name, text.toString().strip().replaceAll("\\s+", " "));
+        }
+        name = m.group(1);
+        text.setLength(0);
+        text.append(m.group(2));
+      } else if (name != null) {
+        text.append(' ').append(line.strip());
+      }
+    }
+    if (name != null) {
+      sections.put(name, text.toString().strip().replaceAll("\\s+", " "));
+    }
+    return sections;
+  }
+
+  /** What a help text without a default value says in its place: "(default: no limit)". */
+  private static String helpDefault(String section) {
+    Matcher m = HELP_DEFAULT.matcher(section);
+    return m.find() ? m.group(1).strip() : null;
+  }
+
+  /**
+   * Option name to its default cell, from the tables under README's "### `crawl`" and, for the
+   * options of a shared frontier, "## Distributed crawling".
+   */
+  static Map<String, String> readmeDefaults(String readme) {
+    Map<String, String> defaults = new LinkedHashMap<>();
+    for (String heading : List.of("### `crawl`", "## Distributed crawling")) {
+      int start = readme.indexOf(heading);
+      assertThat(start).as("README has " + heading).isNotNegative();
+      Matcher next = Pattern.compile("\n##+ ").matcher(readme);
+      int end = next.find(start + 1) ? next.start() : readme.length();
+      tableDefaults(readme.substring(start, end), defaults);
+    }
+    return defaults;
+  }
+
+  private static void tableDefaults(String section, Map<String, String> defaults) {
+    for (String line : section.split("\\R")) {
+      String[] cells = line.split("(?<!\\\\)\\|");
+      if (cells.length < 4 || !cells[1].strip().startsWith("`--")) {
+        continue;
+      }
+      String name = cells[1].strip().replace("`", "").split(" ")[0];
+      String cell = cells[2].strip().replace("`", "").replaceAll("(?<=\\d),(?=\\d{3})", "");
+      defaults.put(name.toLowerCase(Locale.ROOT), cell);
+    }
+  }
+}

@@ -1,0 +1,182 @@
+package dev.sieve.scope;
+
+import dev.sieve.parse.LinkExtractor;
+import dev.sieve.settings.Check;
+import dev.sieve.url.Scope;
+import java.util.Objects;
+
+/**
+ * Which links a crawl follows: its scope relative to the seeds and the limits that keep it out of
+ * traps. Immutable; built with {@link #builder()} and validated once in {@link Builder#build()}.
+ * Each default is a constant here, read by the builder and by the command line's option defaults.
+ */
+public final class ScopeSettings {
+  /** Default {@link Builder#scope}, as {@link Scope#fromString} reads it. */
+  public static final String DEFAULT_SCOPE = "host";
+  /** Default {@link Builder#maxUrlLength}. */
+  public static final int DEFAULT_MAX_URL_LENGTH = 2048;
+  /** Default {@link Builder#maxOutlinks}. */
+  public static final int DEFAULT_MAX_OUTLINKS = LinkExtractor.DEFAULT_MAX_OUTLINKS;
+  /** Default {@link Builder#maxQueryVariants}. */
+  public static final int DEFAULT_MAX_QUERY_VARIANTS = 100;
+  /** Default {@link Builder#maxPathDepth}. */
+  public static final int DEFAULT_MAX_PATH_DEPTH = 20;
+  /** Default {@link Builder#maxRepeatedSegments}. */
+  public static final int DEFAULT_MAX_REPEATED_SEGMENTS = 3;
+
+  private final Scope scope;
+  private final int maxDepth;
+  private final int maxUrlLength;
+  private final int maxOutlinks;
+  private final int maxQueryVariants;
+  private final int maxPathDepth;
+  private final int maxRepeatedSegments;
+  private final boolean followNofollow;
+  private final boolean allowPrivate;
+
+  private ScopeSettings(Builder b) {
+    this.scope = b.scope;
+    this.maxDepth = b.maxDepth;
+    this.maxUrlLength = b.maxUrlLength;
+    this.maxOutlinks = b.maxOutlinks;
+    this.maxQueryVariants = b.maxQueryVariants;
+    this.maxPathDepth = b.maxPathDepth;
+    this.maxRepeatedSegments = b.maxRepeatedSegments;
+    this.followNofollow = b.followNofollow;
+    this.allowPrivate = b.allowPrivate;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Every setting at its default. */
+  public static ScopeSettings defaults() {
+    return builder().build();
+  }
+
+  public Scope scope() {
+    return scope;
+  }
+
+  public int maxDepth() {
+    return maxDepth;
+  }
+
+  public int maxUrlLength() {
+    return maxUrlLength;
+  }
+
+  public int maxOutlinks() {
+    return maxOutlinks;
+  }
+
+  public int maxQueryVariants() {
+    return maxQueryVariants;
+  }
+
+  public int maxPathDepth() {
+    return maxPathDepth;
+  }
+
+  public int maxRepeatedSegments() {
+    return maxRepeatedSegments;
+  }
+
+  public boolean followNofollow() {
+    return followNofollow;
+  }
+
+  public boolean allowPrivate() {
+    return allowPrivate;
+  }
+
+  /** Scope and link limits; every value has a default. */
+  public static final class Builder {
+    private Scope scope = Scope.fromString(DEFAULT_SCOPE).orElseThrow();
+    private int maxDepth = Integer.MAX_VALUE;
+    private int maxUrlLength = DEFAULT_MAX_URL_LENGTH;
+    private int maxOutlinks = DEFAULT_MAX_OUTLINKS;
+    private int maxQueryVariants = DEFAULT_MAX_QUERY_VARIANTS;
+    private int maxPathDepth = DEFAULT_MAX_PATH_DEPTH;
+    private int maxRepeatedSegments = DEFAULT_MAX_REPEATED_SEGMENTS;
+    private boolean followNofollow;
+    private boolean allowPrivate;
+
+    private Builder() {}
+
+    /** Which links are followed, relative to the seeds (default {@link Scope#HOST}). */
+    public Builder scope(Scope scope) {
+      this.scope = Objects.requireNonNull(scope, "scope");
+      return this;
+    }
+
+    /** Follow links at most this deep; seeds are depth 0 (default unlimited). */
+    public Builder maxDepth(int maxDepth) {
+      this.maxDepth = maxDepth;
+      return this;
+    }
+
+    /** Longer links are not followed (default 2,048). */
+    public Builder maxUrlLength(int max) {
+      this.maxUrlLength = max;
+      return this;
+    }
+
+    /**
+     * Distinct links taken from one page at most (default 100,000, see {@link
+     * LinkExtractor.Builder#maxOutlinks}); the rest are counted {@code over-outlinks-cap} with a
+     * WARN naming the page.
+     */
+    public Builder maxOutlinks(int max) {
+      this.maxOutlinks = max;
+      return this;
+    }
+
+    /**
+     * Distinct query strings followed per (authority, path) at most (default 100); links with
+     * further ones are counted {@code query-trap}, with one WARN per path.
+     */
+    public Builder maxQueryVariants(int max) {
+      this.maxQueryVariants = max;
+      return this;
+    }
+
+    /** Links with more path segments are not followed (default 20). */
+    public Builder maxPathDepth(int max) {
+      this.maxPathDepth = max;
+      return this;
+    }
+
+    /** Links repeating one path segment more often are not followed (default 3). */
+    public Builder maxRepeatedSegments(int max) {
+      this.maxRepeatedSegments = max;
+      return this;
+    }
+
+    /** Follow {@code rel=nofollow} links and links of {@code nofollow} pages (default false). */
+    public Builder followNofollow(boolean follow) {
+      this.followNofollow = follow;
+      return this;
+    }
+
+    /**
+     * Follow links to loopback, private, link-local and metadata addresses that are not a seed's
+     * host (default false).
+     */
+    public Builder allowPrivate(boolean allow) {
+      this.allowPrivate = allow;
+      return this;
+    }
+
+    public ScopeSettings build() {
+      Check.atLeast("maxDepth", maxDepth, 0);
+      Check.positive("maxUrlLength", maxUrlLength);
+      Check.atLeast("maxOutlinks", maxOutlinks, 0);
+      Check.positive("maxQueryVariants", maxQueryVariants);
+      Check.positive("maxPathDepth", maxPathDepth);
+      Check.positive("maxRepeatedSegments", maxRepeatedSegments);
+      return new ScopeSettings(this);
+    }
+  }
+}
