@@ -1,5 +1,7 @@
-package dev.sieve.app;
+package dev.sieve.app.bench;
 
+import dev.sieve.app.Main;
+import dev.sieve.app.Units;
 import dev.sieve.crawl.CrawlConfig;
 import dev.sieve.crawl.CrawlListener;
 import dev.sieve.crawl.CrawlProgress;

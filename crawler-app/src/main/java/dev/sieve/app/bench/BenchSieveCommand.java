@@ -1,5 +1,7 @@
-package dev.sieve.app;
+package dev.sieve.app.bench;
 
+import dev.sieve.app.Main;
+import dev.sieve.app.Units;
 import com.google.common.hash.BloomFilter;
 import com.google.common.hash.Funnels;
 import dev.sieve.frontier.Sieve;

@@ -1,5 +1,7 @@
-package dev.sieve.app;
+package dev.sieve.app.bench;
 
+import dev.sieve.app.Main;
+import dev.sieve.app.Units;
 import com.sun.management.GarbageCollectionNotificationInfo;
 import dev.sieve.frontier.Lease;
 import dev.sieve.frontier.LocalFrontier;

@@ -1,5 +1,6 @@
-package dev.sieve.app;
+package dev.sieve.app.bench;
 
+import dev.sieve.app.Main;
 import dev.sieve.frontier.Frontier;
 import dev.sieve.frontier.LocalFrontier;
 import dev.sieve.frontier.RedisFrontier;
