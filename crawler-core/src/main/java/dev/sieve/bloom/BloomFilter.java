@@ -1,7 +1,6 @@
 package dev.sieve.bloom;
 
 import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -48,11 +47,20 @@ public final class BloomFilter implements MembershipFilter {
   private final long expectedInsertions;
   private final LongAdder setBits = new LongAdder();
 
+  private static final TableHeader.Format FORMAT = new TableHeader.Format(Layout.CLASSIC,
+      "Bloom filter", "m", "bit count", "set-bit count", "bits set", MAX_BITS, 255, 1);
+
   private BloomFilter(long bits, int hashes, long expectedInsertions) {
     this.bits = bits;
     this.hashes = hashes;
     this.expectedInsertions = expectedInsertions;
     this.words = FilterWords.allocate(bits, "bits (" + bits + ")");
+  }
+
+  /** An empty table of a header read, whose words are read next; counts its set bits. */
+  private BloomFilter(TableHeader header) {
+    this(header.size(), header.hashes(), header.expected());
+    setBits.add(header.setCount());
   }
 
   /**
@@ -79,10 +87,31 @@ public final class BloomFilter implements MembershipFilter {
     return new BloomFilter(bits, hashes, expected);
   }
 
+  /**
+   * Reads a filter written by {@link #writeTo}.
+   *
+   * @throws IOException if the stream is not a Sieve filter, has another format version or hash,
+   *     is truncated, or fails its checksum; the message says which
+   */
+  public static BloomFilter readFrom(InputStream in) throws IOException {
+    return FilterFormat.readAs(in, BloomFilter.class, "classic Bloom filter");
+  }
+
+  /** Reads what follows the preamble of a classic filter. */
+  static BloomFilter readBody(DataInputStream data) throws IOException {
+    return FORMAT.read(data, BloomFilter::new, filter -> filter.words, FilterWords::popCount);
+  }
+
+  private static void checkBits(long bits) {
+    if (bits <= 0 || bits > MAX_BITS) {
+      throw new IllegalArgumentException("bits (" + bits + ") must be in [1, " + MAX_BITS + "]");
+    }
+  }
+
   /** The optimal bit count {@code ⌈−n·ln ε / (ln 2)²⌉} for {@code n} keys at rate {@code ε}. */
   public static long optimalBits(long expectedInsertions, double falsePositiveRate) {
-    checkInsertions(expectedInsertions);
-    checkRate(falsePositiveRate);
+    FilterSizing.checkInsertions(expectedInsertions);
+    FilterSizing.checkRate(falsePositiveRate);
     double bits = Math.ceil(-expectedInsertions * Math.log(falsePositiveRate) / LN2_SQUARED);
     if (bits > MAX_BITS) {
       throw new IllegalArgumentException(
@@ -100,7 +129,7 @@ public final class BloomFilter implements MembershipFilter {
 
   /** The optimal hash count {@code max(1, round((m/n)·ln 2))}. */
   public static int optimalHashes(long expectedInsertions, long bits) {
-    checkInsertions(expectedInsertions);
+    FilterSizing.checkInsertions(expectedInsertions);
     checkBits(bits);
     return (int) Math.min(255, Math.max(1, Math.round((double) bits / expectedInsertions * Math.log(2))));
   }
@@ -243,83 +272,7 @@ public final class BloomFilter implements MembershipFilter {
    */
   @Override
   public void writeTo(OutputStream out) throws IOException {
-    DataOutputStream data = new DataOutputStream(out);
-    FilterFormat.writePreamble(data, Layout.CLASSIC);
-    data.writeInt(HASH_ID);
-    data.writeLong(bits);
-    data.writeInt(hashes);
-    data.writeLong(expectedInsertions);
-    data.writeLong(setBitCount());
-    FilterWords.write(data, words);
-    data.flush();
-  }
-
-  /**
-   * Reads a filter written by {@link #writeTo}.
-   *
-   * @throws IOException if the stream is not a Sieve filter, has another format version or hash,
-   *     is truncated, or fails its checksum; the message says which
-   */
-  public static BloomFilter readFrom(InputStream in) throws IOException {
-    MembershipFilter filter = MembershipFilter.readFrom(in);
-    if (!(filter instanceof BloomFilter)) {
-      throw new IOException("not a classic Bloom filter: " + filter);
-    }
-    return (BloomFilter) filter;
-  }
-
-  /** Reads what follows the preamble of a classic filter. */
-  static BloomFilter readBody(DataInputStream data) throws IOException {
-    int hashId = readHeader(data, "hash id", DataInputStream::readInt);
-    if (hashId != HASH_ID) {
-      throw new IOException(
-          "unsupported hash id " + hashId + " (this build uses " + HASH_ID + ")");
-    }
-    long bits = readHeader(data, "bit count", DataInputStream::readLong);
-    int hashes = readHeader(data, "hash count", DataInputStream::readInt);
-    long expected = readHeader(data, "expected insertions", DataInputStream::readLong);
-    long setBits = readHeader(data, "set-bit count", DataInputStream::readLong);
-    if (bits <= 0 || bits > MAX_BITS || hashes < 1 || hashes > 255 || expected <= 0
-        || setBits < 0 || setBits > bits) {
-      throw new IOException(
-          "corrupt Bloom filter header: m=" + bits + ", k=" + hashes + ", n=" + expected + ", X="
-              + setBits);
-    }
-    BloomFilter filter = new BloomFilter(bits, hashes, expected);
-    FilterWords.read(data, filter.words, "Bloom filter");
-    long popCount = FilterWords.popCount(filter.words);
-    if (popCount != setBits) {
-      throw new IOException(
-          "corrupt Bloom filter: header says " + setBits + " bits set, the words hold "
-              + popCount);
-    }
-    filter.setBits.add(setBits);
-    return filter;
-  }
-
-  private static <T> T readHeader(
-      DataInputStream in, String name, FilterFormat.Field<T> field) throws IOException {
-    return FilterFormat.readField(in, name, field);
-  }
-
-  private static void checkInsertions(long expectedInsertions) {
-    if (expectedInsertions <= 0) {
-      throw new IllegalArgumentException(
-          "expectedInsertions (" + expectedInsertions + ") must be > 0");
-    }
-  }
-
-  private static void checkRate(double falsePositiveRate) {
-    if (!(falsePositiveRate > 0 && falsePositiveRate < 1)) {
-      throw new IllegalArgumentException(
-          "falsePositiveRate (" + falsePositiveRate + ") must be in (0, 1)");
-    }
-  }
-
-  private static void checkBits(long bits) {
-    if (bits <= 0 || bits > MAX_BITS) {
-      throw new IllegalArgumentException("bits (" + bits + ") must be in [1, " + MAX_BITS + "]");
-    }
+    FORMAT.write(out, new TableHeader(bits, hashes, expectedInsertions, setBitCount()), words);
   }
 
   @Override
