@@ -1,5 +1,6 @@
 package dev.sieve.app;
 
+import dev.sieve.app.bench.BenchCommand;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.NoSuchFileException;
@@ -106,7 +107,7 @@ public final class Main implements Runnable {
   }
 
   /** The version from the jar's manifest, or "dev" when run from classes. */
-  static final class Version implements CommandLine.IVersionProvider {
+  public static final class Version implements CommandLine.IVersionProvider {
     @Override
     public String[] getVersion() {
       String version = Main.class.getPackage().getImplementationVersion();

@@ -3,19 +3,19 @@ package dev.sieve.app;
 import java.util.Locale;
 
 /** Human-readable sizes. */
-final class Units {
+public final class Units {
   private static final String[] BINARY = {"B", "KiB", "MiB", "GiB", "TiB"};
   private static final String[] DECIMAL = {"B", "kB", "MB", "GB", "TB"};
 
   private Units() {}
 
   /** Binary units, as memory is allocated: {@code 1.71 MiB}, {@code 2.23 GiB}, {@code 512 B}. */
-  static String bytes(double bytes) {
+  public static String bytes(double bytes) {
     return scaled(bytes, 1024, BINARY);
   }
 
   /** Decimal units, as disks are sold: {@code 2.40 GB}. */
-  static String decimalBytes(double bytes) {
+  public static String decimalBytes(double bytes) {
     return scaled(bytes, 1000, DECIMAL);
   }
 

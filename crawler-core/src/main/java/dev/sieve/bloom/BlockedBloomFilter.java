@@ -1,7 +1,6 @@
 package dev.sieve.bloom;
 
 import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -110,6 +109,10 @@ public final class BlockedBloomFilter implements MembershipFilter {
   /** {@code g(i)} for this k, i in [0, length), extended on demand; racy but idempotent. */
   private volatile double[] inBlockFpp = {0};
 
+  private static final TableHeader.Format FORMAT = new TableHeader.Format(Layout.BLOCKED,
+      "blocked Bloom filter", "b", "block count", "set-bit count", "bits set", MAX_BLOCKS,
+      MAX_HASHES, BLOCK_BITS);
+
   private BlockedBloomFilter(long blocks, int hashes, long expectedInsertions) {
     this.blocks = blocks;
     this.hashes = hashes;
@@ -117,6 +120,12 @@ public final class BlockedBloomFilter implements MembershipFilter {
     this.words = FilterWords.allocate(blocks * BLOCK_BITS, "bits (" + blocks * BLOCK_BITS + ")");
     double perKeyBitProbability = -Math.expm1(hashes * Math.log1p(-1.0 / BLOCK_BITS));
     this.logUnsetPerKey = Math.log1p(-perKeyBitProbability / blocks);
+  }
+
+  /** An empty table of a header read, whose words are read next; counts its set bits. */
+  private BlockedBloomFilter(TableHeader header) {
+    this(header.size(), header.hashes(), header.expected());
+    setBits.add(header.setCount());
   }
 
   /**
@@ -141,8 +150,8 @@ public final class BlockedBloomFilter implements MembershipFilter {
    * is at most {@code falsePositiveRate}: {@code {blocks, hashes}}.
    */
   static long[] plan(long expectedInsertions, double falsePositiveRate) {
-    checkInsertions(expectedInsertions);
-    checkRate(falsePositiveRate);
+    FilterSizing.checkInsertions(expectedInsertions);
+    FilterSizing.checkRate(falsePositiveRate);
     double[] best = BEST_LOAD.get(falsePositiveRate);
     if (best == null) {
       best = bestLoad(falsePositiveRate);
@@ -183,6 +192,22 @@ public final class BlockedBloomFilter implements MembershipFilter {
     long blocks = (bits + BLOCK_BITS - 1) / BLOCK_BITS;
     long expected = Math.max(1, Math.round(blocks * BLOCK_BITS * Math.log(2) / hashes));
     return new BlockedBloomFilter(blocks, hashes, expected);
+  }
+
+  /**
+   * Reads a blocked filter written by {@link #writeTo}.
+   *
+   * @throws IOException if the stream is not a Sieve filter, holds another layout, format version
+   *     or hash, is truncated, or fails its checksum; the message says which
+   */
+  public static BlockedBloomFilter readFrom(InputStream in) throws IOException {
+    return FilterFormat.readAs(in, BlockedBloomFilter.class, "blocked Bloom filter");
+  }
+
+  /** Reads what follows the preamble of a blocked filter. */
+  static BlockedBloomFilter readBody(DataInputStream data) throws IOException {
+    return FORMAT.read(
+        data, BlockedBloomFilter::new, filter -> filter.words, FilterWords::popCount);
   }
 
   /**
@@ -511,72 +536,7 @@ public final class BlockedBloomFilter implements MembershipFilter {
    */
   @Override
   public void writeTo(OutputStream out) throws IOException {
-    DataOutputStream data = new DataOutputStream(out);
-    FilterFormat.writePreamble(data, Layout.BLOCKED);
-    data.writeInt(BloomFilter.HASH_ID);
-    data.writeLong(blocks);
-    data.writeInt(hashes);
-    data.writeLong(expectedInsertions);
-    data.writeLong(setBitCount());
-    FilterWords.write(data, words);
-    data.flush();
-  }
-
-  /**
-   * Reads a blocked filter written by {@link #writeTo}.
-   *
-   * @throws IOException if the stream is not a Sieve filter, holds another layout, format version
-   *     or hash, is truncated, or fails its checksum; the message says which
-   */
-  public static BlockedBloomFilter readFrom(InputStream in) throws IOException {
-    MembershipFilter filter = MembershipFilter.readFrom(in);
-    if (!(filter instanceof BlockedBloomFilter)) {
-      throw new IOException("not a blocked Bloom filter: " + filter);
-    }
-    return (BlockedBloomFilter) filter;
-  }
-
-  /** Reads what follows the preamble of a blocked filter. */
-  static BlockedBloomFilter readBody(DataInputStream data) throws IOException {
-    int hashId = FilterFormat.readField(data, "hash id", DataInputStream::readInt);
-    if (hashId != BloomFilter.HASH_ID) {
-      throw new IOException(
-          "unsupported hash id " + hashId + " (this build uses " + BloomFilter.HASH_ID + ")");
-    }
-    long blocks = FilterFormat.readField(data, "block count", DataInputStream::readLong);
-    int hashes = FilterFormat.readField(data, "hash count", DataInputStream::readInt);
-    long expected = FilterFormat.readField(data, "expected insertions", DataInputStream::readLong);
-    long setBits = FilterFormat.readField(data, "set-bit count", DataInputStream::readLong);
-    if (blocks <= 0 || blocks > MAX_BLOCKS || hashes < 1 || hashes > MAX_HASHES || expected <= 0
-        || setBits < 0 || setBits > blocks * BLOCK_BITS) {
-      throw new IOException(
-          "corrupt blocked Bloom filter header: b=" + blocks + ", k=" + hashes + ", n=" + expected
-              + ", X=" + setBits);
-    }
-    BlockedBloomFilter filter = new BlockedBloomFilter(blocks, hashes, expected);
-    FilterWords.read(data, filter.words, "blocked Bloom filter");
-    long popCount = FilterWords.popCount(filter.words);
-    if (popCount != setBits) {
-      throw new IOException(
-          "corrupt blocked Bloom filter: header says " + setBits + " bits set, the words hold "
-              + popCount);
-    }
-    filter.setBits.add(setBits);
-    return filter;
-  }
-
-  private static void checkInsertions(long expectedInsertions) {
-    if (expectedInsertions <= 0) {
-      throw new IllegalArgumentException(
-          "expectedInsertions (" + expectedInsertions + ") must be > 0");
-    }
-  }
-
-  private static void checkRate(double falsePositiveRate) {
-    if (!(falsePositiveRate > 0 && falsePositiveRate < 1)) {
-      throw new IllegalArgumentException(
-          "falsePositiveRate (" + falsePositiveRate + ") must be in (0, 1)");
-    }
+    FORMAT.write(out, new TableHeader(blocks, hashes, expectedInsertions, setBitCount()), words);
   }
 
   @Override

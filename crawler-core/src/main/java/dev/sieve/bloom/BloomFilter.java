@@ -1,7 +1,6 @@
 package dev.sieve.bloom;
 
 import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -48,11 +47,20 @@ public final class BloomFilter implements MembershipFilter {
   private final long expectedInsertions;
   private final LongAdder setBits = new LongAdder();
 
+  private static final TableHeader.Format FORMAT = new TableHeader.Format(Layout.CLASSIC,
+      "Bloom filter", "m", "bit count", "set-bit count", "bits set", MAX_BITS, 255, 1);
+
   private BloomFilter(long bits, int hashes, long expectedInsertions) {
     this.bits = bits;
     this.hashes = hashes;
     this.expectedInsertions = expectedInsertions;
     this.words = FilterWords.allocate(bits, "bits (" + bits + ")");
+  }
+
+  /** An empty table of a header read, whose words are read next; counts its set bits. */
+  private BloomFilter(TableHeader header) {
+    this(header.size(), header.hashes(), header.expected());
+    setBits.add(header.setCount());
   }
 
   /**
@@ -79,10 +87,31 @@ public final class BloomFilter implements MembershipFilter {
     return new BloomFilter(bits, hashes, expected);
   }
 
+  /**
+   * Reads a filter written by {@link #writeTo}.
+   *
+   * @throws IOException if the stream is not a Sieve filter, has another format version or hash,
+   *     is truncated, or fails its checksum; the message says which
+   */
+  public static BloomFilter readFrom(InputStream in) throws IOException {
+    return FilterFormat.readAs(in, BloomFilter.class, "classic Bloom filter");
+  }
+
+  /** Reads what follows the preamble of a classic filter. */
+  static BloomFilter readBody(DataInputStream data) throws IOException {
+    return FORMAT.read(data, BloomFilter::new, filter -> filter.words, FilterWords::popCount);
+  }
+
+  private static void checkBits(long bits) {
+    if (bits <= 0 || bits > MAX_BITS) {
+      throw new IllegalArgumentException("bits (" + bits + ") must be in [1, " + MAX_BITS + "]");
+    }
+  }
+
   /** The optimal bit count {@code ⌈−n·ln ε / (ln 2)²⌉} for {@code n} keys at rate {@code ε}. */
   public static long optimalBits(long expectedInsertions, double falsePositiveRate) {
-    checkInsertions(expectedInsertions);
-    checkRate(falsePositiveRate);
+    FilterSizing.checkInsertions(expectedInsertions);
+    FilterSizing.checkRate(falsePositiveRate);
     double bits = Math.ceil(-expectedInsertions * Math.log(falsePositiveRate) / LN2_SQUARED);
     if (bits > MAX_BITS) {
       throw new IllegalArgumentException(
@@ -100,75 +129,72 @@ public final class BloomFilter implements MembershipFilter {
 
   /** The optimal hash count {@code max(1, round((m/n)·ln 2))}. */
   public static int optimalHashes(long expectedInsertions, long bits) {
-    checkInsertions(expectedInsertions);
+    FilterSizing.checkInsertions(expectedInsertions);
     checkBits(bits);
     return (int) Math.min(255, Math.max(1, Math.round((double) bits / expectedInsertions * Math.log(2))));
   }
 
   /**
-   * Adds {@code key}.
+   * Adds the key whose hash is {@code hash}.
    *
    * @return true if the key was definitely absent before (this call flipped at least one bit);
    *     false if it might have been present already
    */
   @Override
-  public boolean put(CharSequence key) {
-    long[] hash = Hash128.utf8(key);
-    return put(hash[0], hash[1]);
-  }
-
-  /** Adds the key whose hash is {@code hash}; see {@link #put(CharSequence)}. */
-  @Override
   public boolean put(Hash128 hash) {
     // Small enough to inline, so that escape analysis can drop a Hash128 made by the caller.
-    return put(hash.h1(), hash.h2());
+    return probe(hash.h1(), hash.h2(), true);
   }
 
-  private boolean put(long h1, long h2) {
-    int flipped = 0;
-    long index = index(h1, bits);
-    long step = index(h2, bits);
-    for (int i = 0; i < hashes; i++) {
-      long mask = 1L << index;
-      long old = (long) WORDS.getAndBitwiseOr(words, (int) (index >>> 6), mask);
-      if ((old & mask) == 0) {
-        flipped++;
-      }
-      index = nextIndex(index, step, bits);
-      step = nextStep(step, i, bits);
-    }
-    if (flipped == 0) {
-      return false;
-    }
-    setBits.add(flipped);
-    return true;
+  /** True if the key whose hash is {@code hash} might have been put; false if definitely not. */
+  @Override
+  public boolean mightContain(Hash128 hash) {
+    return probe(hash.h1(), hash.h2(), false);
+  }
+
+  // The key overloads hash into this thread's pair, not a Hash128: the interface's defaults would
+  // allocate one per call where the JIT does not inline Hash128.of (32 B/op in BloomBenchmark).
+
+  /** Adds {@code key}; see {@link #put(Hash128)}. */
+  @Override
+  public boolean put(CharSequence key) {
+    long[] hash = Hash128.utf8(key);
+    return probe(hash[0], hash[1], true);
   }
 
   /** True if {@code key} might have been put; false if it definitely was not. */
   @Override
   public boolean mightContain(CharSequence key) {
     long[] hash = Hash128.utf8(key);
-    return mightContain(hash[0], hash[1]);
+    return probe(hash[0], hash[1], false);
   }
 
-  /** True if the key whose hash is {@code hash} might have been put; false if definitely not. */
-  @Override
-  public boolean mightContain(Hash128 hash) {
-    return mightContain(hash.h1(), hash.h2());
-  }
-
-  private boolean mightContain(long h1, long h2) {
+  /**
+   * Walks the k bit positions of the key hashed to (h1, h2). Putting ({@code set}) sets each one
+   * and returns true if it flipped any; querying returns false at the first clear bit, else true.
+   * Each caller passes a constant, so that once inlined the JIT keeps only its own loop.
+   */
+  private boolean probe(long h1, long h2, boolean set) {
+    int flipped = 0;
     long index = index(h1, bits);
     long step = index(h2, bits);
     for (int i = 0; i < hashes; i++) {
-      long word = (long) WORDS.getOpaque(words, (int) (index >>> 6));
-      if ((word & (1L << index)) == 0) {
+      long mask = 1L << index;
+      int word = (int) (index >>> 6);
+      if (set) {
+        if (((long) WORDS.getAndBitwiseOr(words, word, mask) & mask) == 0) {
+          flipped++;
+        }
+      } else if (((long) WORDS.getOpaque(words, word) & mask) == 0) {
         return false;
       }
       index = nextIndex(index, step, bits);
       step = nextStep(step, i, bits);
     }
-    return true;
+    if (flipped > 0) {
+      setBits.add(flipped);
+    }
+    return !set || flipped > 0;
   }
 
   /**
@@ -243,83 +269,7 @@ public final class BloomFilter implements MembershipFilter {
    */
   @Override
   public void writeTo(OutputStream out) throws IOException {
-    DataOutputStream data = new DataOutputStream(out);
-    FilterFormat.writePreamble(data, Layout.CLASSIC);
-    data.writeInt(HASH_ID);
-    data.writeLong(bits);
-    data.writeInt(hashes);
-    data.writeLong(expectedInsertions);
-    data.writeLong(setBitCount());
-    FilterWords.write(data, words);
-    data.flush();
-  }
-
-  /**
-   * Reads a filter written by {@link #writeTo}.
-   *
-   * @throws IOException if the stream is not a Sieve filter, has another format version or hash,
-   *     is truncated, or fails its checksum; the message says which
-   */
-  public static BloomFilter readFrom(InputStream in) throws IOException {
-    MembershipFilter filter = MembershipFilter.readFrom(in);
-    if (!(filter instanceof BloomFilter)) {
-      throw new IOException("not a classic Bloom filter: " + filter);
-    }
-    return (BloomFilter) filter;
-  }
-
-  /** Reads what follows the preamble of a classic filter. */
-  static BloomFilter readBody(DataInputStream data) throws IOException {
-    int hashId = readHeader(data, "hash id", DataInputStream::readInt);
-    if (hashId != HASH_ID) {
-      throw new IOException(
-          "unsupported hash id " + hashId + " (this build uses " + HASH_ID + ")");
-    }
-    long bits = readHeader(data, "bit count", DataInputStream::readLong);
-    int hashes = readHeader(data, "hash count", DataInputStream::readInt);
-    long expected = readHeader(data, "expected insertions", DataInputStream::readLong);
-    long setBits = readHeader(data, "set-bit count", DataInputStream::readLong);
-    if (bits <= 0 || bits > MAX_BITS || hashes < 1 || hashes > 255 || expected <= 0
-        || setBits < 0 || setBits > bits) {
-      throw new IOException(
-          "corrupt Bloom filter header: m=" + bits + ", k=" + hashes + ", n=" + expected + ", X="
-              + setBits);
-    }
-    BloomFilter filter = new BloomFilter(bits, hashes, expected);
-    FilterWords.read(data, filter.words, "Bloom filter");
-    long popCount = FilterWords.popCount(filter.words);
-    if (popCount != setBits) {
-      throw new IOException(
-          "corrupt Bloom filter: header says " + setBits + " bits set, the words hold "
-              + popCount);
-    }
-    filter.setBits.add(setBits);
-    return filter;
-  }
-
-  private static <T> T readHeader(
-      DataInputStream in, String name, FilterFormat.Field<T> field) throws IOException {
-    return FilterFormat.readField(in, name, field);
-  }
-
-  private static void checkInsertions(long expectedInsertions) {
-    if (expectedInsertions <= 0) {
-      throw new IllegalArgumentException(
-          "expectedInsertions (" + expectedInsertions + ") must be > 0");
-    }
-  }
-
-  private static void checkRate(double falsePositiveRate) {
-    if (!(falsePositiveRate > 0 && falsePositiveRate < 1)) {
-      throw new IllegalArgumentException(
-          "falsePositiveRate (" + falsePositiveRate + ") must be in (0, 1)");
-    }
-  }
-
-  private static void checkBits(long bits) {
-    if (bits <= 0 || bits > MAX_BITS) {
-      throw new IllegalArgumentException("bits (" + bits + ") must be in [1, " + MAX_BITS + "]");
-    }
+    FORMAT.write(out, new TableHeader(bits, hashes, expectedInsertions, setBitCount()), words);
   }
 
   @Override

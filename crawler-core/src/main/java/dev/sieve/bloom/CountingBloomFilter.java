@@ -1,7 +1,6 @@
 package dev.sieve.bloom;
 
 import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.lang.invoke.MethodHandles;
@@ -67,11 +66,21 @@ public final class CountingBloomFilter implements MembershipFilter {
   private final long expectedInsertions;
   private final LongAdder nonZero = new LongAdder();
 
+  private static final TableHeader.Format FORMAT = new TableHeader.Format(Layout.COUNTING,
+      "counting filter", "m", "counter count", "non-zero count", "counters non-zero",
+      MAX_COUNTERS, 255, 1);
+
   private CountingBloomFilter(long counters, int hashes, long expectedInsertions) {
     this.counters = counters;
     this.hashes = hashes;
     this.expectedInsertions = expectedInsertions;
     this.words = FilterWords.allocate(counters * 4, "counters (" + counters + ")");
+  }
+
+  /** An empty table of a header read, whose words are read next; counts its non-zero counters. */
+  private CountingBloomFilter(TableHeader header) {
+    this(header.size(), header.hashes(), header.expected());
+    nonZero.add(header.setCount());
   }
 
   /**
@@ -253,47 +262,19 @@ public final class CountingBloomFilter implements MembershipFilter {
    */
   @Override
   public void writeTo(OutputStream out) throws IOException {
-    DataOutputStream data = new DataOutputStream(out);
-    FilterFormat.writePreamble(data, Layout.COUNTING);
-    data.writeInt(BloomFilter.HASH_ID);
-    data.writeLong(counters);
-    data.writeInt(hashes);
-    data.writeLong(expectedInsertions);
-    data.writeLong(nonZeroCounterCount());
-    FilterWords.write(data, words);
-    data.flush();
+    FORMAT.write(
+        out, new TableHeader(counters, hashes, expectedInsertions, nonZeroCounterCount()), words);
   }
 
   /** Reads what follows the preamble of a counting filter. */
   static CountingBloomFilter readBody(DataInputStream data) throws IOException {
-    int hashId = FilterFormat.readField(data, "hash id", DataInputStream::readInt);
-    if (hashId != BloomFilter.HASH_ID) {
-      throw new IOException(
-          "unsupported hash id " + hashId + " (this build uses " + BloomFilter.HASH_ID + ")");
-    }
-    long counters = FilterFormat.readField(data, "counter count", DataInputStream::readLong);
-    int hashes = FilterFormat.readField(data, "hash count", DataInputStream::readInt);
-    long expected = FilterFormat.readField(data, "expected insertions", DataInputStream::readLong);
-    long nonZero = FilterFormat.readField(data, "non-zero count", DataInputStream::readLong);
-    if (counters <= 0 || counters > MAX_COUNTERS || hashes < 1 || hashes > 255 || expected <= 0
-        || nonZero < 0 || nonZero > counters) {
-      throw new IOException(
-          "corrupt counting filter header: m=" + counters + ", k=" + hashes + ", n=" + expected
-              + ", X=" + nonZero);
-    }
-    CountingBloomFilter filter = new CountingBloomFilter(counters, hashes, expected);
-    FilterWords.read(data, filter.words, "counting filter");
-    long counted = 0;
-    for (long word : filter.words) {
-      counted += nonZeroNibbles(word);
-    }
-    if (counted != nonZero) {
-      throw new IOException(
-          "corrupt counting filter: header says " + nonZero + " counters non-zero, the words hold "
-              + counted);
-    }
-    filter.nonZero.add(nonZero);
-    return filter;
+    return FORMAT.read(data, CountingBloomFilter::new, filter -> filter.words, words -> {
+      long counted = 0;
+      for (long word : words) {
+        counted += nonZeroNibbles(word);
+      }
+      return counted;
+    });
   }
 
   /** The number of non-zero 4-bit counters in {@code word}. */

@@ -380,11 +380,7 @@ public final class CuckooFilter implements MembershipFilter {
 
   /** Reads what follows the preamble of a cuckoo filter. */
   static CuckooFilter readBody(DataInputStream data) throws IOException {
-    int hashId = FilterFormat.readField(data, "hash id", DataInputStream::readInt);
-    if (hashId != BloomFilter.HASH_ID) {
-      throw new IOException(
-          "unsupported hash id " + hashId + " (this build uses " + BloomFilter.HASH_ID + ")");
-    }
+    FilterFormat.readHashId(data);
     long expected = FilterFormat.readField(data, "expected insertions", DataInputStream::readLong);
     int f = FilterFormat.readField(data, "fingerprint bits", DataInputStream::readInt);
     long buckets = FilterFormat.readField(data, "bucket count", DataInputStream::readLong);

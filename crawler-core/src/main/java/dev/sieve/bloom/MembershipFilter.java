@@ -127,6 +127,29 @@ public interface MembershipFilter {
       throw new IOException("unknown filter layout " + id);
     }
 
+    /**
+     * Reads a filter of the family and refuses any but a {@code type}: "not a WHAT: " and the
+     * filter read.
+     */
+    static <T extends MembershipFilter> T readAs(InputStream in, Class<T> type, String what)
+        throws IOException {
+      MembershipFilter filter = MembershipFilter.readFrom(in);
+      if (!type.isInstance(filter)) {
+        throw new IOException("not a " + what + ": " + filter);
+      }
+      return type.cast(filter);
+    }
+
+    /** Reads the hash id and refuses any but this build's {@link BloomFilter#HASH_ID}. */
+    static int readHashId(DataInputStream in) throws IOException {
+      int hashId = readField(in, "hash id", DataInputStream::readInt);
+      if (hashId != BloomFilter.HASH_ID) {
+        throw new IOException(
+            "unsupported hash id " + hashId + " (this build uses " + BloomFilter.HASH_ID + ")");
+      }
+      return hashId;
+    }
+
     interface Field<T> {
       T read(DataInputStream in) throws IOException;
     }

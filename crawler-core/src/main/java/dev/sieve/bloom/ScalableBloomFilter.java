@@ -378,12 +378,7 @@ public final class ScalableBloomFilter implements MembershipFilter {
     CRC32C crc = new CRC32C();
     ByteArrayOutputStream headerBytes = new ByteArrayOutputStream();
     DataOutputStream header = new DataOutputStream(headerBytes);
-    int hashId = FilterFormat.readField(data, "hash id", DataInputStream::readInt);
-    header.writeInt(hashId);
-    if (hashId != BloomFilter.HASH_ID) {
-      throw new IOException(
-          "unsupported hash id " + hashId + " (this build uses " + BloomFilter.HASH_ID + ")");
-    }
+    header.writeInt(FilterFormat.readHashId(data));
     long initial = FilterFormat.readField(data, "initial capacity", DataInputStream::readLong);
     double rate = FilterFormat.readField(data, "false-positive rate", DataInputStream::readDouble);
     int growth = FilterFormat.readField(data, "growth", DataInputStream::readInt);

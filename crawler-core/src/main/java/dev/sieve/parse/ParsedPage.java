@@ -91,11 +91,6 @@ public final class ParsedPage {
     return linksOverCap;
   }
 
-  /** True if the page had more distinct followable links than {@link #links()} holds. */
-  public boolean linksCapped() {
-    return linksOverCap > 0;
-  }
-
   @Override
   public String toString() {
     return "ParsedPage{links="

@@ -58,7 +58,7 @@ class LinkExtractorTest {
     assertThat(page.linksInvalid()).isEqualTo(5);
     assertThat(page.linksNofollow()).isZero();
     assertThat(page.nofollowPage()).isFalse();
-    assertThat(page.linksCapped()).isFalse();
+    assertThat(page.linksOverCap()).isZero();
   }
 
   @Test
@@ -160,7 +160,7 @@ class LinkExtractorTest {
 
     assertThat(strings(page))
         .containsExactly("http://example.com/p0", "http://example.com/p1", "http://example.com/p2");
-    assertThat(page.linksCapped()).isTrue();
+    assertThat(page.linksOverCap()).isPositive();
     assertThat(page.linksFound()).isEqualTo(20);
     assertThat(page.linksDuplicate()).isEqualTo(10);
     assertThat(page.linksOverCap()).isEqualTo(7);
@@ -203,7 +203,7 @@ class LinkExtractorTest {
     ParsedPage page = capped.extract(body, HTML, PAGE);
 
     assertThat(page.links()).hasSize(2);
-    assertThat(page.linksCapped()).isFalse();
+    assertThat(page.linksOverCap()).isZero();
     assertThat(page.linksDuplicate()).isEqualTo(2);
   }
 
@@ -288,7 +288,7 @@ class LinkExtractorTest {
 
       assertThat(page.links()).isEmpty();
       assertThat(page.linksFound()).isZero();
-      assertThat(page.linksCapped()).isFalse();
+      assertThat(page.linksOverCap()).isZero();
     }
   }
 

@@ -1,5 +1,7 @@
-package dev.sieve.app;
+package dev.sieve.app.bench;
 
+import dev.sieve.app.Main;
+import dev.sieve.app.Units;
 import com.sun.management.GarbageCollectionNotificationInfo;
 import dev.sieve.frontier.Lease;
 import dev.sieve.frontier.LocalFrontier;
@@ -110,7 +112,7 @@ final class BenchFrontierCommand implements Callable<Integer> {
     long accepted = 0;
     long acceptedSum = 0;
     long acceptedXor = 0;
-    long start = System.nanoTime();
+    long started = Timing.start();
     for (long i = 0; i < urls; i++) {
       int host = (int) (i % hosts);
       long seq = i / hosts;
@@ -126,7 +128,7 @@ final class BenchFrontierCommand implements Callable<Integer> {
       }
     }
     sample(frontier);
-    long pushNanos = System.nanoTime() - start;
+    double pushSeconds = Timing.secondsSince(started);
     long pendingAfterPush = frontier.pending();
     long memoryAfterPush = frontier.pendingMemoryBytes();
     long diskAfterPush = frontier.pendingDiskBytes();
@@ -142,7 +144,7 @@ final class BenchFrontierCommand implements Callable<Integer> {
     long poppedSum = 0;
     long poppedXor = 0;
     long outOfOrder = 0;
-    start = System.nanoTime();
+    started = Timing.start();
     while (true) {
       Lease lease = frontier.poll();
       if (lease == null) {
@@ -168,40 +170,41 @@ final class BenchFrontierCommand implements Callable<Integer> {
         sample(frontier);
       }
     }
-    long popNanos = System.nanoTime() - start;
+    double popSeconds = Timing.secondsSince(started);
     sample(frontier);
 
     long rejected = urls - accepted;
     long lost = accepted - popped;
     boolean ok = lost == 0 && acceptedSum == poppedSum && acceptedXor == poppedXor && outOfOrder == 0;
     out.println();
-    row(out, "URLs pushed", String.format(Locale.ROOT, "%,d", urls));
-    row(out, "accepted / rejected by filter", String.format(Locale.ROOT, "%,d / %,d (%.4f%%)",
+    Table table = Table.of(out, -30, 0);
+    table.row("URLs pushed", Table.format("%,d", urls));
+    table.row("accepted / rejected by filter", Table.format("%,d / %,d (%.4f%%)",
         accepted, rejected, 100.0 * rejected / urls));
-    row(out, "push time, rate", String.format(Locale.ROOT, "%.1f s, %,.0f pushes/s",
-        pushNanos / 1e9, urls / (pushNanos / 1e9)));
-    row(out, "pop time, rate", String.format(Locale.ROOT, "%.1f s, %,.0f pops/s",
-        popNanos / 1e9, popped / (popNanos / 1e9)));
-    row(out, "pending after push", String.format(Locale.ROOT, "%,d", pendingAfterPush));
-    row(out, "pending memory after push", Units.bytes(memoryAfterPush) + String.format(Locale.ROOT,
+    table.row("push time, rate", Table.format("%.1f s, %,.0f pushes/s",
+        pushSeconds, urls / pushSeconds));
+    table.row("pop time, rate", Table.format("%.1f s, %,.0f pops/s",
+        popSeconds, popped / popSeconds));
+    table.row("pending after push", Table.format("%,d", pendingAfterPush));
+    table.row("pending memory after push", Units.bytes(memoryAfterPush) + Table.format(
         " (%.1f B per pending URL)", perUrlMemory));
-    row(out, "pending memory peak", Units.bytes(peakMemory));
-    row(out, "spill on disk after push", Units.bytes(diskAfterPush) + String.format(Locale.ROOT,
+    table.row("pending memory peak", Units.bytes(peakMemory));
+    table.row("spill on disk after push", Units.bytes(diskAfterPush) + Table.format(
         " (%.1f B per pending URL)", pendingAfterPush == 0 ? 0.0 : (double) diskAfterPush / pendingAfterPush));
-    row(out, "spill on disk peak", Units.bytes(peakDisk));
-    row(out, "heap used peak", Units.bytes(peakHeap.get()) + " (max heap "
+    table.row("spill on disk peak", Units.bytes(peakDisk));
+    table.row("heap used peak", Units.bytes(peakHeap.get()) + " (max heap "
         + Units.bytes(Runtime.getRuntime().maxMemory()) + ")");
-    row(out, "heap used after GC, max", Units.bytes(peakLiveHeap.get()));
-    row(out, "heap live after push (full GC)", Units.bytes(liveAfterPush));
-    row(out, "Sieve filter", Units.bytes(sieve.filterBits() / 8.0));
-    row(out, "popped", String.format(Locale.ROOT, "%,d", popped));
-    row(out, "lost / duplicated", lost == 0 && acceptedSum == poppedSum && acceptedXor == poppedXor
+    table.row("heap used after GC, max", Units.bytes(peakLiveHeap.get()));
+    table.row("heap live after push (full GC)", Units.bytes(liveAfterPush));
+    table.row("Sieve filter", Units.bytes(sieve.filterBits() / 8.0));
+    table.row("popped", Table.format("%,d", popped));
+    table.row("lost / duplicated", lost == 0 && acceptedSum == poppedSum && acceptedXor == poppedXor
         ? "none (count and checksums match)"
-        : String.format(Locale.ROOT, "MISMATCH: %,d accepted, %,d popped, checksums %s", accepted,
+        : Table.format("MISMATCH: %,d accepted, %,d popped, checksums %s", accepted,
             popped, acceptedSum == poppedSum && acceptedXor == poppedXor ? "match" : "differ"));
-    row(out, "per-host order", outOfOrder == 0 ? "kept" : String.format(Locale.ROOT,
+    table.row("per-host order", outOfOrder == 0 ? "kept" : Table.format(
         "BROKEN: %,d out of order", outOfOrder));
-    row(out, "result", ok ? "OK" : "FAILED");
+    table.row("result", ok ? "OK" : "FAILED");
     return ok ? 0 : 1;
   }
 
@@ -245,10 +248,6 @@ final class BenchFrontierCommand implements Callable<Integer> {
       used += pool.getUsed();
     }
     return used;
-  }
-
-  private static void row(PrintStream out, String name, String value) {
-    out.printf(Locale.ROOT, "  %-30s %s%n", name, value);
   }
 
   /** A well-mixed 64-bit hash of (host, seq), for the checksums. */

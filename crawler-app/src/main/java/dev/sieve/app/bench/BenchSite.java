@@ -1,4 +1,4 @@
-package dev.sieve.app;
+package dev.sieve.app.bench;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
@@ -16,7 +16,7 @@ import java.util.concurrent.Executors;
  * HTTP server: {@code /p/i.html} for {@code i < pages}, each about {@code pageBytes} of HTML with
  * {@code links} links (to the next page, so every page is reachable from page 0, and to random
  * others). Run in its own process so the crawler's profile is its own:
- * {@code java -cp crawler.jar dev.sieve.app.BenchSite PAGES PORT}; it prints {@code ready PORT}.
+ * {@code java -cp crawler.jar dev.sieve.app.bench.BenchSite PAGES PORT}; it prints {@code ready PORT}.
  */
 final class BenchSite implements AutoCloseable {
   private final byte[][] pages;

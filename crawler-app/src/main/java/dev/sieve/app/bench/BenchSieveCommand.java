@@ -1,5 +1,7 @@
-package dev.sieve.app;
+package dev.sieve.app.bench;
 
+import dev.sieve.app.Main;
+import dev.sieve.app.Units;
 import com.google.common.hash.BloomFilter;
 import com.google.common.hash.Funnels;
 import dev.sieve.frontier.Sieve;
@@ -10,10 +12,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicLong;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -117,60 +115,45 @@ final class BenchSieveCommand implements Callable<Integer> {
         }
       }));
     }
-    out.printf(Locale.ROOT, "%n  %-16s %14s %9s %12s %12s %13s%n",
-        "filter", "memory", "bits/URL", "pushes/s", "measured fpp", "vs guava");
+    out.println();
+    Table table = Table.of(out, -16, 14, 9, 12, 12, 13);
+    table.row("filter", "memory", "bits/URL", "pushes/s", "measured fpp", "vs guava");
     Result guava = results.stream().filter(r -> r.name().equals("guava")).findFirst().orElse(null);
     for (Result r : results) {
-      out.printf(Locale.ROOT, "  %-16s %14s %9.2f %12s %12.5f %13s%n", r.name(), Units.bytes(r.bytes()),
-          r.bytes() * 8.0 / distinct, rate(r.pushesPerSecond()), r.measuredFpp(),
-          guava == null ? "" : String.format(Locale.ROOT, "%.2fx", r.pushesPerSecond() / guava.pushesPerSecond()));
+      table.row(r.name(), Units.bytes(r.bytes()), Table.format("%.2f", r.bytes() * 8.0 / distinct),
+          Table.rate(r.pushesPerSecond()), Table.format("%.5f", r.measuredFpp()),
+          guava == null ? "" : Table.format("%.2fx", r.pushesPerSecond() / guava.pushesPerSecond()));
     }
     return 0;
   }
 
   private Result run(String name, long bytes, Target target) throws Exception {
     long distinct = Math.max(1, Math.round(urls * (1 - duplicates)));
-    AtomicLong accepted = new AtomicLong();
-    long started = System.nanoTime();
-    ExecutorService pool = Executors.newFixedThreadPool(threads);
-    try {
-      List<Future<?>> done = new ArrayList<>();
-      for (int t = 0; t < threads; t++) {
-        int thread = t;
-        done.add(pool.submit(() -> {
-          List<StringBuilder> page = new ArrayList<>();
-          for (int b = 0; b < batch; b++) {
-            page.add(new StringBuilder(128));
-          }
-          SplittableRandom random = new SplittableRandom(thread);
-          long fresh = thread;
-          long mine = 0;
-          long share = urls / threads + (thread < urls % threads ? 1 : 0);
-          for (long i = 0; i < share; i += batch) {
-            int size = (int) Math.min(batch, share - i);
-            for (int b = 0; b < size; b++) {
-              long index;
-              if (fresh > threads && random.nextDouble() < duplicates) {
-                index = random.nextLong(fresh); // an earlier URL, possibly another thread's
-              } else {
-                index = fresh;
-                fresh += threads;
-              }
-              SyntheticUrl.write(page.get(b), 0, index);
-            }
-            mine += size == batch ? target.pushAll(page) : target.pushAll(page.subList(0, size));
-          }
-          accepted.addAndGet(mine);
-          return null;
-        }));
+    Timing.Run pushes = Timing.parallel(threads, thread -> {
+      List<StringBuilder> page = new ArrayList<>();
+      for (int b = 0; b < batch; b++) {
+        page.add(new StringBuilder(128));
       }
-      for (Future<?> f : done) {
-        f.get();
+      SplittableRandom random = new SplittableRandom(thread);
+      long fresh = thread;
+      long mine = 0;
+      long share = urls / threads + (thread < urls % threads ? 1 : 0);
+      for (long i = 0; i < share; i += batch) {
+        int size = (int) Math.min(batch, share - i);
+        for (int b = 0; b < size; b++) {
+          long index;
+          if (fresh > threads && random.nextDouble() < duplicates) {
+            index = random.nextLong(fresh); // an earlier URL, possibly another thread's
+          } else {
+            index = fresh;
+            fresh += threads;
+          }
+          SyntheticUrl.write(page.get(b), 0, index);
+        }
+        mine += size == batch ? target.pushAll(page) : target.pushAll(page.subList(0, size));
       }
-    } finally {
-      pool.shutdown();
-    }
-    double seconds = (System.nanoTime() - started) / 1e9;
+      return mine;
+    });
     StringBuilder url = new StringBuilder(128);
     long falsePositives = 0;
     for (long i = 0; i < probes; i++) {
@@ -179,20 +162,15 @@ final class BenchSieveCommand implements Callable<Integer> {
       }
     }
     System.out.printf(Locale.ROOT, "  %s: %,d pushes in %.1f s, %,d accepted as new (%,d distinct pushed)%n",
-        name, urls, seconds, accepted.get(), distinct);
-    return new Result(name, bytes, urls / seconds, accepted.get(), (double) falsePositives / probes);
+        name, urls, pushes.seconds(), pushes.total(), distinct);
+    return new Result(name, bytes, pushes.perSecond(urls), pushes.total(),
+        (double) falsePositives / probes);
   }
 
   /** Guava's size: the classic optimum rounded up to whole 64-bit words. */
   private static long guavaBytes(long n, double fpp) {
     long bits = (long) (-n * Math.log(fpp) / (Math.log(2) * Math.log(2)));
     return (bits + 63) / 64 * 8;
-  }
-
-  private static String rate(double perSecond) {
-    return perSecond >= 1e6
-        ? String.format(Locale.ROOT, "%.2f M", perSecond / 1e6)
-        : String.format(Locale.ROOT, "%.0f k", perSecond / 1e3);
   }
 
   /** Realistic URL keys of 40–120 characters, distinct per (stream, index), built in place. */

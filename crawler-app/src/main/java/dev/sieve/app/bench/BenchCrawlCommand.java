@@ -1,14 +1,13 @@
-package dev.sieve.app;
+package dev.sieve.app.bench;
 
+import dev.sieve.app.Main;
+import dev.sieve.app.Units;
 import dev.sieve.crawl.CrawlConfig;
 import dev.sieve.crawl.CrawlListener;
 import dev.sieve.crawl.CrawlProgress;
 import dev.sieve.crawl.Crawler;
 import dev.sieve.url.Url;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -20,7 +19,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 import jdk.jfr.Recording;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedFrame;
@@ -85,20 +83,12 @@ final class BenchCrawlCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     PrintStream out = System.out;
-    Path jar = Path.of(BenchCrawlCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-    Process server = new ProcessBuilder(
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx2g", "-cp",
-            jar.toString(), BenchSite.class.getName(), Integer.toString(pages), "0",
-            Integer.toString(pageBytes), Integer.toString(links))
-        .redirectError(ProcessBuilder.Redirect.INHERIT)
-        .start();
     Path recordingFile = Files.createTempFile("sieve-bench-crawl", ".jfr");
-    try {
-      int port = awaitReady(server);
+    try (SiteProcess site = SiteProcess.start("2g", pages, pageBytes, links)) {
       out.printf(Locale.ROOT, "Site: %,d pages of ~%,d bytes, %d links each, on 127.0.0.1:%d (pid %d)%n",
-          pages, pageBytes, links, port, server.pid());
+          pages, pageBytes, links, site.port(), site.pid());
       CrawlConfig config = CrawlConfig.builder()
-          .seeds(List.of(Url.parse("http://127.0.0.1:" + port + "/p/0.html").orElseThrow()))
+          .seeds(List.of(Url.parse(site.seed()).orElseThrow()))
           .threads(threads)
           .politenessDelay(Duration.ZERO)
           .maxInFlightPerHost(perHost)
@@ -122,7 +112,7 @@ final class BenchCrawlCommand implements Callable<Integer> {
           out.printf(Locale.ROOT, "Warm-up crawl %d: %,d pages in %.2f s, %.0f pages/s (not measured)%n",
               i, cold.pages(), seconds, cold.pages() / seconds);
         }
-        serverCpuBefore = cpuTime(server.toHandle());
+        serverCpuBefore = site.cpuTime();
         crawlerCpuBefore = processCpuNanos();
         measuredFrom = Instant.now();
         for (int i = 1; i <= runs; i++) {
@@ -141,7 +131,7 @@ final class BenchCrawlCommand implements Callable<Integer> {
       out.printf(Locale.ROOT, "Median of %d crawls: %.0f pages/s (%d threads, %d per host)%n",
           runs, rates.get(rates.size() / 2), threads, perHost);
       double crawlerCpu = (processCpuNanos() - crawlerCpuBefore) / 1e9;
-      double serverCpu = cpuTime(server.toHandle()).minus(serverCpuBefore).toNanos() / 1e9;
+      double serverCpu = site.cpuTime().minus(serverCpuBefore).toNanos() / 1e9;
       out.printf(Locale.ROOT,
           "CPU: crawler %.2f s (%.0f pages per CPU-second), site server %.2f s, on %d cores over %.2f s%n",
           crawlerCpu, measuredPages / crawlerCpu, serverCpu,
@@ -153,8 +143,6 @@ final class BenchCrawlCommand implements Callable<Integer> {
       }
       return 0;
     } finally {
-      server.destroy();
-      server.waitFor(10, TimeUnit.SECONDS);
       Files.deleteIfExists(recordingFile);
     }
   }
@@ -164,20 +152,6 @@ final class BenchCrawlCommand implements Callable<Integer> {
     return ((com.sun.management.OperatingSystemMXBean)
             java.lang.management.ManagementFactory.getOperatingSystemMXBean())
         .getProcessCpuTime();
-  }
-
-  private static Duration cpuTime(ProcessHandle process) {
-    return process.info().totalCpuDuration().orElse(Duration.ZERO);
-  }
-
-  private static int awaitReady(Process server) throws Exception {
-    BufferedReader reader =
-        new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8));
-    String line = reader.readLine();
-    if (line == null || !line.startsWith("ready ")) {
-      throw new IllegalStateException("the site server did not start: " + line);
-    }
-    return Integer.parseInt(line.substring(6).trim());
   }
 
   /** Inclusive share of the crawler's execution samples per component. */
@@ -210,16 +184,18 @@ final class BenchCrawlCommand implements Callable<Integer> {
       }
     }
     out.printf(Locale.ROOT, "CPU profile: %,d JFR execution samples (inclusive; a sample may count twice)%n", total);
-    out.printf(Locale.ROOT, "  %-26s %8s %7s%n", "component", "samples", "share");
+    Table components = Table.of(out, -26, 8, 7);
+    components.row("component", "samples", "share");
     for (Map.Entry<String, Long> hit : hits.entrySet()) {
-      out.printf(Locale.ROOT, "  %-26s %,8d %6.1f%%%n", hit.getKey(), hit.getValue(),
-          total == 0 ? 0 : 100.0 * hit.getValue() / total);
+      components.row(hit.getKey(), Table.format("%,d", hit.getValue()),
+          Table.format("%.1f%%", total == 0 ? 0 : 100.0 * hit.getValue() / total));
     }
     out.printf(Locale.ROOT, "Where the Sieve + frontier samples were (leaf method):%n");
+    Table leaves = Table.spaced(out, "  ", 6, 0);
     sieveFrames.entrySet().stream()
         .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
         .limit(8)
-        .forEach(e -> out.printf(Locale.ROOT, "  %,6d  %s%n", e.getValue(), e.getKey()));
+        .forEach(e -> leaves.row(Table.format("%,d", e.getValue()), e.getKey()));
   }
 
   private static boolean passesThrough(List<RecordedFrame> frames, String[] prefixes) {

@@ -1,15 +1,13 @@
-package dev.sieve.app;
+package dev.sieve.app.bench;
 
+import dev.sieve.app.Main;
 import dev.sieve.frontier.Frontier;
 import dev.sieve.frontier.LocalFrontier;
 import dev.sieve.frontier.RedisFrontier;
 import dev.sieve.frontier.RedisFrontierException;
 import dev.sieve.frontier.Sieve;
 import dev.sieve.url.Url;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,10 +15,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -60,11 +54,12 @@ final class BenchRedisCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     PrintStream out = System.out;
+    Table table = Table.of(out, -18, 0);
     List<List<Url>> batches = batches();
     out.printf(Locale.ROOT, "Push: %,d distinct URLs on 1,000 hosts, batches of %d, %d threads%n",
         urls, batch, threads);
     LocalFrontier local = LocalFrontier.builder(Sieve.create(urls * 2L, 1e-6)).build();
-    report(out, "local", push(local, batches));
+    report(table, "local", push(local, batches));
     RedisFrontier shared;
     try {
       shared = RedisFrontier.builder().uri(redis).crawlId("bench-push-" + System.nanoTime())
@@ -74,12 +69,12 @@ final class BenchRedisCommand implements Callable<Integer> {
       return CommandLine.ExitCode.USAGE;
     }
     try {
-      report(out, "redis", push(shared, batches));
-      report(out, "redis (all seen)", push(shared, batches));
+      report(table, "redis", push(shared, batches));
+      report(table, "redis (all seen)", push(shared, batches));
     } finally {
       shared.disconnect();
     }
-    crawls(out);
+    crawls(out, table);
     return 0;
   }
 
@@ -99,76 +94,47 @@ final class BenchRedisCommand implements Callable<Integer> {
     return batches;
   }
 
-  private double[] push(Frontier frontier, List<List<Url>> batches) throws Exception {
-    ExecutorService pool = Executors.newFixedThreadPool(threads);
-    long start = System.nanoTime();
-    try {
-      List<Future<Integer>> futures = new ArrayList<>();
-      for (int t = 0; t < threads; t++) {
-        int first = t;
-        futures.add(pool.submit(() -> {
-          int added = 0;
-          for (int b = first; b < batches.size(); b += threads) {
-            added += frontier.pushAll(batches.get(b), 1);
-          }
-          return added;
-        }));
+  private Timing.Run push(Frontier frontier, List<List<Url>> batches) throws Exception {
+    return Timing.parallel(threads, first -> {
+      long added = 0;
+      for (int b = first; b < batches.size(); b += threads) {
+        added += frontier.pushAll(batches.get(b), 1);
       }
-      int added = 0;
-      for (Future<Integer> future : futures) {
-        added += future.get();
-      }
-      return new double[] {(System.nanoTime() - start) / 1e9, added};
-    } finally {
-      pool.shutdownNow();
-    }
+      return added;
+    });
   }
 
-  private void report(PrintStream out, String name, double[] result) {
-    out.printf(Locale.ROOT, "  %-18s %,10.0f pushes/s (%.2f s, %,d new)%n", name, urls / result[0],
-        result[0], (long) result[1]);
+  private void report(Table table, String name, Timing.Run pushes) {
+    table.row(name, Table.format("%,10.0f pushes/s (%.2f s, %,d new)", pushes.perSecond(urls),
+        pushes.seconds(), pushes.total()));
   }
 
   /** Crawls a loopback site with the local frontier, then with 1..N processes sharing Redis. */
-  private void crawls(PrintStream out) throws Exception {
-    Path jar = Path.of(BenchRedisCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+  private void crawls(PrintStream out, Table table) throws Exception {
     Path dir = Files.createTempDirectory("sieve-bench-redis");
-    Process server = new ProcessBuilder(java(), "-Xmx1g", "-cp", jar.toString(),
-        BenchSite.class.getName(), Integer.toString(pages), "0")
-        .redirectError(ProcessBuilder.Redirect.INHERIT).start();
-    try {
-      BufferedReader reader = new BufferedReader(
-          new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8));
-      String ready = reader.readLine();
-      if (ready == null || !ready.startsWith("ready ")) {
-        throw new IllegalStateException("the site server did not start: " + ready);
-      }
-      int port = Integer.parseInt(ready.substring(6).trim());
-      Path seeds = Files.writeString(dir.resolve("seeds.txt"),
-          "http://127.0.0.1:" + port + "/p/0.html\n");
+    try (SiteProcess site = SiteProcess.start("1g", pages, 40_000, 50)) {
+      Path seeds = Files.writeString(dir.resolve("seeds.txt"), site.seed() + "\n");
       out.printf(Locale.ROOT, "Crawl: %,d pages of ~40 KB, 50 links each, one host on loopback,"
           + " %d threads per process, no delay, %d per host%n", pages, threads, threads * processes);
-      crawl(out, jar, dir, seeds, "local", 1, List.of("--frontier", "local"));
+      crawl(table, dir, seeds, "local", 1, List.of("--frontier", "local"));
       String id = "bench-crawl-" + System.nanoTime();
       for (int p = 1; p <= processes; p++) {
-        crawl(out, jar, dir, seeds, "redis x" + p, p, List.of("--frontier", redis,
+        crawl(table, dir, seeds, "redis x" + p, p, List.of("--frontier", redis,
             "--crawl-id", id + "-" + p));
       }
-    } finally {
-      server.destroy();
-      server.waitFor(10, TimeUnit.SECONDS);
     }
   }
 
-  private void crawl(PrintStream out, Path jar, Path dir, Path seeds, String name, int count,
+  private void crawl(Table table, Path dir, Path seeds, String name, int count,
       List<String> frontier) throws Exception {
     List<Process> crawlers = new ArrayList<>();
     List<Path> outputs = new ArrayList<>();
-    long start = System.nanoTime();
+    long started = Timing.start();
     for (int i = 0; i < count; i++) {
       Path output = dir.resolve(name.replace(' ', '-') + "-" + i + ".jsonl");
       outputs.add(output);
-      List<String> command = new ArrayList<>(List.of(java(), "-Xmx1g", "-jar", jar.toString(),
+      List<String> command = new ArrayList<>(List.of(SiteProcess.java(), "-Xmx1g", "-jar",
+          SiteProcess.jar().toString(),
           "crawl", "--seeds", seeds.toString(), "--output", output.toString(),
           "--threads", Integer.toString(threads), "--per-host", Integer.toString(threads * processes),
           "--delay-ms", "0", "--expected-urls", Long.toString(Math.max(1_000_000, pages * 2L)),
@@ -180,18 +146,14 @@ final class BenchRedisCommand implements Callable<Integer> {
     for (Process crawler : crawlers) {
       crawler.waitFor();
     }
-    double seconds = (System.nanoTime() - start) / 1e9;
+    double seconds = Timing.secondsSince(started);
     long total = 0;
     for (Path output : outputs) {
       try (var lines = Files.lines(output)) {
         total += lines.count();
       }
     }
-    out.printf(Locale.ROOT, "  %-18s %,8d pages in %6.2f s: %,6.0f pages/s (wall time, JVM start"
-        + " included)%n", name, total, seconds, total / seconds);
-  }
-
-  private static String java() {
-    return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    table.row(name, Table.format("%,8d pages in %6.2f s: %,6.0f pages/s (wall time, JVM start"
+        + " included)", total, seconds, total / seconds));
   }
 }

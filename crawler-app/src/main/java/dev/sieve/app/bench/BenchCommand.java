@@ -1,5 +1,6 @@
-package dev.sieve.app;
+package dev.sieve.app.bench;
 
+import dev.sieve.app.Main;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -15,7 +16,7 @@ import picocli.CommandLine.Command;
       BenchCrawlCommand.class,
       BenchRedisCommand.class
     })
-final class BenchCommand implements Runnable {
+public final class BenchCommand implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Override
