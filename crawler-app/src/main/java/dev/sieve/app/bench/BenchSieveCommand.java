@@ -12,6 +12,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
+import dev.sieve.settings.Check;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -27,6 +29,8 @@ import picocli.CommandLine.Option;
     description = "Push N synthetic URLs through the Sieve's filter and measure speed, memory and"
         + " the false-positive rate; --compare-guava runs Guava's BloomFilter alongside.")
 final class BenchSieveCommand implements Callable<Integer> {
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
   @Option(names = "--urls", required = true, description = "URLs to push, repeats included.")
   long urls;
 
@@ -71,9 +75,17 @@ final class BenchSieveCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    if (urls < 1 || !(duplicates >= 0 && duplicates < 1) || threads < 1 || probes < 1 || batch < 1) {
-      throw new IllegalArgumentException(
-          "urls, threads, probes and batch must be >= 1 and duplicates in [0, 1)");
+    try {
+      Check.positive("--urls", urls);
+      Check.positive("--threads", threads);
+      Check.positive("--probes", probes);
+      Check.positive("--batch", batch);
+      Check.rate("--fpp", fpp);
+      if (!(duplicates >= 0 && duplicates < 1)) {
+        throw new IllegalArgumentException("--duplicates (" + duplicates + ") must be in [0, 1)");
+      }
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
     long distinct = Math.max(1, Math.round(urls * (1 - duplicates)));
     PrintStream out = System.out;
