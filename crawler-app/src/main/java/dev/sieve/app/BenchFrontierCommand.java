@@ -2,8 +2,8 @@ package dev.sieve.app;
 
 import com.sun.management.GarbageCollectionNotificationInfo;
 import dev.sieve.frontier.Lease;
-import dev.sieve.frontier.LocalFrontier;
 import dev.sieve.frontier.Sieve;
+import dev.sieve.frontier.local.LocalFrontier;
 import dev.sieve.url.Url;
 import java.io.IOException;
 import java.io.PrintStream;

@@ -1,10 +1,12 @@
 package dev.sieve.crawl;
 
 import dev.sieve.bloom.BloomFilter;
-import dev.sieve.frontier.LocalFrontier;
 import dev.sieve.frontier.Sieve;
-import java.io.IOException;
+import dev.sieve.frontier.local.LocalFrontier;
+import dev.sieve.frontier.state.CrawlState;
+import dev.sieve.frontier.state.CrawlStateException;
 import dev.sieve.url.Url;
+import java.io.IOException;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;

@@ -10,7 +10,7 @@ import java.time.Duration;
  * #complete}, {@link #retry} or {@link #putBack}. The frontier is finished when nothing is
  * pending and nothing is leased; {@link #take} then returns null.
  *
- * <p>Implementations are thread-safe: {@link LocalFrontier} in process memory, {@link
+ * <p>Implementations are thread-safe: {@code LocalFrontier} in process memory, {@code
  * RedisFrontier} shared by crawler processes through Redis.
  */
 public interface Frontier extends AutoCloseable {

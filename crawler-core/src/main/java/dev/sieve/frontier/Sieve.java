@@ -279,7 +279,7 @@ public final class Sieve {
   }
 
   /** Thresholds as multiples of capacity: 1.0, 1.5, 2.0, 3.0, 4.0, ... */
-  static double threshold(int index) {
+  public static double threshold(int index) {
     return switch (index) {
       case 0 -> 1.0;
       case 1 -> 1.5;
