@@ -3,6 +3,7 @@ package dev.sieve.crawl;
 import dev.sieve.bloom.BloomFilter;
 import dev.sieve.frontier.Sieve;
 import dev.sieve.frontier.local.LocalFrontier;
+import dev.sieve.frontier.local.LocalFrontierBuilder;
 import dev.sieve.frontier.state.CrawlState;
 import dev.sieve.frontier.state.CrawlStateException;
 import dev.sieve.url.Url;
@@ -56,7 +57,7 @@ final class Checkpointer implements AutoCloseable {
    * @throws CrawlStateException if the state is in use, its settings differ, or it is unusable
    */
   static Checkpointer open(CrawlConfig config, CrawlListener listener, CrawlStats stats,
-      Function<Sieve, LocalFrontier.Builder> frontierFor) {
+      Function<Sieve, LocalFrontierBuilder> frontierFor) {
     CrawlState state = CrawlState.open(config.stateDir, settings(config), config.freshState,
         config.seeds.stream().map(Url::toString).toList(), config.addSeeds);
     try {

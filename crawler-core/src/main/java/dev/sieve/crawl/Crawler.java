@@ -9,6 +9,7 @@ import dev.sieve.frontier.Frontier;
 import dev.sieve.frontier.Lease;
 import dev.sieve.frontier.Sieve;
 import dev.sieve.frontier.local.LocalFrontier;
+import dev.sieve.frontier.local.LocalFrontierBuilder;
 import dev.sieve.frontier.state.CrawlState;
 import dev.sieve.frontier.state.CrawlStateException;
 import dev.sieve.parse.LinkExtractor;
@@ -161,7 +162,7 @@ public final class Crawler {
         .build();
   }
 
-  private static LocalFrontier.Builder frontierBuilder(CrawlConfig config, Sieve sieve, Path spill) {
+  private static LocalFrontierBuilder frontierBuilder(CrawlConfig config, Sieve sieve, Path spill) {
     return LocalFrontier.builder(sieve)
         .ticker(config.ticker)
         .politenessDelay(config.politenessDelay)

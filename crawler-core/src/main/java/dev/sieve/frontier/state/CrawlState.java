@@ -4,6 +4,7 @@ import dev.sieve.bloom.MembershipFilter;
 import dev.sieve.frontier.CapacityWarning;
 import dev.sieve.frontier.Sieve;
 import dev.sieve.frontier.local.LocalFrontier;
+import dev.sieve.frontier.local.LocalFrontierBuilder;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
@@ -232,7 +233,7 @@ public final class CrawlState implements AutoCloseable {
       java.util.function.Supplier<Sieve> freshSieve,
       double targetFpp,
       Consumer<CapacityWarning> capacityListener,
-      java.util.function.Function<Sieve, LocalFrontier.Builder> frontierFor) {
+      java.util.function.Function<Sieve, LocalFrontierBuilder> frontierFor) {
     List<Long> checkpoints = completeCheckpoints(dir);
     List<String> problems = new ArrayList<>();
     for (long index : checkpoints) {

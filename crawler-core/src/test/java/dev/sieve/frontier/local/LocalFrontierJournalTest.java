@@ -170,7 +170,7 @@ class LocalFrontierJournalTest {
     return builder(sieve).build();
   }
 
-  private static LocalFrontier.Builder builder(Sieve sieve) {
+  private static LocalFrontierBuilder builder(Sieve sieve) {
     return LocalFrontier.builder(sieve).politenessDelay(Duration.ZERO).maxInFlightPerHost(1000);
   }
 

@@ -147,13 +147,13 @@ class LocalFrontierStateTest {
         .hasMessage("pendingMemoryBytes (0) must be > 0");
   }
 
-  private LocalFrontier.Builder builder() {
+  private LocalFrontierBuilder builder() {
     return LocalFrontier.builder(Sieve.create(100_000, 0.0001))
         .ticker(ticker)
         .politenessDelay(Duration.ZERO);
   }
 
-  private LocalFrontier.Builder spilling() {
+  private LocalFrontierBuilder spilling() {
     return builder().spillTo(dir, BUDGET).segmentBytes(16 << 10);
   }
 
