@@ -28,7 +28,7 @@ class RedisClusterFrontierTest {
   @Test
   void pushAll_sameUrlsFrom16ThreadsThroughTwoProcesses_admitsEachExactlyOnce() throws Exception {
     // 8-block segments: the filter spans dozens of keys, in slots on all three masters.
-    RedisFrontier.Builder builder = RedisFrontier.builder().uri(cluster.clusterUri())
+    RedisFrontierBuilder builder = RedisFrontier.builder().uri(cluster.clusterUri())
         .crawlId("cluster-" + System.nanoTime()).expectedUrls(20_000).falsePositiveRate(1e-6)
         .politenessDelay(Duration.ZERO).segmentBits(8 * 512).connections(20);
     RedisFrontier a = builder.build();

@@ -60,13 +60,13 @@ class RedisFrontierTest {
     opened.forEach(RedisFrontier::disconnect);
   }
 
-  private RedisFrontier.Builder builder(String crawlId) {
+  private RedisFrontierBuilder builder(String crawlId) {
     return RedisFrontier.builder().uri(redis.uri()).crawlId(crawlId)
         .expectedUrls(100_000).falsePositiveRate(1e-6).politenessDelay(Duration.ZERO)
         .connections(20);
   }
 
-  private RedisFrontier open(RedisFrontier.Builder builder) {
+  private RedisFrontier open(RedisFrontierBuilder builder) {
     RedisFrontier frontier = builder.build();
     opened.add(frontier);
     return frontier;
@@ -220,7 +220,7 @@ class RedisFrontierTest {
     String crawl = id(info);
     long delayMs = 60;
     Map<String, List<Long>> leasedAt = new ConcurrentHashMap<>();
-    RedisFrontier.Builder builder = builder(crawl).politenessDelay(Duration.ofMillis(delayMs))
+    RedisFrontierBuilder builder = builder(crawl).politenessDelay(Duration.ofMillis(delayMs))
         .pollInterval(Duration.ofMillis(5))
         .onLease((host, millis) -> leasedAt.computeIfAbsent(host, h -> new CopyOnWriteArrayList<>())
             .add(millis));
@@ -349,8 +349,8 @@ class RedisFrontierTest {
 
   @Test
   void entry_roundTripsDepthAttemptAndChain() {
-    String entry = RedisFrontier.encode("http://a.example/x", 3, 2, List.of("http://a/1", "http://a/2"));
-    Lease lease = RedisFrontier.decode(entry, "a.example");
+    String entry = QueueEntry.encode("http://a.example/x", 3, 2, List.of("http://a/1", "http://a/2"));
+    Lease lease = QueueEntry.decode(entry, "a.example");
     assertThat(lease).isEqualTo(new Lease("http://a.example/x", 3, "a.example", 2,
         List.of("http://a/1", "http://a/2")));
     assertThat(new HashSet<>(Set.of(lease))).contains(lease);
