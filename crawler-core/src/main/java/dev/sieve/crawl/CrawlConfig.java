@@ -2,6 +2,8 @@ package dev.sieve.crawl;
 
 import com.google.common.base.Ticker;
 import dev.sieve.fetch.Fetcher;
+import dev.sieve.frontier.FrontierSettings;
+import dev.sieve.frontier.Politeness;
 import dev.sieve.frontier.QueueKey;
 import dev.sieve.url.Scope;
 import dev.sieve.url.Url;
@@ -123,6 +125,19 @@ public final class CrawlConfig {
 
   public double falsePositiveRate() {
     return falsePositiveRate;
+  }
+
+  /** The frontier's part of these settings, for {@code Frontiers.open}: the one place it is made. */
+  public FrontierSettings frontierSettings() {
+    return FrontierSettings.builder()
+        .seenFilter(seenFilter, expectedUrls, falsePositiveRate, growOnCapacity)
+        .politeness(new Politeness(politenessDelay, maxInFlightPerHost, maxPagesPerHost, queueKey))
+        .pendingMemoryBytes(pendingMemoryBytes)
+        .ticker(ticker)
+        .state(stateDir, freshState, checkpointInterval, diskReserveBytes)
+        .addSeeds(addSeeds)
+        .fixedOnResume("scope", scope.name().toLowerCase(java.util.Locale.ROOT))
+        .build();
   }
 
   /** The most {@link Builder#maxRetryAfter} accepts: a host is never held longer than a day. */

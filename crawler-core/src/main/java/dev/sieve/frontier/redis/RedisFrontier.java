@@ -275,6 +275,7 @@ public final class RedisFrontier implements Frontier {
    * Closes the connections to Redis. Call after {@link #close()} once nothing uses the frontier:
    * the crawl's workers may still give leases back after close().
    */
+  @Override
   public void disconnect() {
     closed = true;
     connection.close();

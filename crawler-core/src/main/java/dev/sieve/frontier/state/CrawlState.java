@@ -1,10 +1,10 @@
 package dev.sieve.frontier.state;
 
 import dev.sieve.bloom.MembershipFilter;
-import dev.sieve.frontier.CapacityWarning;
+import dev.sieve.frontier.FrontierListener;
+import dev.sieve.frontier.FrontierSettings;
 import dev.sieve.frontier.Sieve;
 import dev.sieve.frontier.local.LocalFrontier;
-import dev.sieve.frontier.local.LocalFrontierBuilder;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
@@ -30,7 +30,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
-import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.zip.CRC32C;
@@ -67,7 +66,7 @@ public final class CrawlState implements AutoCloseable {
   private static final String COUNTERS = "counters.properties";
   private static final String MANIFEST = "MANIFEST";
   /** Pending URLs beyond the memory budget, referred to by the checkpoints. */
-  public static final String SPILL = "spill";
+  static final String SPILL = "spill";
 
   private final Path dir;
   private final FileChannel lockChannel;
@@ -223,17 +222,14 @@ public final class CrawlState implements AutoCloseable {
   }
 
   /** What a restore produced. */
-  public record Restored(Sieve sieve, LocalFrontier frontier, Map<String, Long> counters) {}
+  record Restored(Sieve sieve, LocalFrontier frontier, Map<String, Long> counters) {}
 
   /**
-   * Restores the newest usable checkpoint and replays the journals after it into {@code frontier}
-   * (built around the returned Sieve), falling back to older checkpoints when one is damaged.
+   * Restores the newest usable checkpoint and replays the journals after it into a frontier with
+   * {@code config} around the returned Sieve, falling back to older checkpoints when one is
+   * damaged.
    */
-  public Restored restore(
-      java.util.function.Supplier<Sieve> freshSieve,
-      double targetFpp,
-      Consumer<CapacityWarning> capacityListener,
-      java.util.function.Function<Sieve, LocalFrontierBuilder> frontierFor) {
+  Restored restore(FrontierSettings config, FrontierListener listener) {
     List<Long> checkpoints = completeCheckpoints(dir);
     List<String> problems = new ArrayList<>();
     for (long index : checkpoints) {
@@ -244,11 +240,11 @@ public final class CrawlState implements AutoCloseable {
         try (InputStream in = new BufferedInputStream(Files.newInputStream(cp.resolve(FILTER)), 1 << 16)) {
           filter = MembershipFilter.readFrom(in);
         }
-        Sieve sieve = Sieve.over(filter, targetFpp, capacityListener);
+        Sieve sieve = Sieve.over(filter, config.falsePositiveRate, listener::onCapacityWarning);
         LocalFrontier frontier;
         try (DataInputStream in = new DataInputStream(
             new BufferedInputStream(Files.newInputStream(cp.resolve(FRONTIER)), 1 << 16))) {
-          frontier = frontierFor.apply(sieve).restore(in, journalsFrom(index));
+          frontier = Frontiers.local(config, sieve, dir.resolve(SPILL), listener).restore(in, journalsFrom(index));
         }
         log.info("Resumed from {} and {} journal(s)", cp, journalsFrom(index).size());
         return new Restored(sieve, frontier, readCounters(cp.resolve(COUNTERS)));
@@ -260,8 +256,8 @@ public final class CrawlState implements AutoCloseable {
     // No usable checkpoint: start from empty and replay every journal from the first.
     if (checkpoints.isEmpty() || journalIndexes(dir).contains(0L)) {
       try {
-        Sieve sieve = freshSieve.get();
-        LocalFrontier frontier = frontierFor.apply(sieve).build();
+        Sieve sieve = Frontiers.newSieve(config, listener);
+        LocalFrontier frontier = Frontiers.local(config, sieve, dir.resolve(SPILL), listener).build();
         frontier.replay(journalsFrom(0));
         log.info("Resumed from the journals in {}", dir);
         return new Restored(sieve, frontier, Map.of());
@@ -286,7 +282,7 @@ public final class CrawlState implements AutoCloseable {
    * Starts a journal numbered after every existing one, logging {@code frontier} to it; the next
    * checkpoint takes the number after it.
    */
-  public void startJournal(LocalFrontier frontier) throws IOException {
+  void startJournal(LocalFrontier frontier) throws IOException {
     long index = journalIndexes(dir).stream().max(Long::compare).orElse(-1L) + 1;
     index = Math.max(index, completeCheckpoints(dir).stream().max(Long::compare).orElse(-1L) + 1);
     checkpoint = index;
@@ -297,7 +293,7 @@ public final class CrawlState implements AutoCloseable {
    * Writes a checkpoint: the filter and the queues while the frontier is paused (they must agree),
    * a new journal from that instant, then fsync, manifest and rename outside the pause.
    */
-  public void checkpoint(LocalFrontier frontier, Sieve sieve) throws IOException {
+  void checkpoint(LocalFrontier frontier, Sieve sieve) throws IOException {
     long index = checkpoint + 1;
     Path tmp = dir.resolve("checkpoint-" + index + ".tmp");
     deleteRecursively(tmp);
@@ -351,7 +347,7 @@ public final class CrawlState implements AutoCloseable {
   }
 
   /** The usable space left on the state directory's disk. */
-  public long usableSpace() throws IOException {
+  long usableSpace() throws IOException {
     return Files.getFileStore(dir).getUsableSpace();
   }
 

@@ -2,11 +2,11 @@ package dev.sieve.frontier.state;
 
 /** The crawl's state directory cannot be used: the message names the file and the problem. */
 public final class CrawlStateException extends RuntimeException {
-  public CrawlStateException(String message) {
+  CrawlStateException(String message) {
     super(message);
   }
 
-  public CrawlStateException(String message, Throwable cause) {
+  CrawlStateException(String message, Throwable cause) {
     super(message, cause);
   }
 

@@ -178,7 +178,7 @@ class CrawlStateTest {
   @Test
   void diskNearlyFull_noNewUrlIsTakenAndAWarningSaysWhy() throws Exception {
     try (TestSite site = TestSite.start(50);
-        CapturedLogs logs = new CapturedLogs("dev.sieve.crawl.Checkpointer")) {
+        CapturedLogs logs = new CapturedLogs(Checkpointer.class.getName())) {
       List<PageRecord> records = new CopyOnWriteArrayList<>();
       CrawlConfig config = CrawlConfig.builder()
           .seeds(List.of(Url.parse(site.url("/p/0.html")).orElseThrow()))
@@ -186,7 +186,7 @@ class CrawlStateTest {
           .stateDir(state)
           .diskReserveBytes(Long.MAX_VALUE)
           .build();
-      Crawler crawler = new Crawler(config, new CrawlListener() {
+      Crawler crawler = Crawler.open(config, new CrawlListener() {
         @Override
         public void onPage(PageRecord record) {
           records.add(record);
@@ -259,7 +259,7 @@ class CrawlStateTest {
             .expectedUrls(100_000)
             .stateDir(state))
         .build();
-    return new Crawler(config, new CrawlListener() {
+    return Crawler.open(config, new CrawlListener() {
       @Override
       public void onPage(PageRecord record) {
         records.add(record);

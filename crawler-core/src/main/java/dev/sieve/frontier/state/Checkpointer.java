@@ -1,11 +1,10 @@
-package dev.sieve.crawl;
+package dev.sieve.frontier.state;
 
 import dev.sieve.bloom.BloomFilter;
+import dev.sieve.frontier.FrontierListener;
+import dev.sieve.frontier.FrontierSettings;
 import dev.sieve.frontier.Sieve;
 import dev.sieve.frontier.local.LocalFrontier;
-import dev.sieve.frontier.local.LocalFrontierBuilder;
-import dev.sieve.frontier.state.CrawlState;
-import dev.sieve.frontier.state.CrawlStateException;
 import dev.sieve.url.Url;
 import java.io.IOException;
 import java.util.List;
@@ -15,7 +14,6 @@ import java.util.TreeMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,11 +25,12 @@ import org.slf4j.LoggerFactory;
 final class Checkpointer implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Checkpointer.class);
 
-  private final CrawlConfig config;
+  private final FrontierSettings config;
   private final CrawlState state;
   private final Sieve sieve;
   private final LocalFrontier frontier;
-  private final CrawlStats stats;
+  /** The counters restored with the frontier. */
+  private final Map<String, Long> restoredCounts;
   private final ScheduledExecutorService timer =
       Executors.newSingleThreadScheduledExecutor(runnable -> {
         Thread thread = new Thread(runnable, "checkpoint");
@@ -42,13 +41,13 @@ final class Checkpointer implements AutoCloseable {
   /** The final checkpoint's failure, or null. */
   private volatile String failure;
 
-  private Checkpointer(CrawlConfig config, CrawlState state, Sieve sieve, LocalFrontier frontier,
-      CrawlStats stats) {
+  private Checkpointer(FrontierSettings config, CrawlState state, Sieve sieve, LocalFrontier frontier,
+      Map<String, Long> restoredCounts) {
     this.config = config;
     this.state = state;
     this.sieve = sieve;
     this.frontier = frontier;
-    this.stats = stats;
+    this.restoredCounts = restoredCounts;
   }
 
   /**
@@ -56,28 +55,26 @@ final class Checkpointer implements AutoCloseable {
    *
    * @throws CrawlStateException if the state is in use, its settings differ, or it is unusable
    */
-  static Checkpointer open(CrawlConfig config, CrawlListener listener, CrawlStats stats,
-      Function<Sieve, LocalFrontierBuilder> frontierFor) {
+  static Checkpointer open(FrontierSettings config, List<Url> seeds, FrontierListener listener) {
     CrawlState state = CrawlState.open(config.stateDir, settings(config), config.freshState,
-        config.seeds.stream().map(Url::toString).toList(), config.addSeeds);
+        seeds.stream().map(Url::toString).toList(), config.addSeeds);
     try {
       Sieve sieve;
       LocalFrontier frontier;
+      Map<String, Long> restored = Map.of();
       if (state.resumed()) {
-        CrawlState.Restored restored = state.restore(
-            () -> newSieve(config, listener), config.falsePositiveRate, listener::onCapacityWarning,
-            frontierFor);
-        sieve = restored.sieve();
-        frontier = restored.frontier();
+        CrawlState.Restored resumed = state.restore(config, listener);
+        sieve = resumed.sieve();
+        frontier = resumed.frontier();
         // The checkpoint's counters, plus those journaled with each URL done after it.
-        frontier.addCounts(restored.counters());
-        stats.add(frontier.counts());
+        frontier.addCounts(resumed.counters());
+        restored = frontier.counts();
       } else {
-        sieve = newSieve(config, listener);
-        frontier = frontierFor.apply(sieve).build();
+        sieve = Frontiers.newSieve(config, listener);
+        frontier = Frontiers.local(config, sieve, state.dir().resolve(CrawlState.SPILL), listener).build();
       }
       state.startJournal(frontier);
-      return new Checkpointer(config, state, sieve, frontier, stats);
+      return new Checkpointer(config, state, sieve, frontier, restored);
     } catch (IOException | RuntimeException e) {
       try {
         state.close();
@@ -91,24 +88,21 @@ final class Checkpointer implements AutoCloseable {
     }
   }
 
-  static Sieve newSieve(CrawlConfig config, CrawlListener listener) {
-    return Sieve.over(
-        config.seenFilter.create(config.expectedUrls, config.falsePositiveRate, config.growOnCapacity),
-        config.falsePositiveRate,
-        listener::onCapacityWarning);
-  }
-
   /** What must not change when the crawl resumes: the filter's shape and the queues' keys. */
-  private static Map<String, String> settings(CrawlConfig config) {
-    Map<String, String> settings = new TreeMap<>();
+  private static Map<String, String> settings(FrontierSettings config) {
+    Map<String, String> settings = new TreeMap<>(config.fixedOnResume);
     settings.put("filter", config.seenFilter.label());
     settings.put("on-capacity", config.growOnCapacity ? "grow" : "warn");
     settings.put("hash-id", Integer.toString(BloomFilter.HASH_ID));
     settings.put("expected-urls", Long.toString(config.expectedUrls));
     settings.put("fpp", Double.toString(config.falsePositiveRate));
-    settings.put("queue-key", config.queueKey.name().toLowerCase(Locale.ROOT));
-    settings.put("scope", config.scope.name().toLowerCase(Locale.ROOT));
+    settings.put("queue-key", config.politeness.queueKey().name().toLowerCase(Locale.ROOT));
     return settings;
+  }
+
+  /** The counters restored with the frontier (empty for a new crawl). */
+  Map<String, Long> restoredCounts() {
+    return restoredCounts;
   }
 
   /** Why the final checkpoint could not be written, or null. */
