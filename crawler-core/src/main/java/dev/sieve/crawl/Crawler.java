@@ -9,7 +9,6 @@ import dev.sieve.frontier.CapacityWarning;
 import dev.sieve.frontier.Frontier;
 import dev.sieve.frontier.FrontierListener;
 import dev.sieve.frontier.Lease;
-import dev.sieve.frontier.state.CrawlState;
 import dev.sieve.frontier.state.CrawlStateException;
 import dev.sieve.frontier.state.Frontiers;
 import dev.sieve.parse.LinkExtractor;

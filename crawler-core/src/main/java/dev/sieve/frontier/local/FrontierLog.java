@@ -1,7 +1,6 @@
 package dev.sieve.frontier.local;
 
 import dev.sieve.frontier.Lease;
-import dev.sieve.frontier.Sieve;
 
 /**
  * Hears every change to a {@link LocalFrontier}'s queues, in order, under the frontier's lock: a

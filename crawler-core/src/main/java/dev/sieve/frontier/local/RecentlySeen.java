@@ -1,6 +1,5 @@
 package dev.sieve.frontier.local;
 
-import dev.sieve.frontier.Sieve;
 import dev.sieve.url.Url;
 
 /**

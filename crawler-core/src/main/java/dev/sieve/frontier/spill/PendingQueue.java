@@ -4,7 +4,6 @@ import dev.sieve.frontier.Lease;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
-import java.util.Arrays;
 import java.util.Set;
 
 /**

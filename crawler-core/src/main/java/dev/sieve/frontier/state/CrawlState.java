@@ -12,12 +12,9 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.Reader;
-import java.io.Writer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -29,10 +26,8 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.zip.CRC32C;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -60,11 +55,10 @@ public final class CrawlState implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(CrawlState.class);
   private static final Pattern CHECKPOINT = Pattern.compile("checkpoint-(\\d+)");
   private static final Pattern JOURNAL = Pattern.compile("journal-(\\d+)\\.log");
-  private static final String SETTINGS = "settings.properties";
+  private static final String SETTINGS = SavedSettings.FILE;
   private static final String FILTER = "filter.bin";
   private static final String FRONTIER = "frontier.bin";
   private static final String COUNTERS = "counters.properties";
-  private static final String MANIFEST = "MANIFEST";
   /** Pending URLs beyond the memory budget, referred to by the checkpoints. */
   static final String SPILL = "spill";
 
@@ -129,7 +123,7 @@ public final class CrawlState implements AutoCloseable {
           + (ours ? "; --fresh starts over, deleting the crawl's files"
               : "; give an empty or new directory, or --fresh to start over there"));
     }
-    Properties saved = readSettings(dir);
+    Properties saved = SavedSettings.readSettings(dir);
     List<String> missing = REQUIRED.stream().filter(key -> saved.getProperty(key) == null).toList();
     if (!missing.isEmpty()) {
       throw new CrawlStateException(problem + settings + " lacks " + String.join(", ", missing)
@@ -138,18 +132,7 @@ public final class CrawlState implements AutoCloseable {
     return true;
   }
 
-  private static Properties readSettings(Path dir) {
-    Path file = dir.resolve(SETTINGS);
-    Properties saved = new Properties();
-    try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-      saved.load(in);
-    } catch (IOException | IllegalArgumentException e) {
-      throw new CrawlStateException("state directory " + dir + " is not a complete Sieve crawl state: cannot read "
-          + file + ": " + (e instanceof IOException io ? CrawlStateException.cause(io) : e.getMessage())
-          + "; --fresh starts over, deleting the crawl's files", e);
-    }
-    return saved;
-  }
+
 
   /**
    * The seeds the crawl goes on with: on resume the saved ones (and the new ones, when they are
@@ -194,11 +177,11 @@ public final class CrawlState implements AutoCloseable {
       CrawlState state = new CrawlState(dir, channel, lock, resume);
       try {
         if (resume) {
-          checkSettings(dir, settings);
+          SavedSettings.checkSettings(dir, settings);
           state.seeds = seeds.isEmpty() ? seeds : SavedSeeds.reconcile(dir, seeds, addSeeds);
         } else {
           wipe(dir);
-          writeSettings(dir, settings);
+          SavedSettings.writeSettings(dir, settings);
           SavedSeeds.write(dir, seeds);
           state.seeds = seeds;
         }
@@ -235,7 +218,7 @@ public final class CrawlState implements AutoCloseable {
     for (long index : checkpoints) {
       Path cp = dir.resolve("checkpoint-" + index);
       try {
-        verifyManifest(cp);
+        StateFiles.verifyManifest(cp);
         MembershipFilter filter;
         try (InputStream in = new BufferedInputStream(Files.newInputStream(cp.resolve(FILTER)), 1 << 16)) {
           filter = MembershipFilter.readFrom(in);
@@ -247,7 +230,7 @@ public final class CrawlState implements AutoCloseable {
           frontier = Frontiers.local(config, sieve, dir.resolve(SPILL), listener).restore(in, journalsFrom(index));
         }
         log.info("Resumed from {} and {} journal(s)", cp, journalsFrom(index).size());
-        return new Restored(sieve, frontier, readCounters(cp.resolve(COUNTERS)));
+        return new Restored(sieve, frontier, StateFiles.readCounters(cp.resolve(COUNTERS)));
       } catch (IOException | RuntimeException e) {
         problems.add(cp + ": " + e.getMessage());
         log.warn("Checkpoint {} is unusable ({}); trying an older one", cp, e.getMessage());
@@ -296,7 +279,7 @@ public final class CrawlState implements AutoCloseable {
   void checkpoint(LocalFrontier frontier, Sieve sieve) throws IOException {
     long index = checkpoint + 1;
     Path tmp = dir.resolve("checkpoint-" + index + ".tmp");
-    deleteRecursively(tmp);
+    StateFiles.deleteRecursively(tmp);
     Files.createDirectories(tmp);
     Map<String, Long> counters;
     try {
@@ -317,16 +300,16 @@ public final class CrawlState implements AutoCloseable {
     } catch (Exception e) {
       throw new IOException(e.getMessage(), e);
     }
-    writeCounters(tmp.resolve(COUNTERS), counters);
-    writeManifest(tmp);
-    fsyncDir(tmp);
+    StateFiles.writeCounters(tmp.resolve(COUNTERS), counters);
+    StateFiles.writeManifest(tmp, List.of(FILTER, FRONTIER, COUNTERS));
+    StateFiles.fsyncDir(tmp);
     Path target = dir.resolve("checkpoint-" + index);
     try {
       Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
     } catch (AtomicMoveNotSupportedException e) {
       Files.move(tmp, target);
     }
-    fsyncDir(dir);
+    StateFiles.fsyncDir(dir);
     frontier.stateDurable();
     checkpoint = index;
     // Keep this checkpoint and the one before it, with the journals the one before needs, so a
@@ -335,7 +318,7 @@ public final class CrawlState implements AutoCloseable {
     if (previous >= 0) {
       for (long old : completeCheckpoints(dir)) {
         if (old < previous) {
-          deleteRecursively(dir.resolve("checkpoint-" + old));
+          StateFiles.deleteRecursively(dir.resolve("checkpoint-" + old));
         }
       }
       for (long old : journalIndexes(dir)) {
@@ -359,30 +342,9 @@ public final class CrawlState implements AutoCloseable {
 
   // ---- files ----
 
-  private static void checkSettings(Path dir, Map<String, String> settings) {
-    Properties saved = readSettings(dir);
-    List<String> changed = new ArrayList<>();
-    for (Map.Entry<String, String> setting : settings.entrySet()) {
-      String was = saved.getProperty(setting.getKey());
-      if (was != null && !was.equals(setting.getValue())) {
-        changed.add(setting.getKey() + " " + setting.getValue() + " (the saved crawl has " + was + ")");
-      }
-    }
-    if (!changed.isEmpty()) {
-      throw new CrawlStateException("cannot resume the crawl in " + dir + " with changed settings: "
-          + String.join(", ", changed) + ". Use the saved values, or --fresh to start over.");
-    }
-  }
 
-  private static void writeSettings(Path dir, Map<String, String> settings) throws IOException {
-    Properties properties = new Properties();
-    properties.putAll(settings);
-    Path tmp = dir.resolve(SETTINGS + ".tmp");
-    try (Writer out = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
-      properties.store(out, "Settings of this crawl that must not change when it resumes");
-    }
-    Files.move(tmp, dir.resolve(SETTINGS), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-  }
+
+
 
   private static void wipe(Path dir) throws IOException {
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
@@ -390,7 +352,7 @@ public final class CrawlState implements AutoCloseable {
         String name = entry.getFileName().toString();
         if (name.equals(SETTINGS) || name.startsWith(SavedSeeds.FILE) || CHECKPOINT.matcher(name).matches() || name.startsWith("checkpoint-")
             || JOURNAL.matcher(name).matches() || name.equals(SPILL)) {
-          deleteRecursively(entry);
+          StateFiles.deleteRecursively(entry);
         }
       }
     }
@@ -419,112 +381,5 @@ public final class CrawlState implements AutoCloseable {
       throw new CrawlStateException("cannot list state directory " + dir + ": " + e.getMessage(), e);
     }
     return found;
-  }
-
-  private static void writeManifest(Path cp) throws IOException {
-    StringBuilder manifest = new StringBuilder();
-    for (String name : List.of(FILTER, FRONTIER, COUNTERS)) {
-      Path file = cp.resolve(name);
-      fsync(file);
-      manifest.append(name).append(' ').append(Files.size(file)).append(' ').append(crc(file)).append('\n');
-    }
-    Files.writeString(cp.resolve(MANIFEST), manifest, StandardCharsets.UTF_8);
-    fsync(cp.resolve(MANIFEST));
-  }
-
-  private static void verifyManifest(Path cp) throws IOException {
-    Path manifest = cp.resolve(MANIFEST);
-    if (!Files.exists(manifest)) {
-      throw new IOException("no MANIFEST: the checkpoint is incomplete");
-    }
-    List<String> lines = Files.readAllLines(manifest, StandardCharsets.UTF_8);
-    if (lines.size() != 3) {
-      throw new IOException(manifest + " is damaged: " + lines.size() + " lines, 3 expected");
-    }
-    for (String line : lines) {
-      String[] parts = line.split(" ");
-      if (parts.length != 3) {
-        throw new IOException(manifest + " is damaged: '" + line + "'");
-      }
-      Path file = cp.resolve(parts[0]);
-      if (!Files.exists(file)) {
-        throw new IOException(file + " is missing (or " + manifest + " is damaged)");
-      }
-      long expectedSize;
-      long expectedCrc;
-      try {
-        expectedSize = Long.parseLong(parts[1]);
-        expectedCrc = Long.parseLong(parts[2]);
-      } catch (NumberFormatException e) {
-        throw new IOException(manifest + " is damaged: '" + line + "'");
-      }
-      long size = Files.size(file);
-      if (size != expectedSize) {
-        throw new IOException(file + " has " + size + " bytes, the manifest says " + expectedSize + " (truncated?)");
-      }
-      if (crc(file) != expectedCrc) {
-        throw new IOException(file + " fails its checksum: the file is damaged");
-      }
-    }
-  }
-
-  private static long crc(Path file) throws IOException {
-    CRC32C crc = new CRC32C();
-    byte[] buffer = new byte[1 << 16];
-    try (InputStream in = Files.newInputStream(file)) {
-      for (int n = in.read(buffer); n > 0; n = in.read(buffer)) {
-        crc.update(buffer, 0, n);
-      }
-    }
-    return crc.getValue();
-  }
-
-  private static void writeCounters(Path file, Map<String, Long> counters) throws IOException {
-    Properties properties = new Properties();
-    counters.forEach((k, v) -> properties.setProperty(k, Long.toString(v)));
-    try (Writer out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
-      properties.store(out, "Crawl counters at this checkpoint");
-    }
-  }
-
-  private static Map<String, Long> readCounters(Path file) throws IOException {
-    Properties properties = new Properties();
-    try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-      properties.load(in);
-    }
-    Map<String, Long> counters = new TreeMap<>();
-    for (String key : properties.stringPropertyNames()) {
-      try {
-        counters.put(key, Long.parseLong(properties.getProperty(key)));
-      } catch (NumberFormatException e) {
-        throw new IOException(file + ": counter " + key + " is not a number");
-      }
-    }
-    return counters;
-  }
-
-  private static void fsync(Path file) throws IOException {
-    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
-      channel.force(true);
-    }
-  }
-
-  private static void fsyncDir(Path dir) {
-    try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ)) {
-      channel.force(true);
-    } catch (IOException e) {
-      // Some platforms cannot open a directory for fsync; the rename is still atomic there.
-    }
-  }
-
-  private static void deleteRecursively(Path path) throws IOException {
-    if (!Files.exists(path)) {
-      return;
-    }
-    try (var walk = Files.walk(path)) {
-      for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-        Files.delete(p);
-      }
-    }
   }
 }
