@@ -8,8 +8,8 @@ import java.util.Objects;
  * @param url the URL, as it was pushed
  * @param depth the number of links followed from a seed to reach it
  */
-public record PendingUrl(String url, int depth) {
-  public PendingUrl {
+record PendingUrl(String url, int depth) {
+  PendingUrl {
     Objects.requireNonNull(url, "url");
     if (depth < 0) {
       throw new IllegalArgumentException("depth (" + depth + ") must be >= 0");
