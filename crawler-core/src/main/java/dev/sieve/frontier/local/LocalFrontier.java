@@ -24,29 +24,24 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * The in-process {@link Frontier}: the {@link Sieve} in front of per-host queues in memory, scheduled
- * politely.
+ * The in-process {@link Frontier}: the {@link Sieve} in front of per-host queues in memory,
+ * scheduled politely by a {@link HostSchedule} (a host's fetch starts at least its delay apart,
+ * at most {@code maxInFlightPerHost} at once; workers take from the host ready soonest).
  *
- * <p>A URL enters once, when the Sieve first sees it, into the queue of its politeness key (its
- * host, or registrable domain). A host is ready when no more than {@code maxInFlightPerHost - 1}
- * of its fetches are in flight and its politeness delay has passed: fetch starts of one host are
- * at least the delay apart, and with one fetch in flight per host (the default) the next starts
- * no sooner than the delay after the previous one completed. Workers take from whichever host is
- * ready soonest, so many hosts keep every worker busy while each host sees the promised spacing.
- *
- * <p>Every {@link Lease} taken must be given back once with {@link #complete} or {@link #retry}.
- * The frontier is finished when nothing is pending and nothing is leased; {@link #take} then
- * returns null to every worker.
+ * <p>Every {@link Lease} taken is given back once with {@link #complete}, {@link #retry} or {@link
+ * #putBack}. The frontier is finished when nothing is pending and nothing is leased; {@link #take}
+ * then returns null to every worker.
  *
  * <p><b>Memory.</b> Pending URLs are held compactly, a few bytes beyond the URL's, plus a few
- * hundred bytes per host. With {@link LocalFrontierBuilder#spillTo} they stay within a memory budget, the rest
- * in checksummed segment files read back in order per host; a spilled chunk that cannot be read
- * or is corrupt makes {@link #poll()} and {@link #take()} throw an {@link
- * java.io.UncheckedIOException} naming the file and offset, every time, rather than lose URLs.
+ * hundred bytes per host; with {@link LocalFrontierBuilder#spillTo} within a budget, the rest in
+ * checksummed segment files. A spilled chunk that cannot be read makes {@link #poll()} and {@link
+ * #take()} throw an {@link java.io.UncheckedIOException} naming the file and offset, every time,
+ * rather than lose URLs.
  *
- * <p><b>State.</b> {@link #writeState} saves pending URLs (spilled ones by reference), in-flight
- * leases and per-host counts; {@link LocalFrontierBuilder#restore} builds a frontier from it. Segment files a
- * saved state refers to are kept until {@link #stateDurable()} declares a later state durable.
+ * <p><b>State.</b> {@link #writeState} saves the schedule ({@link Snapshot}); {@link
+ * LocalFrontierBuilder#restore} builds a frontier from it and the journals written after it
+ * ({@link #journalTo}, {@link JournalReplay}). Spill files a saved state refers to are kept until
+ * {@link #stateDurable()} declares a later state durable.
  *
  * <p>Thread-safe. Time comes from the injected {@link Ticker}, so scheduling is tested without
  * sleeping ({@link #poll()} never blocks).
@@ -329,14 +324,9 @@ public final class LocalFrontier implements Frontier {
   }
 
   /**
-   * Saves the frontier to {@code out}, under its lock ({@link Snapshot}): per host its admitted
-   * count, skip flag and delay; the in-flight leases, which a restored frontier queues first in
-   * their hosts; the pending URLs in order, spilled ones as references into the spill files
-   * (forced to disk first); the counters of dropped URLs. Timing (delays in progress,
-   * Retry-After) is not saved: a restored frontier finds every host ready.
-   *
-   * <p>The spill files this state refers to are kept until a later state is written and {@link
-   * #stateDurable()} is called; call it once the caller has made this state durable.
+   * Saves the frontier to {@code out} ({@link Snapshot}), spilled URLs by reference into spill
+   * files forced to disk first; they are kept until {@link #stateDurable()} is called after a
+   * later state, so call it once the caller has made this state durable.
    */
   public void writeState(DataOutputStream out) throws IOException {
     lock.lock();
