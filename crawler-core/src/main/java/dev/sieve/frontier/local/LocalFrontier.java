@@ -8,16 +8,12 @@ import dev.sieve.frontier.QueueKey;
 import dev.sieve.frontier.Sieve;
 import dev.sieve.frontier.spill.PendingStore;
 import dev.sieve.url.Url;
-import java.io.DataOutputStream;
-import java.io.IOException;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.Callable;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
@@ -38,31 +34,32 @@ import java.util.function.Supplier;
  * #take()} throw an {@link java.io.UncheckedIOException} naming the file and offset, every time,
  * rather than lose URLs.
  *
- * <p><b>State.</b> {@link #writeState} saves the schedule ({@link Snapshot}); {@link
+ * <p><b>State.</b> {@link #state()} saves the schedule ({@link Snapshot}); {@link
  * LocalFrontierBuilder#restore} builds a frontier from it and the journals written after it
- * ({@link #journalTo}, {@link JournalReplay}). Spill files a saved state refers to are kept until
- * {@link #stateDurable()} declares a later state durable.
+ * ({@link LocalFrontierState}, {@link JournalReplay}). Spill files a saved state refers to are kept until
+ * a later state is declared durable.
  *
  * <p>Thread-safe. Time comes from the injected {@link Ticker}, so scheduling is tested without
  * sleeping ({@link #poll()} never blocks).
  */
 public final class LocalFrontier implements Frontier {
-  private final Sieve sieve;
+  final Sieve sieve;
   private final SeenPrefilter prefilter;
   private final QueueKey queueKey;
-  private final ReentrantLock lock = new ReentrantLock();
+  final ReentrantLock lock = new ReentrantLock();
   private final Condition changed = lock.newCondition();
   /** Guarded by {@link #lock}, as everything below. */
-  private final HostSchedule schedule;
+  final HostSchedule schedule;
+  private final LocalFrontierState state = new LocalFrontierState(this);
   /** Where every change goes, in order (a journal). */
-  private FrontierLog log = FrontierLog.NONE;
-  /** After a restore, the leases that were out when the state was saved, until {@link #replay}. */
-  private List<Lease> leasedOut = List.of();
+  FrontierLog log = FrontierLog.NONE;
+  /** After a restore, the leases that were out when the state was saved, until replayed. */
+  List<Lease> leasedOut = List.of();
   private boolean closed;
   /** The crawl's counters as changed by completed and retried leases. */
-  private final Map<String, Long> counts = new TreeMap<>();
+  final Map<String, Long> counts = new TreeMap<>();
   /** After a crash: of the URLs that were in flight, those already recorded, with their counts. */
-  private final Function<Set<String>, Map<String, Map<String, Long>>> recordedElsewhere;
+  final Function<Set<String>, Map<String, Map<String, Long>>> recordedElsewhere;
 
   LocalFrontier(Sieve sieve, Ticker ticker, Politeness politeness, PendingStore store,
       Function<Set<String>, Map<String, Map<String, Long>>> recordedElsewhere) {
@@ -77,13 +74,9 @@ public final class LocalFrontier implements Frontier {
     return new LocalFrontierBuilder(sieve);
   }
 
-  HostSchedule schedule() {
-    return schedule;
-  }
-
-  /** After a restore: the leases that were out when the state was saved. */
-  void restoredLeases(List<Lease> leases) {
-    this.leasedOut = leases;
+  /** Its snapshots, journal and counters, to keep it across a crash. */
+  public LocalFrontierState state() {
+    return state;
   }
 
   @Override
@@ -200,7 +193,7 @@ public final class LocalFrontier implements Frontier {
 
   /**
    * Gives back a lease whose URL is done, with the counters its crawl changed: they are journaled
-   * with the completion (a crash keeps both or neither) and added to {@link #counts()}.
+   * with the completion (a crash keeps both or neither) and added to the crawl's counters.
    */
   @Override
   public void complete(Lease lease, Map<String, Long> delta) {
@@ -323,100 +316,9 @@ public final class LocalFrontier implements Frontier {
         : (double) schedule.store.memoryBytes() / schedule.store.size());
   }
 
-  /**
-   * Saves the frontier to {@code out} ({@link Snapshot}), spilled URLs by reference into spill
-   * files forced to disk first; they are kept until {@link #stateDurable()} is called after a
-   * later state, so call it once the caller has made this state durable.
-   */
-  public void writeState(DataOutputStream out) throws IOException {
-    lock.lock();
-    try {
-      Snapshot.write(schedule, out);
-    } finally {
-      lock.unlock();
-    }
-  }
-
-  /**
-   * Declares the state last written by {@link #writeState} durable (e.g. fsynced and renamed into
-   * place): spill files that only earlier states refer to may now be deleted.
-   */
-  public void stateDurable() {
-    run(() -> schedule.store.stateDurable());
-  }
-
-  /**
-   * Runs {@code action} with the frontier paused: no URL is added, leased or given back until it
-   * returns. Used to save a state consistent with the Sieve's filter and to switch journals.
-   */
-  public <T> T paused(Callable<T> action) throws Exception {
-    lock.lock();
-    try {
-      return action.call();
-    } finally {
-      lock.unlock();
-    }
-  }
-
   @Override
   public void flushLog() {
     run(() -> log.flushed());
-  }
-
-  /**
-   * The counters changed by completed and retried leases since the crawl began (restored ones
-   * included); consistent with a state written in the same {@link #paused} action.
-   */
-  public Map<String, Long> counts() {
-    return locked(() -> new TreeMap<>(counts));
-  }
-
-  /** Adds counters saved with the state this frontier was restored from. */
-  public void addCounts(Map<String, Long> saved) {
-    run(() -> Counts.add(counts, saved));
-  }
-
-  /**
-   * Journals every later change to {@code file} (appending), closing the previous journal: the
-   * switch happens under the lock, so each change is in exactly one journal.
-   */
-  public void journalTo(Path file) throws IOException {
-    swapLog(Journal.open(file));
-  }
-
-  /** Closes the journal, if any; later changes are not journaled. */
-  public void closeJournal() throws IOException {
-    swapLog(FrontierLog.NONE);
-  }
-
-  private void swapLog(FrontierLog next) throws IOException {
-    FrontierLog previous = locked(() -> {
-      FrontierLog was = log;
-      log = next;
-      return was;
-    });
-    if (previous instanceof Journal journal) {
-      journal.close();
-    }
-  }
-
-  /**
-   * Replays journals written after the state this frontier was restored from (or, for a frontier
-   * built empty, since the crawl began), in order, then queues the URLs that were leased when the
-   * process stopped first in their hosts, to be fetched again ({@link JournalReplay}). Call once,
-   * before any other use. The Sieve must be the one saved with the state: replayed URLs are put
-   * into it.
-   *
-   * @throws IOException if a journal is corrupt (its file and offset named)
-   */
-  public void replay(List<Path> journals) throws IOException {
-    lock.lock();
-    try {
-      new JournalReplay(sieve, schedule, counts, leasedOut).run(journals, recordedElsewhere);
-      leasedOut = List.of();
-    } finally {
-      lock.unlock();
-    }
   }
 
   @Override
@@ -469,7 +371,7 @@ public final class LocalFrontier implements Frontier {
     return sieve.capacityWarnings();
   }
 
-  private void run(Runnable action) {
+  void run(Runnable action) {
     lock.lock();
     try {
       action.run();
@@ -479,7 +381,7 @@ public final class LocalFrontier implements Frontier {
   }
 
   /** Runs {@code action} under the lock. */
-  private <T> T locked(Supplier<T> action) {
+  <T> T locked(Supplier<T> action) {
     lock.lock();
     try {
       return action.get();

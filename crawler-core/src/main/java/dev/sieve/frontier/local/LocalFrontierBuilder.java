@@ -106,7 +106,7 @@ public final class LocalFrontierBuilder {
   }
 
   /**
-   * Builds a frontier from a state saved by {@link LocalFrontier#writeState}: its hosts with
+   * Builds a frontier from a state saved by {@link LocalFrontierState#writeState}: its hosts with
    * their admitted counts, skips and delays, its pending URLs in order with the in-flight leases
    * first in their hosts (dropped and counted if the host was skipped), and its counters of
    * dropped URLs. A state with spilled URLs needs {@link #spillTo} with the same directory.
@@ -121,7 +121,7 @@ public final class LocalFrontierBuilder {
 
   /**
    * Builds a frontier from a saved state and the journals written after it (see {@link
-   * LocalFrontier#replay}); the leases out at save time, and those taken in the journals and
+   * LocalFrontierState#replay}); the leases out at save time, and those taken in the journals and
    * never given back, go first in their hosts' queues.
    */
   public LocalFrontier restore(DataInputStream in, List<Path> journals) throws IOException {
@@ -129,11 +129,11 @@ public final class LocalFrontierBuilder {
     LocalFrontier[] made = new LocalFrontier[1];
     Snapshot.Restored restored = Snapshot.read(in, spillDir, pendingMemoryBytes, segmentBytes, store -> {
       made[0] = new LocalFrontier(sieve, ticker, politeness, store, recordedElsewhere);
-      return made[0].schedule();
+      return made[0].schedule;
     });
     LocalFrontier frontier = made[0];
-    frontier.restoredLeases(restored.leasedOut());
-    frontier.replay(journals);
+    frontier.leasedOut = restored.leasedOut();
+    frontier.state().replay(journals);
     return frontier;
   }
 

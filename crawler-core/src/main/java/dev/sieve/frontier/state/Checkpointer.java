@@ -67,8 +67,8 @@ final class Checkpointer implements AutoCloseable {
         sieve = resumed.sieve();
         frontier = resumed.frontier();
         // The checkpoint's counters, plus those journaled with each URL done after it.
-        frontier.addCounts(resumed.counters());
-        restored = frontier.counts();
+        frontier.state().addCounts(resumed.counters());
+        restored = frontier.state().counts();
       } else {
         sieve = Frontiers.newSieve(config, listener);
         frontier = Frontiers.local(config, sieve, state.dir().resolve(CrawlState.SPILL), listener).build();
@@ -173,7 +173,7 @@ final class Checkpointer implements AutoCloseable {
     timer.shutdownNow();
     try {
       checkpoint();
-      frontier.closeJournal();
+      frontier.state().closeJournal();
     } catch (IOException | RuntimeException e) {
       failure = "cannot write the final checkpoint in " + state.dir() + ": " + e.getMessage();
       log.error("Final checkpoint failed in {}: {}; the journal still holds every change",

@@ -241,7 +241,7 @@ public final class CrawlState implements AutoCloseable {
       try {
         Sieve sieve = Frontiers.newSieve(config, listener);
         LocalFrontier frontier = Frontiers.local(config, sieve, dir.resolve(SPILL), listener).build();
-        frontier.replay(journalsFrom(0));
+        frontier.state().replay(journalsFrom(0));
         log.info("Resumed from the journals in {}", dir);
         return new Restored(sieve, frontier, Map.of());
       } catch (IOException | RuntimeException e) {
@@ -269,7 +269,7 @@ public final class CrawlState implements AutoCloseable {
     long index = journalIndexes(dir).stream().max(Long::compare).orElse(-1L) + 1;
     index = Math.max(index, completeCheckpoints(dir).stream().max(Long::compare).orElse(-1L) + 1);
     checkpoint = index;
-    frontier.journalTo(dir.resolve("journal-" + index + ".log"));
+    frontier.state().journalTo(dir.resolve("journal-" + index + ".log"));
   }
 
   /**
@@ -284,16 +284,16 @@ public final class CrawlState implements AutoCloseable {
     Map<String, Long> counters;
     try {
       // The counters of the URLs done so far, consistent with the queues saved with them.
-      counters = frontier.paused(() -> {
+      counters = frontier.state().paused(() -> {
         try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(tmp.resolve(FILTER)), 1 << 16)) {
           sieve.writeFilter(out);
         }
         try (DataOutputStream out = new DataOutputStream(
             new BufferedOutputStream(Files.newOutputStream(tmp.resolve(FRONTIER)), 1 << 16))) {
-          frontier.writeState(out);
+          frontier.state().writeState(out);
         }
-        frontier.journalTo(dir.resolve("journal-" + index + ".log"));
-        return frontier.counts();
+        frontier.state().journalTo(dir.resolve("journal-" + index + ".log"));
+        return frontier.state().counts();
       });
     } catch (IOException e) {
       throw e;
@@ -310,7 +310,7 @@ public final class CrawlState implements AutoCloseable {
       Files.move(tmp, target);
     }
     StateFiles.fsyncDir(dir);
-    frontier.stateDurable();
+    frontier.state().stateDurable();
     checkpoint = index;
     // Keep this checkpoint and the one before it, with the journals the one before needs, so a
     // damaged newest checkpoint can fall back.

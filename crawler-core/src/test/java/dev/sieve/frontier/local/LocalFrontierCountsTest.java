@@ -21,7 +21,7 @@ class LocalFrontierCountsTest {
   @Test
   void replay_countsJournaledWithCompletionsAndRetries_addUpExactly() throws Exception {
     LocalFrontier live = frontier(urls -> Map.of());
-    live.journalTo(dir.resolve("journal-0.log"));
+    live.state().journalTo(dir.resolve("journal-0.log"));
     for (int i = 0; i < 5; i++) {
       live.push(url(i), 0);
     }
@@ -30,19 +30,19 @@ class LocalFrontierCountsTest {
     for (int i = 0; i < 3; i++) {
       live.complete(live.poll(), Map.of("pages", 1L, "bytes", 100L, "error.timeout", (long) (i % 2)));
     }
-    live.closeJournal();
+    live.state().closeJournal();
 
     LocalFrontier restored = frontier(urls -> Map.of());
-    restored.replay(List.of(dir.resolve("journal-0.log")));
+    restored.state().replay(List.of(dir.resolve("journal-0.log")));
 
-    assertThat(restored.counts()).isEqualTo(live.counts())
+    assertThat(restored.state().counts()).isEqualTo(live.state().counts())
         .isEqualTo(Map.of("pages", 3L, "bytes", 300L, "error.timeout", 1L, "retries", 1L));
   }
 
   @Test
   void replay_leaseRecordedElsewhereBeforeTheCrash_isNotQueuedAgainAndCountsItsRecord() throws Exception {
     LocalFrontier live = frontier(urls -> Map.of());
-    live.journalTo(dir.resolve("journal-0.log"));
+    live.state().journalTo(dir.resolve("journal-0.log"));
     for (int i = 0; i < 4; i++) {
       live.push(url(i), 0);
     }
@@ -50,14 +50,14 @@ class LocalFrontierCountsTest {
     Lease unrecorded = live.poll(); // in flight, no record yet
     live.complete(live.poll(), Map.of("pages", 1L));
     live.flushLog();
-    live.closeJournal();
+    live.state().closeJournal();
     List<Set<String>> asked = new ArrayList<>();
 
     LocalFrontier restored = frontier(urls -> {
       asked.add(urls);
       return urls.contains(recorded.url()) ? Map.of(recorded.url(), Map.of("pages", 1L)) : Map.of();
     });
-    restored.replay(List.of(dir.resolve("journal-0.log")));
+    restored.state().replay(List.of(dir.resolve("journal-0.log")));
 
     assertThat(asked).containsExactly(Set.of(recorded.url(), unrecorded.url()));
     List<String> again = new ArrayList<>();
@@ -66,7 +66,7 @@ class LocalFrontierCountsTest {
       restored.complete(lease);
     }
     assertThat(again).containsExactlyInAnyOrder(unrecorded.url(), url(3).toString());
-    assertThat(restored.counts()).isEqualTo(Map.of("pages", 2L));
+    assertThat(restored.state().counts()).isEqualTo(Map.of("pages", 2L));
   }
 
   private static LocalFrontier frontier(

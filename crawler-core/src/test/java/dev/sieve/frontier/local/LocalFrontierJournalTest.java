@@ -33,20 +33,20 @@ class LocalFrontierJournalTest {
     Random random = new Random(11);
     List<Lease> out = new ArrayList<>();
     // Before the checkpoint: some work with a journal.
-    live.journalTo(dir.resolve("journal-0.log"));
+    live.state().journalTo(dir.resolve("journal-0.log"));
     randomWork(live, out, random, 0, 400);
 
     ByteArrayOutputStream filter = new ByteArrayOutputStream();
     ByteArrayOutputStream state = new ByteArrayOutputStream();
-    live.paused(() -> {
+    live.state().paused(() -> {
       sieve.writeFilter(filter);
-      live.writeState(new DataOutputStream(state));
-      live.journalTo(dir.resolve("journal-1.log"));
+      live.state().writeState(new DataOutputStream(state));
+      live.state().journalTo(dir.resolve("journal-1.log"));
       return null;
     });
     // After it: more work, journaled only.
     randomWork(live, out, random, 400, 800);
-    live.closeJournal();
+    live.state().closeJournal();
 
     Sieve restoredSieve = Sieve.over(
         dev.sieve.bloom.MembershipFilter.readFrom(new ByteArrayInputStream(filter.toByteArray())), 1e-6, w -> {});
@@ -63,13 +63,13 @@ class LocalFrontierJournalTest {
   @Test
   void restoreEmpty_journalOnly_rebuildsTheSameQueues() throws Exception {
     LocalFrontier live = frontier(Sieve.create(100_000, 1e-6));
-    live.journalTo(dir.resolve("journal-0.log"));
+    live.state().journalTo(dir.resolve("journal-0.log"));
     List<Lease> out = new ArrayList<>();
     randomWork(live, out, new Random(5), 0, 500);
-    live.closeJournal();
+    live.state().closeJournal();
 
     LocalFrontier restored = frontier(Sieve.create(100_000, 1e-6));
-    restored.replay(List.of(dir.resolve("journal-0.log")));
+    restored.state().replay(List.of(dir.resolve("journal-0.log")));
 
     assertThat(drain(restored)).isEqualTo(expectedAfterCrash(live, out));
   }
@@ -78,19 +78,19 @@ class LocalFrontierJournalTest {
   void replay_tornLastRecord_ignoredAndTheRestKept() throws Exception {
     LocalFrontier live = frontier(Sieve.create(1000, 1e-6));
     Path journal = dir.resolve("journal-0.log");
-    live.journalTo(journal);
+    live.state().journalTo(journal);
     for (int i = 0; i < 10; i++) {
       live.push(url(i), 0);
     }
     live.complete(live.poll()); // flushes
-    live.closeJournal();
+    live.state().closeJournal();
     long size = Files.size(journal);
     try (var channel = java.nio.channels.FileChannel.open(journal, java.nio.file.StandardOpenOption.WRITE)) {
       channel.truncate(size - 3);
     }
 
     LocalFrontier restored = frontier(Sieve.create(1000, 1e-6));
-    restored.replay(List.of(journal));
+    restored.state().replay(List.of(journal));
 
     // The cut record was the completion: the leased URL comes back to be fetched again.
     assertThat(restored.pending()).isEqualTo(10);
@@ -100,17 +100,17 @@ class LocalFrontierJournalTest {
   void replay_corruptRecordInTheMiddle_failsNamingFileAndOffset() throws Exception {
     LocalFrontier live = frontier(Sieve.create(1000, 1e-6));
     Path journal = dir.resolve("journal-0.log");
-    live.journalTo(journal);
+    live.state().journalTo(journal);
     for (int i = 0; i < 10; i++) {
       live.push(url(i), 0);
     }
-    live.closeJournal();
+    live.state().closeJournal();
     byte[] bytes = Files.readAllBytes(journal);
     bytes[bytes.length / 2] ^= 0x40;
     Files.write(journal, bytes);
 
     LocalFrontier restored = frontier(Sieve.create(1000, 1e-6));
-    assertThatThrownBy(() -> restored.replay(List.of(journal)))
+    assertThatThrownBy(() -> restored.state().replay(List.of(journal)))
         .isInstanceOf(IOException.class)
         .hasMessageContaining("corrupt journal " + journal)
         .hasMessageContaining("at offset");

@@ -61,7 +61,7 @@ class LocalFrontierStateTest {
     frontier.skipHost(skipped);
 
     byte[] state = save(frontier);
-    frontier.stateDurable();
+    frontier.state().stateDurable();
     LocalFrontier restored = spilling().restore(in(state));
 
     assertThat(restored.pending()).isEqualTo((long) HOSTS * PER_HOST - PER_HOST);
@@ -172,7 +172,7 @@ class LocalFrontierStateTest {
   private static byte[] save(LocalFrontier frontier) throws IOException {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (DataOutputStream out = new DataOutputStream(bytes)) {
-      frontier.writeState(out);
+      frontier.state().writeState(out);
     }
     return bytes.toByteArray();
   }
