@@ -113,4 +113,21 @@ public final class PendingCodec {
     }
     throw new IllegalArgumentException("malformed varint");
   }
+
+  /** The entries in {@code bytes}, a run of {@code [varint length][entry bytes]}, or -1 if malformed. */
+  static int countEntries(byte[] bytes) {
+    int found = 0;
+    try {
+      for (int at = 0; at < bytes.length; found++) {
+        int length = readVarint(bytes, at);
+        at += varintSize(length) + length;
+        if (length < 0 || at > bytes.length) {
+          return -1;
+        }
+      }
+    } catch (IllegalArgumentException | ArrayIndexOutOfBoundsException e) {
+      return -1;
+    }
+    return found;
+  }
 }

@@ -33,7 +33,7 @@ public final class PendingQueue {
   private int headEnd;
   private int headCount;
 
-  /** A ring of runs, two longs each ({@link SegmentFiles#pointer}, {@link SegmentFiles#progress}). */
+  /** A ring of runs, two longs each ({@link RunPointer#pointer}, {@link RunPointer#progress}). */
   private long[] runs;
   private int runFirst;
   private int runCount;
@@ -61,7 +61,7 @@ public final class PendingQueue {
       if (tail != null) {
         System.arraycopy(tail, 0, grown, 0, tailEnd);
       }
-      store.memoryChanged(arrayBytes(grown) - arrayBytes(tail));
+      store.memoryChanged(PendingStore.arrayBytes(grown) - PendingStore.arrayBytes(tail));
       tail = grown;
     }
     tailEnd = PendingCodec.writeVarint(tail, tailEnd, entry.length);
@@ -80,7 +80,7 @@ public final class PendingQueue {
       if (head != null) {
         System.arraycopy(head, headPos, grown, HEAD_SLACK + need, live);
       }
-      store.memoryChanged(arrayBytes(grown) - arrayBytes(head));
+      store.memoryChanged(PendingStore.arrayBytes(grown) - PendingStore.arrayBytes(head));
       head = grown;
       headPos = HEAD_SLACK + need;
       headEnd = grown.length;
@@ -139,15 +139,15 @@ public final class PendingQueue {
     int slot = 2 * runFirst;
     long position = runs[slot];
     long progress = runs[slot + 1];
-    int left = SegmentFiles.entriesOf(progress);
-    int bytes = SegmentFiles.nextChunkBytesOf(progress);
+    int left = RunPointer.entriesOf(progress);
+    int bytes = RunPointer.nextChunkBytesOf(progress);
     SegmentFiles files = store.files();
     byte[] chunk = files.readChunk(position, bytes, key.hashCode(), left);
     int count = SegmentFiles.chunkEntries(chunk);
     int next = SegmentFiles.chunkNextBytes(chunk);
     left -= count;
-    int segment = SegmentFiles.segmentOf(position);
-    long offset = SegmentFiles.offsetOf(position);
+    int segment = RunPointer.segmentOf(position);
+    long offset = RunPointer.offsetOf(position);
     if ((left == 0) != (next == 0)) {
       throw SegmentFiles.corrupt(files.path(segment), offset,
           "the run has " + left + " entries left but the next chunk is " + next + " bytes");
@@ -157,11 +157,11 @@ public final class PendingQueue {
     headPos = SegmentFiles.HEADER_BYTES;
     headEnd = chunk.length;
     headCount = count;
-    store.memoryChanged(arrayBytes(chunk));
+    store.memoryChanged(PendingStore.arrayBytes(chunk));
     runEntries -= count;
     if (left > 0) {
-      runs[slot] = SegmentFiles.pointer(segment, offset + bytes);
-      runs[slot + 1] = SegmentFiles.progress(left, next);
+      runs[slot] = RunPointer.pointer(segment, offset + bytes);
+      runs[slot + 1] = RunPointer.progress(left, next);
     } else {
       removeFirstRun();
       files.release(segment);
@@ -180,12 +180,12 @@ public final class PendingQueue {
   public long clear() {
     long dropped = size();
     dropHead();
-    store.memoryChanged(-arrayBytes(tail));
+    store.memoryChanged(-PendingStore.arrayBytes(tail));
     tail = null;
     tailEnd = 0;
     tailCount = 0;
     while (runCount > 0) {
-      int segment = SegmentFiles.segmentOf(runs[2 * runFirst]);
+      int segment = RunPointer.segmentOf(runs[2 * runFirst]);
       removeFirstRun();
       store.files().release(segment);
     }
@@ -195,7 +195,7 @@ public final class PendingQueue {
   }
 
   private void dropHead() {
-    store.memoryChanged(-arrayBytes(head));
+    store.memoryChanged(-PendingStore.arrayBytes(head));
     head = null;
     headPos = 0;
     headEnd = 0;
@@ -213,7 +213,7 @@ public final class PendingQueue {
         grown[2 * i] = runs[from];
         grown[2 * i + 1] = runs[from + 1];
       }
-      store.memoryChanged(arrayBytes(grown) - arrayBytes(runs));
+      store.memoryChanged(PendingStore.arrayBytes(grown) - PendingStore.arrayBytes(runs));
       runs = grown;
       runFirst = 0;
       capacity = grown.length / 2;
@@ -234,7 +234,7 @@ public final class PendingQueue {
     runFirst = (runFirst + 1) % (runs.length / 2);
     runCount--;
     if (runCount == 0) {
-      store.memoryChanged(-arrayBytes(runs));
+      store.memoryChanged(-PendingStore.arrayBytes(runs));
       runs = null;
       runFirst = 0;
     }
@@ -251,11 +251,11 @@ public final class PendingQueue {
   }
 
   long tailMemory() {
-    return arrayBytes(tail);
+    return PendingStore.arrayBytes(tail);
   }
 
   long headMemory() {
-    return arrayBytes(head);
+    return PendingStore.arrayBytes(head);
   }
 
   /** Writes the tail as a run; {@link #tailSpilled} makes it one once the pass is written. */
@@ -271,7 +271,7 @@ public final class PendingQueue {
   void tailSpilled(long position, long progress) {
     addRun(position, progress, false);
     runEntries += tailCount;
-    store.memoryChanged(-arrayBytes(tail));
+    store.memoryChanged(-PendingStore.arrayBytes(tail));
     tail = null;
     tailEnd = 0;
     tailCount = 0;
@@ -295,12 +295,12 @@ public final class PendingQueue {
     out.writeInt(runCount);
     for (int i = 0; i < runCount; i++) {
       int slot = 2 * ((runFirst + i) % (runs.length / 2));
-      int segment = SegmentFiles.segmentOf(runs[slot]);
+      int segment = RunPointer.segmentOf(runs[slot]);
       segments.add(segment);
       out.writeInt(segment);
-      out.writeLong(SegmentFiles.offsetOf(runs[slot]));
-      out.writeInt(SegmentFiles.entriesOf(runs[slot + 1]));
-      out.writeInt(SegmentFiles.nextChunkBytesOf(runs[slot + 1]));
+      out.writeLong(RunPointer.offsetOf(runs[slot]));
+      out.writeInt(RunPointer.entriesOf(runs[slot + 1]));
+      out.writeInt(RunPointer.nextChunkBytesOf(runs[slot + 1]));
     }
     writeEntries(out, tailCount, tail, 0, tailEnd);
   }
@@ -336,8 +336,8 @@ public final class PendingQueue {
             + " bytes)");
       }
       segments.add(segment);
-      queue.addRun(SegmentFiles.pointer(segment, offset),
-          SegmentFiles.progress(entries, nextBytes), false);
+      queue.addRun(RunPointer.pointer(segment, offset),
+          RunPointer.progress(entries, nextBytes), false);
       queue.runEntries += entries;
     }
     queue.tailCount = readCount(in, queue.key, "tail");
@@ -367,24 +367,12 @@ public final class PendingQueue {
     }
     byte[] entries = new byte[bytes];
     in.readFully(entries);
-    int found = 0;
-    try {
-      for (int at = 0; at < bytes; found++) {
-        int length = PendingCodec.readVarint(entries, at);
-        at += PendingCodec.varintSize(length) + length;
-        if (length < 0 || at > bytes) {
-          found = -1;
-          break;
-        }
-      }
-    } catch (IllegalArgumentException | ArrayIndexOutOfBoundsException e) {
-      found = -1;
-    }
+    int found = PendingCodec.countEntries(entries);
     if (found != count) {
       throw new IOException("pending state: queue '" + key + "': " + what + " entries are malformed"
           + " (expected " + count + ")");
     }
-    store.memoryChanged(arrayBytes(entries));
+    store.memoryChanged(PendingStore.arrayBytes(entries));
     return entries;
   }
 
@@ -392,8 +380,8 @@ public final class PendingQueue {
   void retainRuns(SegmentFiles files) throws IOException {
     for (int i = 0; i < runCount; i++) {
       int slot = 2 * ((runFirst + i) % (runs.length / 2));
-      files.checkInside(runs[slot], SegmentFiles.nextChunkBytesOf(runs[slot + 1]));
-      files.retain(SegmentFiles.segmentOf(runs[slot]));
+      files.checkInside(runs[slot], RunPointer.nextChunkBytesOf(runs[slot + 1]));
+      files.retain(RunPointer.segmentOf(runs[slot]));
     }
   }
 
@@ -402,11 +390,4 @@ public final class PendingQueue {
     return runCount;
   }
 
-  static long arrayBytes(byte[] array) {
-    return array == null ? 0 : PendingStore.ARRAY_HEADER + ((array.length + 7L) & ~7L);
-  }
-
-  static long arrayBytes(long[] array) {
-    return array == null ? 0 : PendingStore.ARRAY_HEADER + 8L * array.length;
-  }
 }

@@ -247,11 +247,11 @@ public final class PendingStore {
           "cannot spill pending URLs to " + files.dir() + ": " + e.getMessage(), e);
     }
     for (int i = 0; i < tails.size(); i++) {
-      files.retain(SegmentFiles.segmentOf(tailRuns[2 * i]));
+      files.retain(RunPointer.segmentOf(tailRuns[2 * i]));
       tails.get(i).tailSpilled(tailRuns[2 * i], tailRuns[2 * i + 1]);
     }
     for (int i = 0; i < heads.size(); i++) {
-      files.retain(SegmentFiles.segmentOf(headRuns[2 * i]));
+      files.retain(RunPointer.segmentOf(headRuns[2 * i]));
       heads.get(i).headSpilled(headRuns[2 * i], headRuns[2 * i + 1]);
     }
     spills++;
@@ -345,5 +345,14 @@ public final class PendingStore {
       queue.retainRuns(store.files);
     }
     return store;
+  }
+
+  /** The estimated memory of {@code array} (0 for null), header included. */
+  static long arrayBytes(byte[] array) {
+    return array == null ? 0 : ARRAY_HEADER + ((array.length + 7L) & ~7L);
+  }
+
+  static long arrayBytes(long[] array) {
+    return array == null ? 0 : ARRAY_HEADER + 8L * array.length;
   }
 }

@@ -27,7 +27,7 @@ import java.util.zip.CRC32C;
  * of the header's first 16 bytes and the body, all big-endian ints. A spill writes each host's
  * entries as one <em>run</em> of consecutive chunks of bounded size, so loading the next chunk is
  * one read of a known length and never costs more than a chunk of memory. A run is addressed by
- * two longs ({@link #pointer}): segment id and offset of its next chunk, and the entries left and
+ * two longs ({@link RunPointer}): segment id and offset of its next chunk, and the entries left and
  * the next chunk's length.
  *
  * <p>A segment is deleted when no live run is in it and neither the last durable state nor the
@@ -44,7 +44,6 @@ final class SegmentFiles {
   private static final String PREFIX = "pending-";
   private static final String SUFFIX = ".seg";
   private static final int MAX_SEGMENT_ID = (1 << 23) - 1;
-  private static final long MAX_OFFSET = (1L << 40) - 1;
 
   private final Path dir;
   private final long segmentBytes;
@@ -155,32 +154,6 @@ final class SegmentFiles {
     return segments.size();
   }
 
-  // ---- Run pointers ----
-
-  static long pointer(int segment, long offset) {
-    return (long) segment << 40 | offset;
-  }
-
-  static int segmentOf(long position) {
-    return (int) (position >>> 40);
-  }
-
-  static long offsetOf(long position) {
-    return position & MAX_OFFSET;
-  }
-
-  static long progress(int entries, int nextChunkBytes) {
-    return (long) entries << 32 | (nextChunkBytes & 0xffffffffL);
-  }
-
-  static int entriesOf(long progress) {
-    return (int) (progress >>> 32);
-  }
-
-  static int nextChunkBytesOf(long progress) {
-    return (int) progress;
-  }
-
   // ---- Writing ----
 
   /** Starts a spill pass; its runs are not readable until {@link #endPass}. */
@@ -224,7 +197,7 @@ final class SegmentFiles {
   long appendRun(int hostHash, byte[] bytes, int from, int to, int count, int chunkBytes,
       long[] progress) throws IOException {
     long start = passEnd;
-    if (start + (to - from) + (long) HEADER_BYTES * count > MAX_OFFSET) {
+    if (start + (to - from) + (long) HEADER_BYTES * count > RunPointer.MAX_OFFSET) {
       throw new IOException("pending segment " + current.path + " is too large");
     }
     // Cut first: each chunk's header names the length of the next.
@@ -268,8 +241,8 @@ final class SegmentFiles {
       put(bytes, chunkFrom, chunkTo - chunkFrom);
       chunkFrom = chunkTo;
     }
-    progress[0] = progress(count, firstChunkBytes);
-    return pointer(current.id, start);
+    progress[0] = RunPointer.progress(count, firstChunkBytes);
+    return RunPointer.pointer(current.id, start);
   }
 
   private int[] cutBuffer(int count) {
@@ -357,8 +330,8 @@ final class SegmentFiles {
    *     and offset
    */
   byte[] readChunk(long position, int bytes, int hostHash, int entriesLeft) {
-    int id = segmentOf(position);
-    long offset = offsetOf(position);
+    int id = RunPointer.segmentOf(position);
+    long offset = RunPointer.offsetOf(position);
     Segment segment = segments.get(id);
     if (segment == null) {
       throw corrupt(path(id), offset, "its segment is not open");
@@ -417,10 +390,10 @@ final class SegmentFiles {
 
   /** Checks that the chunk at {@code position} lies inside its segment file. */
   void checkInside(long position, int bytes) throws IOException {
-    Segment segment = segments.get(segmentOf(position));
-    long end = offsetOf(position) + bytes;
+    Segment segment = segments.get(RunPointer.segmentOf(position));
+    long end = RunPointer.offsetOf(position) + bytes;
     if (segment == null || end > segment.size) {
-      Path path = segment == null ? path(segmentOf(position)) : segment.path;
+      Path path = segment == null ? path(RunPointer.segmentOf(position)) : segment.path;
       throw new IOException("pending segment " + path + " is "
           + (segment == null ? "not open" : segment.size + " bytes")
           + " but the saved frontier state refers to bytes up to " + end + " (truncated?)");
