@@ -143,18 +143,18 @@ public final class PendingQueue {
     int bytes = RunPointer.nextChunkBytesOf(progress);
     SegmentFiles files = store.files();
     byte[] chunk = files.readChunk(position, bytes, key.hashCode(), left);
-    int count = SegmentFiles.chunkEntries(chunk);
-    int next = SegmentFiles.chunkNextBytes(chunk);
+    int count = ChunkFormat.chunkEntries(chunk);
+    int next = ChunkFormat.chunkNextBytes(chunk);
     left -= count;
     int segment = RunPointer.segmentOf(position);
     long offset = RunPointer.offsetOf(position);
     if ((left == 0) != (next == 0)) {
-      throw SegmentFiles.corrupt(files.path(segment), offset,
+      throw ChunkFormat.corrupt(files.path(segment), offset,
           "the run has " + left + " entries left but the next chunk is " + next + " bytes");
     }
     dropHead();
     head = chunk;
-    headPos = SegmentFiles.HEADER_BYTES;
+    headPos = ChunkFormat.HEADER_BYTES;
     headEnd = chunk.length;
     headCount = count;
     store.memoryChanged(PendingStore.arrayBytes(chunk));
@@ -330,7 +330,7 @@ public final class PendingQueue {
       long offset = in.readLong();
       int entries = in.readInt();
       int nextBytes = in.readInt();
-      if (segment < 0 || offset < 0 || entries < 1 || nextBytes < SegmentFiles.HEADER_BYTES) {
+      if (segment < 0 || offset < 0 || entries < 1 || nextBytes < ChunkFormat.HEADER_BYTES) {
         throw new IOException("pending state: queue '" + queue.key + "': bad run (segment "
             + segment + ", offset " + offset + ", " + entries + " entries, chunk " + nextBytes
             + " bytes)");

@@ -39,7 +39,7 @@ import java.util.zip.CRC32C;
  * <p>Not thread-safe: guarded by the frontier's lock.
  */
 final class SegmentFiles {
-  static final int HEADER_BYTES = 20;
+  static final int HEADER_BYTES = ChunkFormat.HEADER_BYTES;
   static final long DEFAULT_SEGMENT_BYTES = 64L << 20;
   private static final String PREFIX = "pending-";
   private static final String SUFFIX = ".seg";
@@ -227,13 +227,7 @@ final class SegmentFiles {
     for (int i = 0; i < cutCount; i++) {
       int chunkTo = cuts[i];
       int nextBytes = i + 1 < cutCount ? HEADER_BYTES + cuts[i + 1] - chunkTo : 0;
-      int chunkEntries = countEntries(bytes, chunkFrom, chunkTo);
-      header.clear();
-      header.putInt(chunkTo - chunkFrom).putInt(chunkEntries).putInt(hostHash).putInt(nextBytes);
-      crc.reset();
-      crc.update(header.array(), 0, 16);
-      crc.update(bytes, chunkFrom, chunkTo - chunkFrom);
-      header.putInt((int) crc.getValue());
+      ChunkFormat.header(header, crc, bytes, chunkFrom, chunkTo, hostHash, nextBytes);
       if (i == 0) {
         firstChunkBytes = HEADER_BYTES + chunkTo - chunkFrom;
       }
@@ -250,15 +244,6 @@ final class SegmentFiles {
       cuts = new int[count + 1];
     }
     return cuts;
-  }
-
-  private static int countEntries(byte[] bytes, int from, int to) {
-    int entries = 0;
-    for (int at = from; at < to; entries++) {
-      int length = PendingCodec.readVarint(bytes, at);
-      at += PendingCodec.varintSize(length) + length;
-    }
-    return entries;
   }
 
   private void put(byte[] bytes, int offset, int length) throws IOException {
@@ -334,10 +319,10 @@ final class SegmentFiles {
     long offset = RunPointer.offsetOf(position);
     Segment segment = segments.get(id);
     if (segment == null) {
-      throw corrupt(path(id), offset, "its segment is not open");
+      throw ChunkFormat.corrupt(path(id), offset, "its segment is not open");
     }
     if (bytes < HEADER_BYTES) {
-      throw corrupt(segment.path, offset, "chunk length " + bytes + " is below the header's");
+      throw ChunkFormat.corrupt(segment.path, offset, "chunk length " + bytes + " is below the header's");
     }
     byte[] chunk = new byte[bytes];
     ByteBuffer buffer = ByteBuffer.wrap(chunk);
@@ -345,7 +330,7 @@ final class SegmentFiles {
       while (buffer.hasRemaining()) {
         int n = segment.channel.read(buffer, offset + buffer.position());
         if (n < 0) {
-          throw corrupt(segment.path, offset,
+          throw ChunkFormat.corrupt(segment.path, offset,
               "short read: " + buffer.position() + " of " + bytes + " bytes (file truncated?)");
         }
       }
@@ -354,38 +339,8 @@ final class SegmentFiles {
           "pending segment " + segment.path + ": cannot read the chunk at offset " + offset + ": "
               + e.getMessage(), e);
     }
-    buffer.flip();
-    int bodyBytes = buffer.getInt();
-    int count = buffer.getInt();
-    int hash = buffer.getInt();
-    buffer.getInt();
-    int storedCrc = buffer.getInt();
-    crc.reset();
-    crc.update(chunk, 0, 16);
-    crc.update(chunk, HEADER_BYTES, bytes - HEADER_BYTES);
-    if ((int) crc.getValue() != storedCrc) {
-      throw corrupt(segment.path, offset, String.format(
-          "CRC32C mismatch (stored %08x, computed %08x)", storedCrc, (int) crc.getValue()));
-    }
-    if (bodyBytes != bytes - HEADER_BYTES || hash != hostHash || count < 1 || count > entriesLeft
-        || countEntries(chunk, HEADER_BYTES, bytes) != count) {
-      throw corrupt(segment.path, offset, "chunk header does not match its run (body " + bodyBytes
-          + " bytes, " + count + " entries, host hash " + hash + ")");
-    }
+    ChunkFormat.check(chunk, crc, hostHash, entriesLeft, segment.path, offset);
     return chunk;
-  }
-
-  static int chunkEntries(byte[] chunk) {
-    return ByteBuffer.wrap(chunk).getInt(4);
-  }
-
-  static int chunkNextBytes(byte[] chunk) {
-    return ByteBuffer.wrap(chunk).getInt(12);
-  }
-
-  static UncheckedIOException corrupt(Path file, long offset, String problem) {
-    String message = "pending segment " + file + ": chunk at offset " + offset + ": " + problem;
-    return new UncheckedIOException(message, new IOException(message));
   }
 
   /** Checks that the chunk at {@code position} lies inside its segment file. */
