@@ -3,19 +3,21 @@ package dev.sieve.app;
 import dev.sieve.crawl.CrawlConfig;
 import dev.sieve.crawl.CrawlListener;
 import dev.sieve.crawl.CrawlProgress;
-import dev.sieve.crawl.CrawlState;
-import dev.sieve.crawl.CrawlStateException;
 import dev.sieve.crawl.Crawler;
 import dev.sieve.crawl.PageRecord;
 import dev.sieve.fetch.FetchSettings;
 import dev.sieve.fetch.Fetcher;
+import dev.sieve.frontier.Frontier;
+import dev.sieve.frontier.FrontierListener;
 import dev.sieve.frontier.QueueKey;
-import dev.sieve.frontier.RedisFrontier;
-import dev.sieve.frontier.RedisFrontierException;
 import dev.sieve.frontier.SeenFilter;
 import dev.sieve.robots.RobotsSettings;
 import dev.sieve.scope.ScopeSettings;
 import dev.sieve.settings.Check;
+import dev.sieve.frontier.redis.RedisFrontierException;
+import dev.sieve.frontier.state.CrawlState;
+import dev.sieve.frontier.state.CrawlStateException;
+import dev.sieve.frontier.state.Frontiers;
 import dev.sieve.url.Scope;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -316,7 +318,10 @@ final class CrawlCommand implements Callable<Integer> {
     try (JsonlOutput jsonl = openOutput(resuming)) {
       Crawler crawler;
       try {
-        crawler = new Crawler(crawlConfig, listener(jsonl));
+        CrawlListener listener = listener(jsonl);
+        Frontier local = Frontiers.open(crawlConfig.frontierSettings(), crawlConfig.seeds(),
+            Crawler.frontierListener(listener));
+        crawler = new Crawler(crawlConfig, local, listener);
       } catch (CrawlStateException e) {
         throw refuse(e);
       } catch (IllegalArgumentException e) {
@@ -401,15 +406,11 @@ final class CrawlCommand implements Callable<Integer> {
 
   /** A crawl over a frontier in Redis; Redis unreachable or refusing is one line and exit 2. */
   private int runShared(CrawlConfig crawlConfig, SeedFile seedFile) throws Exception {
-    RedisFrontier shared;
+    Frontier shared;
     try {
-      shared = RedisFrontier.builder().uri(frontier).crawlId(crawlId)
-          .expectedUrls(expectedUrls).falsePositiveRate(fpp)
-          .politenessDelay(Duration.ofMillis(delayMs)).maxInFlightPerHost(perHost)
-          .maxUrlsPerHost(maxPagesPerHost == null ? Long.MAX_VALUE : maxPagesPerHost)
-          .queueKey(queueKey).leaseDuration(Duration.ofSeconds(leaseSeconds))
-          .connections(threads + 4)
-          .build();
+      shared = Frontiers.open(crawlConfig.frontierSettings().toBuilder()
+          .redis(frontier, crawlId, Duration.ofSeconds(leaseSeconds), threads + 4).build(),
+          crawlConfig.seeds(), FrontierListener.NONE);
     } catch (IllegalArgumentException e) {
       throw usage("Invalid setting: " + OptionNames.of(spec, e.getMessage()));
     } catch (RedisFrontierException e) {

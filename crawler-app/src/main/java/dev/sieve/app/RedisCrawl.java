@@ -1,7 +1,7 @@
 package dev.sieve.app;
 
-import dev.sieve.frontier.RedisFrontier;
-import dev.sieve.frontier.RedisFrontierException;
+import dev.sieve.frontier.redis.RedisFrontier;
+import dev.sieve.frontier.redis.RedisFrontierException;
 import java.io.PrintStream;
 import java.util.Locale;
 import picocli.CommandLine;

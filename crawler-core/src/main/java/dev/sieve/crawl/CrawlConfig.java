@@ -1,11 +1,12 @@
 package dev.sieve.crawl;
 
-import static dev.sieve.settings.Check.atLeast;
 import static dev.sieve.settings.Check.notNegative;
 import static dev.sieve.settings.Check.positive;
 
 import com.google.common.base.Ticker;
 import dev.sieve.fetch.FetchSettings;
+import dev.sieve.frontier.FrontierSettings;
+import dev.sieve.frontier.Politeness;
 import dev.sieve.frontier.QueueKey;
 import dev.sieve.robots.RobotsSettings;
 import dev.sieve.scope.ScopeSettings;
@@ -51,6 +52,7 @@ public final class CrawlConfig {
   final dev.sieve.frontier.SeenFilter seenFilter;
   final boolean growOnCapacity;
   final boolean addSeeds;
+  private final FrontierSettings frontier;
 
   private CrawlConfig(Builder b) {
     this.seeds = List.copyOf(b.seeds);
@@ -76,6 +78,15 @@ public final class CrawlConfig {
     this.seenFilter = b.seenFilter;
     this.growOnCapacity = b.growOnCapacity;
     this.addSeeds = b.addSeeds;
+    this.frontier = FrontierSettings.builder()
+        .seenFilter(seenFilter, expectedUrls, falsePositiveRate, growOnCapacity)
+        .politeness(new Politeness(politenessDelay, maxInFlightPerHost, maxPagesPerHost, queueKey))
+        .pendingMemoryBytes(pendingMemoryBytes)
+        .ticker(ticker)
+        .state(stateDir, freshState, checkpointInterval, diskReserveBytes)
+        .addSeeds(addSeeds)
+        .fixedOnResume("scope", scope.scope().name().toLowerCase(java.util.Locale.ROOT))
+        .build();
   }
 
   public static Builder builder() {
@@ -108,6 +119,11 @@ public final class CrawlConfig {
 
   public ScopeSettings scope() {
     return scope;
+  }
+
+  /** The frontier's part of these settings, for {@code Frontiers.open}: the one place it is made. */
+  public FrontierSettings frontierSettings() {
+    return frontier;
   }
 
   /** Settings of a crawl; every value has a documented default except the seeds. */
@@ -292,25 +308,12 @@ public final class CrawlConfig {
       }
       positive("threads", threads);
       positive("maxPages", maxPages);
-      positive("expectedUrls", expectedUrls);
-      if (!(falsePositiveRate > 0 && falsePositiveRate < 1)) {
-        throw new IllegalArgumentException(
-            "falsePositiveRate (" + falsePositiveRate + ") must be in (0, 1)");
-      }
-      notNegative("politenessDelay", politenessDelay);
-      positive("maxInFlightPerHost", maxInFlightPerHost);
-      positive("maxPagesPerHost", maxPagesPerHost);
       notNegative("stopTimeout", stopTimeout);
-      if (checkpointInterval.compareTo(Duration.ofSeconds(1)) < 0) {
-        throw new IllegalArgumentException(
-            "checkpointInterval (" + checkpointInterval + ") must be >= 1 s");
-      }
-      atLeast("diskReserveBytes", diskReserveBytes, 0);
-      positive("pendingMemoryBytes", pendingMemoryBytes);
       if (growOnCapacity && seenFilter == dev.sieve.frontier.SeenFilter.CUCKOO) {
         throw new IllegalArgumentException(
             "seenFilter (cuckoo) has a fixed size and cannot grow: set on-capacity warn");
       }
+      // The frontier's settings check themselves (FrontierSettings, Politeness), once, here.
       return new CrawlConfig(this);
     }
   }

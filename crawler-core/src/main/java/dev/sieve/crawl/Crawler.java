@@ -5,19 +5,18 @@ import dev.sieve.fetch.ConnectionFailure;
 import dev.sieve.fetch.FetchError;
 import dev.sieve.fetch.FetchResult;
 import dev.sieve.fetch.Fetcher;
+import dev.sieve.frontier.CapacityWarning;
 import dev.sieve.frontier.Frontier;
-import dev.sieve.frontier.LocalFrontier;
+import dev.sieve.frontier.FrontierListener;
 import dev.sieve.frontier.Lease;
-import dev.sieve.frontier.Sieve;
+import dev.sieve.frontier.state.CrawlStateException;
+import dev.sieve.frontier.state.Frontiers;
 import dev.sieve.parse.LinkExtractor;
 import dev.sieve.parse.ParsedPage;
 import dev.sieve.robots.RobotsPolicy;
 import dev.sieve.robots.RobotsVerdict;
 import dev.sieve.url.Url;
-import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -56,8 +55,6 @@ public final class Crawler {
   private final LinkExtractor extractor;
   /** Null when robots.txt is ignored. */
   private final RobotsPolicy robots;
-  /** Null without a state directory. */
-  private final Checkpointer checkpointer;
   private final LinkFilter links;
   private final LinkClassifier linkFates;
   private final HostHealth health;
@@ -73,26 +70,15 @@ public final class Crawler {
   private volatile String failure;
 
   /**
-   * A crawl with the in-process frontier: a {@link Sieve} sized from the config, resumable when
-   * the config names a state directory.
-   *
-   * @throws CrawlStateException if the state directory cannot be used (the message says why)
+   * A crawl over {@code frontier} (see {@code Frontiers.open}): on resume, from the seeds and
+   * counters it restored.
    */
-  public Crawler(CrawlConfig config, CrawlListener listener) {
+  public Crawler(CrawlConfig config, Frontier frontier, CrawlListener listener) {
     this.config = config;
     this.listener = listener;
-    if (config.stateDir != null) {
-      this.checkpointer = Checkpointer.open(config, listener, stats,
-          sieve -> frontierBuilder(config, sieve, config.stateDir.resolve(CrawlState.SPILL))
-              .recordedElsewhere(urls -> recordedBefore(listener, urls)));
-      this.frontier = checkpointer.frontier();
-      this.seeds = checkpointer.seeds();
-    } else {
-      this.seeds = config.seeds;
-      this.checkpointer = null;
-      this.frontier = frontierBuilder(config, Checkpointer.newSieve(config, listener), temporarySpillDir())
-          .build();
-    }
+    this.frontier = frontier;
+    this.seeds = frontier.savedSeeds().orElse(config.seeds);
+    stats.add(frontier.restoredCounts());
     this.fetcher = fetcher(config, seeds);
     this.health = new HostHealth(config.fetch.hostFailureLimit());
     this.extractor = extractor(config);
@@ -102,20 +88,30 @@ public final class Crawler {
     this.pageBudget = new Semaphore((int) Math.min(Integer.MAX_VALUE, config.maxPages));
   }
 
-  /** A crawl over {@code frontier}, which may be shared with other crawler processes. */
-  public Crawler(CrawlConfig config, Frontier frontier, CrawlListener listener) {
-    this.config = config;
-    this.listener = listener;
-    this.frontier = frontier;
-    this.checkpointer = null;
-    this.seeds = config.seeds;
-    this.fetcher = fetcher(config, seeds);
-    this.health = new HostHealth(config.fetch.hostFailureLimit());
-    this.extractor = extractor(config);
-    this.robots = robots(config, this::fetch);
-    this.links = new LinkFilter(config);
-    this.linkFates = new LinkClassifier(config, links, robots, frontier);
-    this.pageBudget = new Semaphore((int) Math.min(Integer.MAX_VALUE, config.maxPages));
+  /**
+   * A crawl over the frontier {@code config} describes ({@link CrawlConfig#frontierSettings()}),
+   * resumed from its state directory if it has one.
+   *
+   * @throws CrawlStateException if the state directory cannot be used
+   */
+  public static Crawler open(CrawlConfig config, CrawlListener listener) {
+    Frontier frontier = Frontiers.open(config.frontierSettings(), config.seeds, frontierListener(listener));
+    return new Crawler(config, frontier, listener);
+  }
+
+  /** What the frontier tells {@code listener}, and asks of it on resume (its records as counters). */
+  public static FrontierListener frontierListener(CrawlListener listener) {
+    return new FrontierListener() {
+      @Override
+      public void onCapacityWarning(CapacityWarning warning) {
+        listener.onCapacityWarning(warning);
+      }
+
+      @Override
+      public Map<String, Map<String, Long>> recordedBefore(Set<String> urls) {
+        return Crawler.recordedBefore(listener, urls);
+      }
+    };
   }
 
   private static Fetcher fetcher(CrawlConfig config, List<Url> seeds) {
@@ -153,16 +149,6 @@ public final class Crawler {
         .build();
   }
 
-  private static LocalFrontier.Builder frontierBuilder(CrawlConfig config, Sieve sieve, Path spill) {
-    return LocalFrontier.builder(sieve)
-        .ticker(config.ticker)
-        .politenessDelay(config.politenessDelay)
-        .maxInFlightPerHost(config.maxInFlightPerHost)
-        .maxUrlsPerHost(config.maxPagesPerHost)
-        .queueKey(config.queueKey)
-        .spillTo(spill, config.pendingMemoryBytes);
-  }
-
   /** The counters each of {@code urls} the listener recorded before a crash stands for. */
   private static Map<String, Map<String, Long>> recordedBefore(CrawlListener listener, Set<String> urls) {
     Map<String, Map<String, Long>> counts = new HashMap<>();
@@ -178,25 +164,6 @@ public final class Crawler {
     return counts;
   }
 
-  /** Without a state directory, pending URLs past the memory budget go to a temporary one. */
-  private static Path temporarySpillDir() {
-    try {
-      Path dir = Files.createTempDirectory("sieve-spill-");
-      Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteQuietly(dir), "spill-cleanup"));
-      return dir;
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot create a temporary directory for pending URLs: " + e.getMessage(), e);
-    }
-  }
-
-  private static void deleteQuietly(Path dir) {
-    try (var files = Files.walk(dir)) {
-      files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    } catch (IOException e) {
-      // Best effort at exit: the directory is under the system's temporary directory.
-    }
-  }
-
   /**
    * Crawls from the seeds until done, the page limit, or {@link #stop()}; then returns the final
    * counters. Blocks the calling thread.
@@ -209,9 +176,7 @@ public final class Crawler {
     for (Url seed : seeds) {
       frontier.push(seed, 0);
     }
-    if (checkpointer != null) {
-      checkpointer.start();
-    }
+    frontier.start();
     ExecutorService workers =
         Executors.newFixedThreadPool(config.threads, runnable -> {
           Thread thread = new Thread(runnable);
@@ -234,11 +199,9 @@ public final class Crawler {
     } finally {
       frontier.close();
       fetcher.close();
-      if (checkpointer != null) {
-        checkpointer.close();
-        if (failure == null) {
-          failure = checkpointer.failure();
-        }
+      Optional<String> stateFailure = frontier.end();
+      if (failure == null) {
+        failure = stateFailure.orElse(null);
       }
     }
     return progress();
@@ -359,7 +322,7 @@ public final class Crawler {
 
   /** While the state disk is nearly full, new URLs wait (the guard logs why). */
   private void awaitDiskSpace() throws InterruptedException {
-    while (checkpointer != null && checkpointer.diskLow() && !stopping) {
+    while (frontier.storageLow() && !stopping) {
       synchronized (this) {
         wait(1000);
       }

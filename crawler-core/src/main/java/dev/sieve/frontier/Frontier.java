@@ -10,7 +10,7 @@ import java.time.Duration;
  * #complete}, {@link #retry} or {@link #putBack}. The frontier is finished when nothing is
  * pending and nothing is leased; {@link #take} then returns null.
  *
- * <p>Implementations are thread-safe: {@link LocalFrontier} in process memory, {@link
+ * <p>Implementations are thread-safe: {@code LocalFrontier} in process memory, {@code
  * RedisFrontier} shared by crawler processes through Redis.
  */
 public interface Frontier extends AutoCloseable {
@@ -130,4 +130,35 @@ public interface Frontier extends AutoCloseable {
 
   /** Capacity warnings logged by the seen filter. */
   int capacityWarnings();
+
+  // Lifecycle of a frontier that keeps state or connections; the defaults keep none.
+
+  /** The crawl begins: a frontier that keeps state starts its periodic checkpoints. */
+  default void start() {}
+
+  /** Whether workers should wait before taking new URLs: the disk the state is kept on is nearly full. */
+  default boolean storageLow() {
+    return false;
+  }
+
+  /**
+   * The crawl has ended and its workers stopped: a frontier that keeps state saves it a last time
+   * and releases it. Returns why that failed, in one line naming the file; empty if it did not.
+   */
+  default java.util.Optional<String> end() {
+    return java.util.Optional.empty();
+  }
+
+  /** Releases connections once nothing reads the frontier any more (after the crawl's summary). */
+  default void disconnect() {}
+
+  /** On resume, the seeds the saved crawl goes on with (its own, and any added); else empty. */
+  default java.util.Optional<java.util.List<Url>> savedSeeds() {
+    return java.util.Optional.empty();
+  }
+
+  /** The crawl's counters restored with the frontier (a resumed crawl's), to count on from. */
+  default java.util.Map<String, Long> restoredCounts() {
+    return java.util.Map.of();
+  }
 }

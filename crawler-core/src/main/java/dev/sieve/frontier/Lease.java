@@ -32,7 +32,7 @@ public record Lease(
   }
 
   /** This URL again, one attempt later. */
-  Lease nextAttempt() {
+  public Lease nextAttempt() {
     return new Lease(url, depth, hostKey, attempt + 1, redirectChain);
   }
 }

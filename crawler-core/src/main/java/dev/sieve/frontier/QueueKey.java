@@ -29,7 +29,7 @@ public enum QueueKey {
    */
   IP;
 
-  String of(Url url) {
+  public String of(Url url) {
     return switch (this) {
       case HOST -> url.origin();
       case DOMAIN -> UrlScope.registrableDomain(url.host()) + ":" + url.port();

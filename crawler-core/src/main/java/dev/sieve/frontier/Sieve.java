@@ -6,10 +6,6 @@ import dev.sieve.bloom.Hash128;
 import dev.sieve.bloom.MembershipFilter;
 import java.util.List;
 import java.util.Locale;
-import java.util.Objects;
-import java.util.Optional;
-import java.util.Queue;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
@@ -17,16 +13,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A Bloom filter of every URL ever pushed in front of a FIFO queue of pending URLs: a URL is
- * enqueued only the first time it is pushed.
+ * A Bloom filter of every URL ever admitted, in front of a frontier's queues: a URL is admitted
+ * only the first time it is offered.
  *
- * <p>{@link #create} uses a {@link BlockedBloomFilter}, which does one memory access per push
+ * <p>{@link #create} uses a {@link BlockedBloomFilter}, which does one memory access per URL
  * where the classic filter does k, for a few percent more bits; {@link #over} puts the Sieve in
  * front of any other filter, such as the classic {@link BloomFilter} where memory is tightest.
  *
- * <p>{@link #push} is exactly-once per URL under any concurrency: the filter's check-and-set is
- * atomic per URL (a lock striped by the URL's hash), so when many threads push the same URL at
- * once exactly one of them enqueues it. Like any Bloom filter it may wrongly report a new URL as
+ * <p>{@link #admit} is exactly-once per URL under any concurrency: the filter's check-and-set is
+ * atomic per URL (a lock striped by the URL's hash), so when many threads admit the same URL at
+ * once exactly one of them is told it is new. Like any Bloom filter it may wrongly report a new URL as
  * seen, with probability {@link #expectedFpp()}; it never lets a seen URL through twice.
  *
  * <p>When the estimated count of distinct URLs first reaches 100% of the capacity, and again at
@@ -45,12 +41,10 @@ public final class Sieve {
   private final MembershipFilter seen;
   private final double targetFpp;
   private final Object[] stripes = new Object[STRIPES];
-  private final Queue<PendingUrl> pending = new ConcurrentLinkedQueue<>();
-  private final AtomicLong pendingCount = new AtomicLong();
   private final Consumer<CapacityWarning> capacityListener;
   /** Index of the next threshold to warn about; guarded by {@code this}. */
   private int nextThreshold;
-  /** The estimated count of the next threshold: a lock-free fast-path check for push. */
+  /** The estimated count of the next threshold: a lock-free fast-path check for admit. */
   private volatile long nextThresholdCount;
   private final AtomicInteger capacityWarnings = new AtomicInteger();
   private final AtomicLong refusedFull = new AtomicLong();
@@ -78,7 +72,7 @@ public final class Sieve {
 
   /**
    * Creates a Sieve that also hands each capacity warning to {@code capacityListener}, after
-   * logging it, on the pushing thread.
+   * logging it, on the admitting thread.
    */
   public static Sieve create(
       long expectedUrls, double falsePositiveRate, Consumer<CapacityWarning> capacityListener) {
@@ -106,34 +100,9 @@ public final class Sieve {
     return new Sieve(filter, targetFpp, capacityListener);
   }
 
-  /** Pushes {@code url} at depth 0; see {@link #push(String, int)}. */
-  public boolean push(String url) {
-    return push(url, 0);
-  }
-
-  /**
-   * Enqueues {@code url} if the filter has never seen it.
-   *
-   * @return true if this call enqueued the URL; false if it was (or might have been) seen before
-   */
-  public boolean push(String url, int depth) {
-    // Validated as PendingUrl does, but before the filter is touched; the entry itself is built
-    // only for a new URL, so a seen one (most links on a page) allocates nothing.
-    Objects.requireNonNull(url, "url");
-    if (depth < 0) {
-      throw new IllegalArgumentException("depth (" + depth + ") must be >= 0");
-    }
-    if (!admit(url)) {
-      return false;
-    }
-    pendingCount.incrementAndGet();
-    pending.add(new PendingUrl(url, depth));
-    return true;
-  }
-
   /**
    * Marks {@code url} seen without queueing it here, for a caller that keeps its own pending URLs
-   * (the {@link Frontier}). Exactly-once like {@link #push}.
+   * (the {@link Frontier}). Exactly-once under any concurrency.
    *
    * @return true if the filter had never seen the URL; false if it was (or might have been) seen
    */
@@ -211,26 +180,12 @@ public final class Sieve {
     return seen.mightContain(hash);
   }
 
-  /** Removes and returns the oldest pending URL, or empty when none is pending. */
-  public Optional<PendingUrl> pop() {
-    PendingUrl next = pending.poll();
-    if (next != null) {
-      pendingCount.decrementAndGet();
-    }
-    return Optional.ofNullable(next);
-  }
-
-  /** True if {@code url} might have been pushed before; false if it definitely was not. */
+  /** True if {@code url} might have been admitted before; false if it definitely was not. */
   public boolean mightHaveSeen(CharSequence url) {
     return seen.mightContain(url);
   }
 
-  /** The number of URLs pending. */
-  public long pending() {
-    return pendingCount.get();
-  }
-
-  /** The estimated number of distinct URLs ever pushed. */
+  /** The estimated number of distinct URLs ever admitted. */
   public long approximateSeen() {
     return seen.approximateElementCount();
   }
@@ -279,7 +234,7 @@ public final class Sieve {
   }
 
   /** Thresholds as multiples of capacity: 1.0, 1.5, 2.0, 3.0, 4.0, ... */
-  static double threshold(int index) {
+  public static double threshold(int index) {
     return switch (index) {
       case 0 -> 1.0;
       case 1 -> 1.5;

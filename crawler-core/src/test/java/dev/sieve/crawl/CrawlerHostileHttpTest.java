@@ -196,7 +196,7 @@ class CrawlerHostileHttpTest {
   }
 
   private void run(CrawlConfig.Builder settings) throws InterruptedException {
-    summary = new Crawler(settings.build(), new CrawlListener() {
+    summary = Crawler.open(settings.build(), new CrawlListener() {
       @Override
       public void onPage(PageRecord record) {
         records.add(record);

@@ -28,7 +28,7 @@ class CrawlerOutputFailureTest {
     try (TestSite site = TestSite.start(300)) {
       List<PageRecord> stored = new CopyOnWriteArrayList<>();
       AtomicInteger room = new AtomicInteger(40);
-      Crawler first = new Crawler(config(site), new CrawlListener() {
+      Crawler first = Crawler.open(config(site), new CrawlListener() {
         @Override
         public void onPage(PageRecord record) {
           if (room.getAndDecrement() <= 0) {
@@ -53,7 +53,7 @@ class CrawlerOutputFailureTest {
     try (TestSite site = TestSite.start(300)) {
       List<PageRecord> stored = new CopyOnWriteArrayList<>();
       AtomicInteger left = new AtomicInteger(25);
-      Crawler first = new Crawler(config(site), new CrawlListener() {
+      Crawler first = Crawler.open(config(site), new CrawlListener() {
         @Override
         public void onPage(PageRecord record) {
           stored.add(record);
@@ -73,7 +73,7 @@ class CrawlerOutputFailureTest {
 
   /** Resumes with a listener that knows what was stored; checks one record per URL, exact counts. */
   private void resumeAndCheck(TestSite site, List<PageRecord> stored) throws InterruptedException {
-    Crawler resumed = new Crawler(config(site), new CrawlListener() {
+    Crawler resumed = Crawler.open(config(site), new CrawlListener() {
       @Override
       public void onPage(PageRecord record) {
         stored.add(record);

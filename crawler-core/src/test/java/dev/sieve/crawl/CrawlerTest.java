@@ -123,7 +123,7 @@ class CrawlerTest {
                     .expectedUrls(100_000)
                     .fetch(f -> f.retryBackoff(Duration.ofMillis(10))))
             .build();
-    CrawlProgress progress = new Crawler(config, new CrawlListener() {
+    CrawlProgress progress = Crawler.open(config, new CrawlListener() {
       @Override
       public void onPage(PageRecord record) {
         records.add(record);

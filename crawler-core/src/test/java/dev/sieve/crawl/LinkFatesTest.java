@@ -150,7 +150,7 @@ class LinkFatesTest {
             .politenessDelay(Duration.ZERO)
             .expectedUrls(100_000))
         .build();
-    summary = new Crawler(config, new CrawlListener() {
+    summary = Crawler.open(config, new CrawlListener() {
       @Override
       public void onPage(PageRecord record) {
         records.add(record);

@@ -27,7 +27,7 @@ final class RecordedCrawl {
    */
   static CrawlProgress run(CrawlConfig config, List<PageRecord> records, List<String> skippedHosts)
       throws InterruptedException {
-    CrawlProgress summary = new Crawler(config, new CrawlListener() {
+    CrawlProgress summary = Crawler.open(config, new CrawlListener() {
       @Override
       public void onPage(PageRecord record) {
         records.add(record);

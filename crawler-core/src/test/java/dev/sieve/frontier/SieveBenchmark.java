@@ -37,7 +37,7 @@ public class SieveBenchmark {
   @Param({"0.01"})
   public double fpp;
 
-  private Sieve sieve;
+  private SieveQueue sieve;
   private MembershipFilter filter;
   private String[] seen;
   private String[] fresh;
@@ -46,7 +46,7 @@ public class SieveBenchmark {
 
   @Setup(Level.Trial)
   public void setUp() {
-    sieve = Sieve.create(n, fpp);
+    sieve = SieveQueue.create(n, fpp);
     filter = Sieve.defaultFilter(n, fpp);
     for (long i = 0; i < n; i++) {
       String url = SyntheticUrls.url(0, i);

@@ -45,7 +45,7 @@ class SieveOverFilterVariantsTest {
       throws Exception {
     // Nearly empty, as in SieveTest: a URL dropped as a false positive is then all but impossible,
     // so every URL not enqueued would be one lost to a race.
-    Sieve sieve = Sieve.over(variant.create(1_000_000, FPP), FPP, warning -> {});
+    SieveQueue sieve = SieveQueue.over(variant.create(1_000_000, FPP), FPP, warning -> {});
     int urls = 5_000;
 
     int accepted = pushFromSixteenThreads(sieve, urls);
@@ -58,7 +58,7 @@ class SieveOverFilterVariantsTest {
   @RepeatedTest(5)
   void push_sameUrlsFromSixteenThreadsWhileScalableGrows_noUrlEnqueuedTwice() throws Exception {
     ScalableBloomFilter filter = ScalableBloomFilter.create(500, FPP);
-    Sieve sieve = Sieve.over(filter, FPP, warning -> {});
+    SieveQueue sieve = SieveQueue.over(filter, FPP, warning -> {});
     int urls = 5_000;
 
     int accepted = pushFromSixteenThreads(sieve, urls);
@@ -72,12 +72,12 @@ class SieveOverFilterVariantsTest {
     assertThat(popped).allMatch(filter::mightContain);
   }
 
-  private static int pushFromSixteenThreads(Sieve sieve, int urls) throws Exception {
+  private static int pushFromSixteenThreads(SieveQueue sieve, int urls) throws Exception {
     return SieveTest.pushFromSixteenThreads(pool, sieve, urls);
   }
 
 
-  private static List<String> popAll(Sieve sieve) {
+  private static List<String> popAll(SieveQueue sieve) {
     List<String> popped = new ArrayList<>();
     for (Optional<PendingUrl> next = sieve.pop(); next.isPresent(); next = sieve.pop()) {
       popped.add(next.get().url());

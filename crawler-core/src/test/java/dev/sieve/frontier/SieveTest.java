@@ -42,7 +42,7 @@ class SieveTest {
 
   @Test
   void push_newUrl_enqueuedAndPoppedInOrder() {
-    Sieve sieve = Sieve.create(1000, 0.001);
+    SieveQueue sieve = SieveQueue.create(1000, 0.001);
 
     assertThat(sieve.push("https://a.example/1")).isTrue();
     assertThat(sieve.push("https://a.example/2", 3)).isTrue();
@@ -56,7 +56,7 @@ class SieveTest {
 
   @Test
   void push_seenUrl_droppedEvenAfterItWasPopped() {
-    Sieve sieve = Sieve.create(1000, 0.001);
+    SieveQueue sieve = SieveQueue.create(1000, 0.001);
     sieve.push("https://a.example/");
     sieve.pop();
 
@@ -68,7 +68,7 @@ class SieveTest {
 
   @RepeatedTest(25)
   void push_sameUrlsFromSixteenThreads_eachEnqueuedExactlyOnce() throws Exception {
-    Sieve sieve = Sieve.create(1_000_000, 1e-6);
+    SieveQueue sieve = SieveQueue.create(1_000_000, 1e-6);
     int urls = 5_000;
     int accepted = pushFromSixteenThreads(sieve, urls);
 
@@ -85,7 +85,7 @@ class SieveTest {
 
   @Test
   void admitAll_batchWithRepeatsAndASeenUrl_marksEachNewUrlOnce() {
-    Sieve sieve = Sieve.create(1000, 0.001);
+    SieveQueue sieve = SieveQueue.create(1000, 0.001);
     sieve.admit("https://a.example/seen");
     boolean[] isNew = new boolean[4];
 
@@ -99,7 +99,7 @@ class SieveTest {
 
   @RepeatedTest(10)
   void admitAll_samePagesFromSixteenThreads_eachUrlAdmittedExactlyOnce() throws Exception {
-    Sieve sieve = Sieve.create(1_000_000, 1e-6);
+    SieveQueue sieve = SieveQueue.create(1_000_000, 1e-6);
     int urls = 3_000;
 
     int admitted = Concurrently.sum(pool, 16, thread -> {
@@ -119,7 +119,7 @@ class SieveTest {
 
   @Test
   void mightHaveSeen_byHash_agreesWithAdmitByHash() {
-    Sieve sieve = Sieve.create(1000, 0.001);
+    SieveQueue sieve = SieveQueue.create(1000, 0.001);
     Hash128 hash = Hash128.of("https://a.example/");
 
     assertThat(sieve.mightHaveSeen(hash)).isFalse();
@@ -131,7 +131,7 @@ class SieveTest {
 
   @Test
   void push_badArguments_refusedBeforeTheUrlIsMarkedSeen() {
-    Sieve sieve = Sieve.create(1000, 0.01);
+    SieveQueue sieve = SieveQueue.create(1000, 0.01);
 
     assertThatThrownBy(() -> sieve.push("https://a.example/", -1))
         .isInstanceOf(IllegalArgumentException.class)
@@ -143,7 +143,7 @@ class SieveTest {
 
   @Test
   void create_default_isTheBlockedFilterDefaultFilterBuilds() {
-    Sieve sieve = Sieve.create(1_000_000, 0.01);
+    SieveQueue sieve = SieveQueue.create(1_000_000, 0.01);
     MembershipFilter filter = Sieve.defaultFilter(1_000_000, 0.01);
 
     assertThat(filter).isInstanceOf(BlockedBloomFilter.class);
@@ -153,7 +153,7 @@ class SieveTest {
 
   @RepeatedTest(5)
   void push_overClassicFilterFromSixteenThreads_eachEnqueuedExactlyOnce() throws Exception {
-    Sieve sieve = Sieve.over(BloomFilter.create(1_000_000, 1e-6), 1e-6, warning -> {});
+    SieveQueue sieve = SieveQueue.over(BloomFilter.create(1_000_000, 1e-6), 1e-6, warning -> {});
     int urls = 5_000;
 
     int accepted = pushFromSixteenThreads(sieve, urls);
@@ -166,7 +166,7 @@ class SieveTest {
   void push_pastCapacity_warnsOncePerThreshold() {
     List<CapacityWarning> warnings = new ArrayList<>();
     try (CapturedLogs logs = new CapturedLogs(Sieve.CAPACITY_LOGGER)) {
-      Sieve sieve = Sieve.create(1000, 0.01, warnings::add);
+      SieveQueue sieve = SieveQueue.create(1000, 0.01, warnings::add);
       for (int i = 0; i < 3_500; i++) {
         sieve.push(url(0, i));
       }
@@ -191,7 +191,7 @@ class SieveTest {
   @Test
   void push_belowCapacity_neverWarns() {
     try (CapturedLogs logs = new CapturedLogs(Sieve.CAPACITY_LOGGER)) {
-      Sieve sieve = Sieve.create(10_000, 0.01);
+      SieveQueue sieve = SieveQueue.create(10_000, 0.01);
       for (int i = 0; i < 9_000; i++) {
         sieve.push(url(0, i));
       }
@@ -204,7 +204,7 @@ class SieveTest {
   void push_pastCapacityFromEightThreads_eachThresholdLoggedOnce() throws Exception {
     List<CapacityWarning> warnings = new CopyOnWriteArrayList<>();
     try (CapturedLogs logs = new CapturedLogs(Sieve.CAPACITY_LOGGER)) {
-      Sieve sieve = Sieve.create(2_000, 0.01, warnings::add);
+      SieveQueue sieve = SieveQueue.create(2_000, 0.01, warnings::add);
       CountDownLatch start = new CountDownLatch(1);
       List<Future<?>> done = new ArrayList<>();
       for (int t = 0; t < 8; t++) {
@@ -229,12 +229,12 @@ class SieveTest {
   }
 
   /** Pushes the same {@code urls} URLs from 16 threads at once; returns how many were enqueued. */
-  private static int pushFromSixteenThreads(Sieve sieve, int urls) throws Exception {
+  private static int pushFromSixteenThreads(SieveQueue sieve, int urls) throws Exception {
     return pushFromSixteenThreads(pool, sieve, urls);
   }
 
   /** As above, on the threads of {@code pool} (16 or more); also for SieveOverFilterVariantsTest. */
-  static int pushFromSixteenThreads(ExecutorService pool, Sieve sieve, int urls) throws Exception {
+  static int pushFromSixteenThreads(ExecutorService pool, SieveQueue sieve, int urls) throws Exception {
     return Concurrently.sum(pool, 16, thread -> {
       int mine = 0;
       for (int i = 0; i < urls; i++) {

@@ -107,7 +107,7 @@ final class BenchCrawlCommand implements Callable<Integer> {
         recording.enable("jdk.ExecutionSample").withPeriod(SAMPLE_PERIOD);
         recording.start();
         for (int i = 1; i <= warmup; i++) {
-          CrawlProgress cold = new Crawler(config, new CrawlListener() {}).run();
+          CrawlProgress cold = Crawler.open(config, new CrawlListener() {}).run();
           double seconds = cold.elapsed().toNanos() / 1e9;
           out.printf(Locale.ROOT, "Warm-up crawl %d: %,d pages in %.2f s, %.0f pages/s (not measured)%n",
               i, cold.pages(), seconds, cold.pages() / seconds);
@@ -116,7 +116,7 @@ final class BenchCrawlCommand implements Callable<Integer> {
         crawlerCpuBefore = processCpuNanos();
         measuredFrom = Instant.now();
         for (int i = 1; i <= runs; i++) {
-          CrawlProgress result = new Crawler(config, new CrawlListener() {}).run();
+          CrawlProgress result = Crawler.open(config, new CrawlListener() {}).run();
           double seconds = result.elapsed().toNanos() / 1e9;
           rates.add(result.pages() / seconds);
           measuredPages += result.pages();

@@ -2,10 +2,10 @@ package dev.sieve.app.bench;
 
 import dev.sieve.app.Main;
 import dev.sieve.frontier.Frontier;
-import dev.sieve.frontier.LocalFrontier;
-import dev.sieve.frontier.RedisFrontier;
-import dev.sieve.frontier.RedisFrontierException;
 import dev.sieve.frontier.Sieve;
+import dev.sieve.frontier.local.LocalFrontier;
+import dev.sieve.frontier.redis.RedisFrontier;
+import dev.sieve.frontier.redis.RedisFrontierException;
 import dev.sieve.url.Url;
 import java.io.PrintStream;
 import java.nio.file.Files;

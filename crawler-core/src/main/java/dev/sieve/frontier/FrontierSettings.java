@@ -1,0 +1,177 @@
+package dev.sieve.frontier;
+
+import com.google.common.base.Ticker;
+import dev.sieve.settings.Check;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * What a frontier is made of, for {@code Frontiers.open}: its seen filter, its politeness, where
+ * it lives (this process, or Redis shared by processes) and, for a local one, where its state is
+ * kept. Immutable; validated once, in {@link Builder#build()}, with messages naming the setting.
+ */
+public final class FrontierSettings {
+  public final SeenFilter seenFilter;
+  public final long expectedUrls;
+  public final double falsePositiveRate;
+  public final boolean growOnCapacity;
+  public final Politeness politeness;
+  /** Memory for pending URLs before they spill to disk (local frontier). */
+  public final long pendingMemoryBytes;
+  public final Ticker ticker;
+  /** Where a local frontier's state is kept, or null: none, pending URLs spill to a temporary dir. */
+  public final Path stateDir;
+  public final boolean freshState;
+  public final Duration checkpointInterval;
+  public final long diskReserveBytes;
+  public final boolean addSeeds;
+  /** Other settings of the crawl that must not change when it resumes, by name. */
+  public final Map<String, String> fixedOnResume;
+  /** {@code redis://…} or {@code redis-cluster://…} for a shared frontier, or null: local. */
+  public final String redisUri;
+  public final String crawlId;
+  public final Duration leaseDuration;
+  public final int connections;
+
+  private FrontierSettings(Builder b) {
+    this.seenFilter = b.seenFilter;
+    this.expectedUrls = b.expectedUrls;
+    this.falsePositiveRate = b.falsePositiveRate;
+    this.growOnCapacity = b.growOnCapacity;
+    this.politeness = b.politeness;
+    this.pendingMemoryBytes = b.pendingMemoryBytes;
+    this.ticker = b.ticker;
+    this.stateDir = b.stateDir;
+    this.freshState = b.freshState;
+    this.checkpointInterval = b.checkpointInterval;
+    this.diskReserveBytes = b.diskReserveBytes;
+    this.addSeeds = b.addSeeds;
+    this.fixedOnResume = Map.copyOf(b.fixedOnResume);
+    this.redisUri = b.redisUri;
+    this.crawlId = b.crawlId;
+    this.leaseDuration = b.leaseDuration;
+    this.connections = b.connections;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder holding these settings, to change some. */
+  public Builder toBuilder() {
+    Builder b = new Builder().seenFilter(seenFilter, expectedUrls, falsePositiveRate, growOnCapacity)
+        .politeness(politeness).pendingMemoryBytes(pendingMemoryBytes).ticker(ticker)
+        .state(stateDir, freshState, checkpointInterval, diskReserveBytes).addSeeds(addSeeds);
+    fixedOnResume.forEach(b::fixedOnResume);
+    return redisUri == null ? b : b.redis(redisUri, crawlId, leaseDuration, connections);
+  }
+
+  /** Whether the frontier is shared through Redis. */
+  public boolean shared() {
+    return redisUri != null;
+  }
+
+  /** Settings of a frontier; every value has a default except Redis's. */
+  public static final class Builder {
+    private SeenFilter seenFilter = SeenFilter.BLOCKED;
+    private long expectedUrls = 10_000_000;
+    private double falsePositiveRate = 1e-6;
+    private boolean growOnCapacity = true;
+    private Politeness politeness = Politeness.DEFAULT;
+    private long pendingMemoryBytes = 256L << 20;
+    private Ticker ticker = Ticker.systemTicker();
+    private Path stateDir;
+    private boolean freshState;
+    private Duration checkpointInterval = Duration.ofSeconds(60);
+    private long diskReserveBytes = 1L << 30;
+    private boolean addSeeds;
+    private final Map<String, String> fixedOnResume = new TreeMap<>();
+    private String redisUri;
+    private String crawlId;
+    private Duration leaseDuration = Duration.ofSeconds(120);
+    private int connections = 8;
+
+    private Builder() {}
+
+    /** The seen filter's kind, capacity and false-positive rate, and whether it grows past it. */
+    public Builder seenFilter(SeenFilter kind, long expectedUrls, double falsePositiveRate, boolean grow) {
+      this.seenFilter = Objects.requireNonNull(kind, "seenFilter");
+      this.expectedUrls = expectedUrls;
+      this.falsePositiveRate = falsePositiveRate;
+      this.growOnCapacity = grow;
+      return this;
+    }
+
+    public Builder politeness(Politeness politeness) {
+      this.politeness = Objects.requireNonNull(politeness, "politeness");
+      return this;
+    }
+
+    public Builder pendingMemoryBytes(long bytes) {
+      this.pendingMemoryBytes = bytes;
+      return this;
+    }
+
+    public Builder ticker(Ticker ticker) {
+      this.ticker = Objects.requireNonNull(ticker, "ticker");
+      return this;
+    }
+
+    /**
+     * Keeps a local frontier's state in {@code dir} (null: none), checkpointed every {@code
+     * interval}; new URLs wait while the disk has less than {@code diskReserveBytes} free. A
+     * directory holding a crawl is resumed unless {@code fresh}.
+     */
+    public Builder state(Path dir, boolean fresh, Duration interval, long diskReserveBytes) {
+      this.stateDir = dir;
+      this.freshState = fresh;
+      this.checkpointInterval = Objects.requireNonNull(interval, "checkpointInterval");
+      this.diskReserveBytes = diskReserveBytes;
+      return this;
+    }
+
+    /** On resume, seeds other than the saved crawl's are added to it rather than refused. */
+    public Builder addSeeds(boolean add) {
+      this.addSeeds = add;
+      return this;
+    }
+
+    /** A setting of the crawl that must not change when it resumes (e.g. its scope). */
+    public Builder fixedOnResume(String name, String value) {
+      this.fixedOnResume.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(value, name));
+      return this;
+    }
+
+    /**
+     * Shares the frontier through Redis at {@code uri} as crawl {@code crawlId}; a lease not given
+     * back within {@code leaseDuration} is queued again; {@code connections} to Redis.
+     */
+    public Builder redis(String uri, String crawlId, Duration leaseDuration, int connections) {
+      this.redisUri = Objects.requireNonNull(uri, "uri");
+      this.crawlId = crawlId;
+      this.leaseDuration = Objects.requireNonNull(leaseDuration, "leaseDuration");
+      this.connections = connections;
+      return this;
+    }
+
+    /** @throws IllegalArgumentException naming the first setting out of range */
+    public FrontierSettings build() {
+      Check.positive("expectedUrls", expectedUrls);
+      Check.rate("falsePositiveRate", falsePositiveRate);
+      Check.positive("pendingMemoryBytes", pendingMemoryBytes);
+      if (checkpointInterval.compareTo(Duration.ofSeconds(1)) < 0) {
+        throw new IllegalArgumentException(
+            "checkpointInterval (" + checkpointInterval + ") must be >= 1 s");
+      }
+      Check.atLeast("diskReserveBytes", diskReserveBytes, 0);
+      if (redisUri != null && stateDir != null) {
+        throw new IllegalArgumentException("stateDir (" + stateDir + ") keeps a local frontier's"
+            + " state; a Redis frontier keeps its own");
+      }
+      return new FrontierSettings(this);
+    }
+  }
+}

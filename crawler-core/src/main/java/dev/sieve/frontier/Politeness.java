@@ -1,0 +1,33 @@
+package dev.sieve.frontier;
+
+import dev.sieve.settings.Check;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How a frontier treats each politeness key (see {@link QueueKey}): fetch starts at least {@code
+ * delay} apart, at most {@code maxInFlightPerHost} fetches at once, at most {@code maxUrlsPerHost}
+ * URLs queued over the whole crawl. Validated when made; messages name the setting.
+ *
+ * @param delay the least time between fetch starts of one key (default 1 s)
+ * @param maxInFlightPerHost fetches of one key at once (default 1)
+ * @param maxUrlsPerHost URLs queued per key over the crawl (default unlimited)
+ * @param queueKey what a key is (default the host)
+ */
+public record Politeness(Duration delay, int maxInFlightPerHost, long maxUrlsPerHost, QueueKey queueKey) {
+  /** One fetch of each host at once, a second apart, every URL queued. */
+  public static final Politeness DEFAULT = new Politeness(Duration.ofSeconds(1), 1, Long.MAX_VALUE, QueueKey.HOST);
+
+  public Politeness {
+    Objects.requireNonNull(delay, "politenessDelay");
+    Objects.requireNonNull(queueKey, "queueKey");
+    Check.notNegative("politenessDelay", delay);
+    Check.positive("maxInFlightPerHost", maxInFlightPerHost);
+    Check.positive("maxUrlsPerHost", maxUrlsPerHost);
+  }
+
+  /** {@link #delay()} in nanoseconds. */
+  public long delayNanos() {
+    return delay.toNanos();
+  }
+}

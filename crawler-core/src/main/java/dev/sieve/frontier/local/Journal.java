@@ -1,0 +1,289 @@
+package dev.sieve.frontier.local;
+
+import dev.sieve.frontier.Lease;
+import dev.sieve.frontier.spill.PendingCodec;
+import java.io.BufferedOutputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.Closeable;
+import java.io.DataInputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Map;
+import java.util.zip.CRC32C;
+
+/**
+ * An append-only log of a frontier's changes since its last saved state: replayed over that state
+ * it rebuilds the frontier. Records are {@code type, varint length, payload, CRC32C}. Written
+ * under the frontier's lock; flushed to the operating system when a URL completes (its links
+ * were added just before), so a {@code kill -9} loses at most the changes of URLs still in
+ * flight, which are fetched again.
+ *
+ * <p>A record cut short at the end of the file (a crash mid-write) is ignored on replay; a bad
+ * record followed by more data means corruption and fails the replay with the file and offset.
+ */
+final class Journal implements FrontierLog, Closeable {
+  static final byte ADDED = 'A';
+  static final byte TAKEN = 'T';
+  static final byte RETURNED = 'R';
+  static final byte COMPLETED = 'D';
+  static final byte SKIPPED = 'S';
+  /** A retry: the lease given back, then the counters its attempt changed. */
+  static final byte RETRIED = 'Q';
+
+  private final Path file;
+  private final FileChannel channel;
+  private final OutputStream out;
+  private final ByteArrayOutputStream record = new ByteArrayOutputStream(256);
+  private final CRC32C crc = new CRC32C();
+  private long records;
+
+  private Journal(Path file, FileChannel channel) {
+    this.file = file;
+    this.channel = channel;
+    this.out = new BufferedOutputStream(Channels.newOutputStream(channel), 64 * 1024);
+  }
+
+  /** Opens {@code file} for appending, creating it if needed. */
+  static Journal open(Path file) throws IOException {
+    FileChannel channel = FileChannel.open(
+        file, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
+    return new Journal(file, channel);
+  }
+
+  Path file() {
+    return file;
+  }
+
+  long records() {
+    return records;
+  }
+
+  @Override
+  public void added(Lease lease) {
+    append(ADDED, lease.hostKey(), PendingCodec.encode(lease));
+  }
+
+  @Override
+  public void taken(String hostKey) {
+    append(TAKEN, hostKey, null);
+  }
+
+  @Override
+  public void returned(Lease lease) {
+    append(RETURNED, lease.hostKey(), PendingCodec.encode(lease));
+  }
+
+  @Override
+  public void completed(Lease lease, Map<String, Long> counts) {
+    // The URL, then (after a NUL, which no URL holds) the counters it changed, in one record: a
+    // crash keeps both or neither.
+    byte[] url = lease.url().getBytes(StandardCharsets.UTF_8);
+    append(COMPLETED, lease.hostKey(), counts.isEmpty() ? url : concat(url, new byte[] {0}, Counts.encode(counts)));
+    flush();
+  }
+
+  @Override
+  public void retried(Lease lease, Map<String, Long> counts) {
+    byte[] encoded = PendingCodec.encode(lease);
+    byte[] length = new byte[PendingCodec.varintSize(encoded.length)];
+    PendingCodec.writeVarint(length, 0, encoded.length);
+    append(RETRIED, lease.hostKey(), concat(length, encoded, Counts.encode(counts)));
+  }
+
+  private static byte[] concat(byte[]... parts) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    for (byte[] part : parts) {
+      out.write(part, 0, part.length);
+    }
+    return out.toByteArray();
+  }
+
+  /** Flushes the records so far to the operating system: they survive the process dying. */
+  @Override
+  public void flushed() {
+    flush();
+  }
+
+  @Override
+  public void skipped(String hostKey) {
+    append(SKIPPED, hostKey, null);
+    flush();
+  }
+
+  private void append(byte type, String hostKey, byte[] body) {
+    byte[] key = hostKey.getBytes(StandardCharsets.UTF_8);
+    int length = PendingCodec.varintSize(key.length) + key.length + (body == null ? 0 : body.length);
+    ByteBuffer payload = ByteBuffer.allocate(length);
+    PendingCodec.putVarint(payload, key.length);
+    payload.put(key);
+    if (body != null) {
+      payload.put(body);
+    }
+    ByteBuffer header = ByteBuffer.allocate(1 + PendingCodec.varintSize(length));
+    header.put(type);
+    PendingCodec.putVarint(header, length);
+    crc.reset();
+    crc.update(type);
+    crc.update(payload.array());
+    try {
+      out.write(header.array());
+      out.write(payload.array());
+      int sum = (int) crc.getValue();
+      out.write(new byte[] {(byte) (sum >>> 24), (byte) (sum >>> 16), (byte) (sum >>> 8), (byte) sum});
+      records++;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write journal " + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Hands what was written to the operating system (enough to survive the process dying). */
+  void flush() {
+    try {
+      out.flush();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write journal " + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Flushes and forces the file to disk. */
+  void sync() throws IOException {
+    out.flush();
+    channel.force(false);
+  }
+
+  @Override
+  public void close() throws IOException {
+    out.flush();
+    channel.close();
+  }
+
+  /** Receives the records of a journal in order. */
+  interface Replay {
+    void added(String hostKey, byte[] lease);
+
+    void taken(String hostKey);
+
+    void returned(String hostKey, byte[] lease);
+
+    void completed(String hostKey, String url, Map<String, Long> counts);
+
+    void retried(String hostKey, byte[] lease, Map<String, Long> counts);
+
+    void skipped(String hostKey);
+  }
+
+  /** What a replay found. */
+  record Replayed(long records, boolean tornTail) {}
+
+  /**
+   * Replays {@code file}; a missing file replays nothing.
+   *
+   * @throws IOException naming the file and offset of a corrupt record
+   */
+  static Replayed replay(Path file, Replay to) throws IOException {
+    if (!Files.exists(file)) {
+      return new Replayed(0, false);
+    }
+    long size = Files.size(file);
+    long records = 0;
+    long offset = 0;
+    CRC32C crc = new CRC32C();
+    try (InputStream raw = Files.newInputStream(file);
+        DataInputStream in = new DataInputStream(new java.io.BufferedInputStream(raw, 64 * 1024))) {
+      while (offset < size) {
+        long start = offset;
+        int type;
+        int length;
+        byte[] payload;
+        int stored;
+        try {
+          type = in.readUnsignedByte();
+          length = readVarint(in);
+          if (length < 0 || length > size - start) {
+            return torn(file, start, size, records, "a record longer than the file");
+          }
+          payload = new byte[length];
+          in.readFully(payload);
+          stored = in.readInt();
+        } catch (EOFException e) {
+          return torn(file, start, size, records, "a record cut short");
+        }
+        offset = start + 1 + PendingCodec.varintSize(length) + length + 4;
+        crc.reset();
+        crc.update(type);
+        crc.update(payload);
+        if ((int) crc.getValue() != stored) {
+          if (offset >= size) {
+            return torn(file, start, size, records, "a last record with a bad checksum");
+          }
+          throw new IOException("corrupt journal " + file + ": bad checksum in the record at offset "
+              + start + " of " + size);
+        }
+        apply(file, start, (byte) type, payload, to);
+        records++;
+      }
+    }
+    return new Replayed(records, false);
+  }
+
+  private static Replayed torn(Path file, long offset, long size, long records, String what) {
+    org.slf4j.LoggerFactory.getLogger(Journal.class).warn(
+        "Journal {}: {} at offset {} of {} (a crash mid-write); the {} records before it are kept",
+        file, what, offset, size, records);
+    return new Replayed(records, true);
+  }
+
+  private static void apply(Path file, long offset, byte type, byte[] payload, Replay to)
+      throws IOException {
+    ByteBuffer in = ByteBuffer.wrap(payload);
+    int keyLength = PendingCodec.getVarint(in);
+    String key = new String(payload, in.position(), keyLength, StandardCharsets.UTF_8);
+    int rest = in.position() + keyLength;
+    byte[] body = java.util.Arrays.copyOfRange(payload, rest, payload.length);
+    switch (type) {
+      case ADDED -> to.added(key, body);
+      case TAKEN -> to.taken(key);
+      case RETURNED -> to.returned(key, body);
+      case COMPLETED -> {
+        int nul = 0;
+        while (nul < body.length && body[nul] != 0) {
+          nul++;
+        }
+        Map<String, Long> counts = nul == body.length
+            ? Map.of() : Counts.decode(java.util.Arrays.copyOfRange(body, nul + 1, body.length));
+        to.completed(key, new String(body, 0, nul, StandardCharsets.UTF_8), counts);
+      }
+      case RETRIED -> {
+        int length = PendingCodec.readVarint(body, 0);
+        int start = PendingCodec.varintSize(length);
+        to.retried(key, java.util.Arrays.copyOfRange(body, start, start + length),
+            Counts.decode(java.util.Arrays.copyOfRange(body, start + length, body.length)));
+      }
+      case SKIPPED -> to.skipped(key);
+      default -> throw new IOException(
+          "corrupt journal " + file + ": unknown record type " + type + " at offset " + offset);
+    }
+  }
+
+  private static int readVarint(DataInputStream in) throws IOException {
+    int value = 0;
+    for (int shift = 0; shift < 35; shift += 7) {
+      int b = in.readUnsignedByte();
+      value |= (b & 0x7f) << shift;
+      if ((b & 0x80) == 0) {
+        return value;
+      }
+    }
+    return -1;
+  }
+}

@@ -1,0 +1,111 @@
+package dev.sieve.frontier.local;
+
+import dev.sieve.frontier.Lease;
+import dev.sieve.frontier.Sieve;
+import dev.sieve.frontier.spill.PendingCodec;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * Brings a restored {@link LocalFrontier} up to the instant its process stopped: applies the
+ * journals' records to its schedule, tracking the leases out by URL, then puts the URLs still out
+ * first in their hosts' queues, to be fetched again — except those recorded before the crash
+ * (asked of {@code recordedElsewhere}), which are done and count as their records say. Runs under
+ * the frontier's lock, once.
+ */
+final class JournalReplay implements Journal.Replay {
+  private final Sieve sieve;
+  private final HostSchedule schedule;
+  private final Map<String, Long> counts;
+  /** The leases out, by URL: those saved with the state, then as the journals take and give. */
+  private final Map<String, Lease> out = new LinkedHashMap<>();
+
+  JournalReplay(Sieve sieve, HostSchedule schedule, Map<String, Long> counts, List<Lease> leasedOut) {
+    this.sieve = sieve;
+    this.schedule = schedule;
+    this.counts = counts;
+    for (Lease lease : leasedOut) {
+      out.put(lease.url(), lease);
+    }
+  }
+
+  /**
+   * Replays {@code journals} in order, then queues again the URLs still out and not recorded.
+   *
+   * @throws IOException if a journal is corrupt (its file and offset named)
+   */
+  void run(List<Path> journals, Function<Set<String>, Map<String, Map<String, Long>>> recordedElsewhere)
+      throws IOException {
+    for (Path journal : journals) {
+      Journal.replay(journal, this);
+    }
+    if (!out.isEmpty()) {
+      // Recorded before the crash, though the completion was not journaled: done, not again.
+      recordedElsewhere.apply(Set.copyOf(out.keySet())).forEach((url, delta) -> {
+        out.remove(url);
+        Counts.add(counts, delta);
+      });
+    }
+    List<Lease> again = new ArrayList<>(out.values());
+    for (int i = again.size() - 1; i >= 0; i--) {
+      Lease lease = again.get(i);
+      HostQueue host = schedule.host(lease.hostKey());
+      if (host.skipped) {
+        schedule.droppedBySkippedHost.incrementAndGet();
+      } else {
+        host.pending.addFirst(lease);
+      }
+    }
+    schedule.rescheduleAll();
+    schedule.store.enforceBudget();
+  }
+
+  @Override
+  public void added(String hostKey, byte[] entry) {
+    Lease lease = PendingCodec.decode(entry, hostKey);
+    sieve.admit(lease.url()); // the filter said new then; its answer now does not matter
+    HostQueue host = schedule.host(hostKey);
+    host.admitted++;
+    host.pending.addLast(lease);
+  }
+
+  @Override
+  public void taken(String hostKey) {
+    Lease lease = schedule.host(hostKey).pending.pollFirst();
+    if (lease != null) {
+      out.put(lease.url(), lease);
+    }
+  }
+
+  @Override
+  public void returned(String hostKey, byte[] entry) {
+    Lease lease = PendingCodec.decode(entry, hostKey);
+    out.remove(lease.url());
+    schedule.host(hostKey).pending.addFirst(lease);
+  }
+
+  @Override
+  public void completed(String hostKey, String url, Map<String, Long> delta) {
+    out.remove(url);
+    Counts.add(counts, delta);
+  }
+
+  @Override
+  public void retried(String hostKey, byte[] entry, Map<String, Long> delta) {
+    returned(hostKey, entry);
+    Counts.add(counts, delta);
+  }
+
+  @Override
+  public void skipped(String hostKey) {
+    HostQueue host = schedule.host(hostKey);
+    host.skipped = true;
+    schedule.droppedBySkippedHost.addAndGet(host.pending.clear());
+  }
+}

@@ -1,0 +1,393 @@
+package dev.sieve.frontier.local;
+
+import com.google.common.base.Ticker;
+import dev.sieve.frontier.Frontier;
+import dev.sieve.frontier.Lease;
+import dev.sieve.frontier.Politeness;
+import dev.sieve.frontier.QueueKey;
+import dev.sieve.frontier.Sieve;
+import dev.sieve.frontier.spill.PendingStore;
+import dev.sieve.url.Url;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * The in-process {@link Frontier}: the {@link Sieve} in front of per-host queues in memory,
+ * scheduled politely by a {@link HostSchedule} (a host's fetch starts at least its delay apart,
+ * at most {@code maxInFlightPerHost} at once; workers take from the host ready soonest).
+ *
+ * <p>Every {@link Lease} taken is given back once with {@link #complete}, {@link #retry} or {@link
+ * #putBack}. The frontier is finished when nothing is pending and nothing is leased; {@link #take}
+ * then returns null to every worker.
+ *
+ * <p><b>Memory.</b> Pending URLs are held compactly, a few bytes beyond the URL's, plus a few
+ * hundred bytes per host; with {@link LocalFrontierBuilder#spillTo} within a budget, the rest in
+ * checksummed segment files. A spilled chunk that cannot be read makes {@link #poll()} and {@link
+ * #take()} throw an {@link java.io.UncheckedIOException} naming the file and offset, every time,
+ * rather than lose URLs.
+ *
+ * <p><b>State.</b> {@link #state()} saves the schedule ({@link Snapshot}); {@link
+ * LocalFrontierBuilder#restore} builds a frontier from it and the journals written after it
+ * ({@link LocalFrontierState}, {@link JournalReplay}). Spill files a saved state refers to are kept until
+ * a later state is declared durable.
+ *
+ * <p>Thread-safe. Time comes from the injected {@link Ticker}, so scheduling is tested without
+ * sleeping ({@link #poll()} never blocks).
+ */
+public final class LocalFrontier implements Frontier {
+  final Sieve sieve;
+  private final SeenPrefilter prefilter;
+  private final QueueKey queueKey;
+  final ReentrantLock lock = new ReentrantLock();
+  private final Condition changed = lock.newCondition();
+  /** Guarded by {@link #lock}, as everything below. */
+  final HostSchedule schedule;
+  private final LocalFrontierState state = new LocalFrontierState(this);
+  /** Where every change goes, in order (a journal). */
+  FrontierLog log = FrontierLog.NONE;
+  /** After a restore, the leases that were out when the state was saved, until replayed. */
+  List<Lease> leasedOut = List.of();
+  private boolean closed;
+  /** The crawl's counters as changed by completed and retried leases. */
+  final Map<String, Long> counts = new TreeMap<>();
+  /** After a crash: of the URLs that were in flight, those already recorded, with their counts. */
+  final Function<Set<String>, Map<String, Map<String, Long>>> recordedElsewhere;
+
+  LocalFrontier(Sieve sieve, Ticker ticker, Politeness politeness, PendingStore store,
+      Function<Set<String>, Map<String, Map<String, Long>>> recordedElsewhere) {
+    this.sieve = sieve;
+    this.prefilter = new SeenPrefilter(sieve);
+    this.queueKey = politeness.queueKey();
+    this.schedule = new HostSchedule(politeness, store, ticker, changed);
+    this.recordedElsewhere = recordedElsewhere;
+  }
+
+  public static LocalFrontierBuilder builder(Sieve sieve) {
+    return new LocalFrontierBuilder(sieve);
+  }
+
+  /** Its snapshots, journal and counters, to keep it across a crash. */
+  public LocalFrontierState state() {
+    return state;
+  }
+
+  @Override
+  public boolean push(Url url, int depth) {
+    return offer(url, depth, List.of());
+  }
+
+  @Override
+  public boolean pushRedirect(Url target, Lease from) {
+    List<String> chain = new ArrayList<>(from.redirectChain());
+    chain.add(from.url());
+    return offer(target, from.depth(), chain);
+  }
+
+  private boolean offer(Url url, int depth, List<String> chain) {
+    String key = queueKey.of(url);
+    lock.lock();
+    try {
+      // Under the lock, so that a saved state never holds a URL in the filter but not in a queue.
+      boolean added = sieve.admit(url.toString()) && enqueue(url.toString(), key, depth, chain);
+      schedule.store.enforceBudget();
+      return added;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Offers a page's links in one batch: those the Sieve has seen are dropped outside the lock
+   * ({@link SeenPrefilter}); the remaining few are checked-and-set and queued under one
+   * acquisition of the lock.
+   */
+  @Override
+  public int pushAll(List<Url> urls, int depth) {
+    SeenPrefilter.Unseen unseen = prefilter.unseen(urls);
+    if (unseen.count() == 0) {
+      return 0;
+    }
+    String[] keys = new String[unseen.count()];
+    for (int c = 0; c < unseen.count(); c++) {
+      keys[c] = queueKey.of(unseen.urls()[c]); // may resolve DNS: not under the lock
+    }
+    return locked(() -> {
+      int added = 0;
+      for (int c = 0; c < unseen.count(); c++) {
+        if (sieve.admit(unseen.hashes()[c])) {
+          prefilter.seen(unseen.urls()[c]);
+          if (enqueue(unseen.urls()[c].toString(), keys[c], depth, List.of())) {
+            added++;
+          }
+        }
+      }
+      schedule.store.enforceBudget();
+      return added;
+    });
+  }
+
+  /** Queues a URL the Sieve just admitted, unless its host is skipped or over budget (counted). */
+  private boolean enqueue(String url, String key, int depth, List<String> chain) {
+    Lease lease = schedule.admit(url, key, depth, chain);
+    if (lease != null) {
+      log.added(lease);
+    }
+    return lease != null;
+  }
+
+  @Override
+  public Lease take() throws InterruptedException {
+    lock.lockInterruptibly();
+    try {
+      while (true) {
+        if (closed || schedule.finished()) {
+          changed.signalAll();
+          return null;
+        }
+        Lease lease = leaseReady();
+        if (lease != null) {
+          return lease;
+        }
+        long wait = schedule.nanosUntilReady();
+        if (wait < 0) {
+          changed.await();
+        } else {
+          changed.awaitNanos(Math.max(1, wait));
+        }
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  @Override
+  public Lease poll() {
+    lock.lock();
+    try {
+      return closed ? null : leaseReady();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private Lease leaseReady() {
+    Lease lease = schedule.leaseReady();
+    if (lease != null) {
+      log.taken(lease.hostKey());
+    }
+    return lease;
+  }
+
+  @Override
+  public void complete(Lease lease) {
+    complete(lease, Map.of());
+  }
+
+  /**
+   * Gives back a lease whose URL is done, with the counters its crawl changed: they are journaled
+   * with the completion (a crash keeps both or neither) and added to the crawl's counters.
+   */
+  @Override
+  public void complete(Lease lease, Map<String, Long> delta) {
+    lock.lock();
+    try {
+      schedule.completed(lease);
+      log.completed(lease, delta);
+      Counts.add(counts, delta);
+      // Heads loaded by poll count too; checked here, after the lease is given back.
+      schedule.store.enforceBudget();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  @Override
+  public void retry(Lease lease, Duration backoff) {
+    retry(lease, backoff, Map.of());
+  }
+
+  @Override
+  public void retry(Lease lease, Duration backoff, Map<String, Long> delta) {
+    lock.lock();
+    try {
+      Lease again = lease.nextAttempt();
+      schedule.returned(lease, again, backoff);
+      if (delta.isEmpty()) {
+        log.returned(again);
+      } else {
+        log.retried(again, delta);
+        Counts.add(counts, delta);
+      }
+      schedule.store.enforceBudget();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  @Override
+  public void putBack(Lease lease) {
+    lock.lock();
+    try {
+      schedule.returned(lease, lease, Duration.ZERO);
+      log.returned(lease);
+      schedule.store.enforceBudget();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  @Override
+  public void delayHost(String hostKey, Duration wait) {
+    run(() -> schedule.delay(hostKey, wait));
+  }
+
+  @Override
+  public void setHostDelay(String hostKey, Duration delay) {
+    run(() -> schedule.setDelay(hostKey, delay));
+  }
+
+  @Override
+  public int skipHost(String hostKey) {
+    return locked(() -> {
+      int dropped = (int) schedule.skip(hostKey);
+      log.skipped(hostKey);
+      return dropped;
+    });
+  }
+
+  @Override
+  public List<Lease> takeAll(String hostKey, int max) {
+    return locked(() -> {
+      if (closed) {
+        return List.of();
+      }
+      List<Lease> taken = schedule.leaseAll(hostKey, max);
+      for (Lease lease : taken) {
+        log.taken(lease.hostKey());
+      }
+      return taken;
+    });
+  }
+
+  @Override
+  public void close() {
+    run(() -> {
+      closed = true;
+      changed.signalAll();
+    });
+  }
+
+  @Override
+  public boolean isFinished() {
+    return locked(schedule::finished);
+  }
+
+  /** Nanoseconds until some host is ready: 0 if one is ready now, -1 if none has pending URLs. */
+  public long nanosUntilReady() {
+    return locked(schedule::nanosUntilReady);
+  }
+
+  @Override
+  public long pending() {
+    return locked(schedule.store::size);
+  }
+
+  /** Bytes of memory the pending URLs and per-host records take, estimated. */
+  public long pendingMemoryBytes() {
+    return locked(schedule.store::memoryBytes);
+  }
+
+  /** Bytes of spill files on disk: spilled URLs, and data kept for the last saved state. */
+  public long pendingDiskBytes() {
+    return locked(schedule.store::diskBytes);
+  }
+
+  /** {@link #pendingMemoryBytes()} per pending URL (0 when none is pending), for reporting. */
+  public double bytesPerPendingUrl() {
+    return locked(() -> schedule.store.size() == 0 ? 0
+        : (double) schedule.store.memoryBytes() / schedule.store.size());
+  }
+
+  @Override
+  public void flushLog() {
+    run(() -> log.flushed());
+  }
+
+  @Override
+  public long inFlight() {
+    return locked(() -> schedule.inFlight);
+  }
+
+  @Override
+  public int hosts() {
+    return locked(schedule.hosts::size);
+  }
+
+  @Override
+  public long droppedByHostBudget() {
+    return schedule.droppedByHostBudget.get();
+  }
+
+  @Override
+  public long droppedBySkippedHost() {
+    return schedule.droppedBySkippedHost.get();
+  }
+
+  @Override
+  public String hostKey(Url url) {
+    return queueKey.of(url);
+  }
+
+  @Override
+  public long approximateSeen() {
+    return sieve.approximateSeen();
+  }
+
+  @Override
+  public double seenFpp() {
+    return sieve.expectedFpp();
+  }
+
+  @Override
+  public int seenLayers() {
+    return sieve.filterLayers();
+  }
+
+  @Override
+  public long droppedByFullFilter() {
+    return sieve.refusedFull();
+  }
+
+  @Override
+  public int capacityWarnings() {
+    return sieve.capacityWarnings();
+  }
+
+  void run(Runnable action) {
+    lock.lock();
+    try {
+      action.run();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Runs {@code action} under the lock. */
+  <T> T locked(Supplier<T> action) {
+    lock.lock();
+    try {
+      return action.get();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+}

@@ -1,0 +1,149 @@
+package dev.sieve.frontier.local;
+
+import com.google.common.base.Ticker;
+import dev.sieve.frontier.Politeness;
+import dev.sieve.frontier.QueueKey;
+import dev.sieve.frontier.Sieve;
+import dev.sieve.frontier.spill.PendingStore;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Function;
+
+/** Settings of a {@link LocalFrontier}, validated once in {@link #build()} or a restore. */
+public final class LocalFrontierBuilder {
+  private final Sieve sieve;
+  private Ticker ticker = Ticker.systemTicker();
+  private Duration politenessDelay = Politeness.DEFAULT.delay();
+  private int maxInFlightPerHost = Politeness.DEFAULT.maxInFlightPerHost();
+  private long maxUrlsPerHost = Politeness.DEFAULT.maxUrlsPerHost();
+  private QueueKey queueKey = Politeness.DEFAULT.queueKey();
+  private Path spillDir;
+  private Function<Set<String>, Map<String, Map<String, Long>>> recordedElsewhere = urls -> Map.of();
+  private long pendingMemoryBytes = Long.MAX_VALUE;
+  private long segmentBytes = PendingStore.DEFAULT_SEGMENT_BYTES;
+
+  LocalFrontierBuilder(Sieve sieve) {
+    this.sieve = Objects.requireNonNull(sieve, "sieve");
+  }
+
+  public LocalFrontierBuilder ticker(Ticker ticker) {
+    this.ticker = Objects.requireNonNull(ticker, "ticker");
+    return this;
+  }
+
+  /** All of the politeness settings at once. */
+  public LocalFrontierBuilder politeness(Politeness politeness) {
+    return politenessDelay(politeness.delay())
+        .maxInFlightPerHost(politeness.maxInFlightPerHost())
+        .maxUrlsPerHost(politeness.maxUrlsPerHost())
+        .queueKey(politeness.queueKey());
+  }
+
+  /** The least time between fetch starts of one host (default 1 s). */
+  public LocalFrontierBuilder politenessDelay(Duration delay) {
+    this.politenessDelay = Objects.requireNonNull(delay, "politenessDelay");
+    return this;
+  }
+
+  /** At most this many fetches of one host at once (default 1). */
+  public LocalFrontierBuilder maxInFlightPerHost(int max) {
+    this.maxInFlightPerHost = max;
+    return this;
+  }
+
+  /** At most this many URLs queued per host over the whole crawl (default unlimited). */
+  public LocalFrontierBuilder maxUrlsPerHost(long max) {
+    this.maxUrlsPerHost = max;
+    return this;
+  }
+
+  public LocalFrontierBuilder queueKey(QueueKey queueKey) {
+    this.queueKey = Objects.requireNonNull(queueKey, "queueKey");
+    return this;
+  }
+
+  /**
+   * Keeps pending URLs within {@code pendingMemoryBytes} of memory (estimated, per-host records
+   * included) and spills the rest to segment files in {@code dir}, which is created if need be
+   * and should belong to this frontier alone: segment files found there when it is built are
+   * deleted, and when it is restored those the state does not refer to. Default: every pending
+   * URL in memory.
+   */
+  public LocalFrontierBuilder spillTo(Path dir, long pendingMemoryBytes) {
+    this.spillDir = Objects.requireNonNull(dir, "dir");
+    this.pendingMemoryBytes = pendingMemoryBytes;
+    return this;
+  }
+
+  /** The size at which a spill file is closed and a new one started (default 64 MiB); tests. */
+  LocalFrontierBuilder segmentBytes(long segmentBytes) {
+    this.segmentBytes = segmentBytes;
+    return this;
+  }
+
+  /**
+   * After a crash, given the URLs that were in flight, returns those whose record was already
+   * written (with the counters their records stand for): they are not fetched again. Default:
+   * none.
+   */
+  public LocalFrontierBuilder recordedElsewhere(Function<Set<String>, Map<String, Map<String, Long>>> recorded) {
+    this.recordedElsewhere = Objects.requireNonNull(recorded, "recorded");
+    return this;
+  }
+
+  public LocalFrontier build() {
+    Politeness politeness = validate();
+    PendingStore store = spillDir == null
+        ? PendingStore.inMemory()
+        : PendingStore.spilling(spillDir, pendingMemoryBytes, segmentBytes);
+    return new LocalFrontier(sieve, ticker, politeness, store, recordedElsewhere);
+  }
+
+  /**
+   * Builds a frontier from a state saved by {@link LocalFrontierState#writeState}: its hosts with
+   * their admitted counts, skips and delays, its pending URLs in order with the in-flight leases
+   * first in their hosts (dropped and counted if the host was skipped), and its counters of
+   * dropped URLs. A state with spilled URLs needs {@link #spillTo} with the same directory.
+   * The Sieve is not part of the state: pass one restored by the caller.
+   *
+   * @throws IOException if the state is malformed or a spill file it refers to is missing or
+   *     short; the message names the problem and the file
+   */
+  public LocalFrontier restore(DataInputStream in) throws IOException {
+    return restore(in, List.of());
+  }
+
+  /**
+   * Builds a frontier from a saved state and the journals written after it (see {@link
+   * LocalFrontierState#replay}); the leases out at save time, and those taken in the journals and
+   * never given back, go first in their hosts' queues.
+   */
+  public LocalFrontier restore(DataInputStream in, List<Path> journals) throws IOException {
+    Politeness politeness = validate();
+    LocalFrontier[] made = new LocalFrontier[1];
+    Snapshot.Restored restored = Snapshot.read(in, spillDir, pendingMemoryBytes, segmentBytes, store -> {
+      made[0] = new LocalFrontier(sieve, ticker, politeness, store, recordedElsewhere);
+      return made[0].schedule;
+    });
+    LocalFrontier frontier = made[0];
+    frontier.leasedOut = restored.leasedOut();
+    frontier.state().replay(journals);
+    return frontier;
+  }
+
+  private Politeness validate() {
+    if (spillDir != null) {
+      PendingStore.checkBudget(pendingMemoryBytes);
+    }
+    if (segmentBytes <= 0) {
+      throw new IllegalArgumentException("segmentBytes (" + segmentBytes + ") must be > 0");
+    }
+    return new Politeness(politenessDelay, maxInFlightPerHost, maxUrlsPerHost, queueKey);
+  }
+}

@@ -1,0 +1,132 @@
+package dev.sieve.frontier.redis;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.List;
+import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
+import redis.clients.jedis.AbstractPipeline;
+import redis.clients.jedis.Connection;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.JedisClientConfig;
+import redis.clients.jedis.JedisCluster;
+import redis.clients.jedis.JedisPooled;
+import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisException;
+import redis.clients.jedis.exceptions.JedisNoScriptException;
+
+/**
+ * The pooled connections to one Redis server or cluster: scripts run by their SHA-1 (loaded where
+ * the server lacks them), pipelines, and Redis failures turned into one-line I/O errors naming
+ * Redis and what failed. Thread-safe.
+ */
+final class RedisConnection implements AutoCloseable {
+  final UnifiedJedis redis;
+  final boolean cluster;
+  /** The target as a URI, for messages. */
+  final String where;
+
+  private RedisConnection(UnifiedJedis redis, boolean cluster, String where) {
+    this.redis = redis;
+    this.cluster = cluster;
+    this.where = where;
+  }
+
+  /**
+   * Connects with a pool of {@code connections} (per node in a cluster) and checks Redis answers.
+   *
+   * @throws RedisFrontierException if Redis cannot be reached
+   */
+  static RedisConnection open(RedisTarget target, int connections) {
+    JedisClientConfig config = DefaultJedisClientConfig.builder()
+        .connectionTimeoutMillis(2000)
+        .socketTimeoutMillis(10_000)
+        .database(target.database())
+        .clientName("sieve-crawler")
+        .build();
+    GenericObjectPoolConfig<Connection> pool = new GenericObjectPoolConfig<>();
+    pool.setMaxTotal(connections);
+    pool.setMaxIdle(connections);
+    pool.setJmxEnabled(false);
+    UnifiedJedis redis;
+    try {
+      redis = target.cluster()
+          ? new JedisCluster(new HashSet<>(target.nodes()), config, 3, pool)
+          : new JedisPooled(target.nodes().get(0), config, pool);
+      redis.ping();
+    } catch (JedisException e) {
+      throw new RedisFrontierException(
+          "cannot reach Redis at " + target.describe() + ": " + rootMessage(e), e);
+    }
+    return new RedisConnection(redis, target.cluster(), target.describe());
+  }
+
+  Object eval(Script script, List<String> keys, List<String> args) {
+    try {
+      return redis.evalsha(script.sha, keys, args);
+    } catch (JedisNoScriptException e) {
+      return redis.eval(script.source, keys, args);
+    }
+  }
+
+  AbstractPipeline pipelined() {
+    return redis.pipelined();
+  }
+
+  /** Redis failing while the frontier is used: the message names Redis and {@code what}. */
+  UncheckedIOException failure(String what, JedisException e) {
+    return new UncheckedIOException(new IOException(
+        "Redis frontier at " + where + " failed to " + what + ": " + rootMessage(e), e));
+  }
+
+  /** Failing to set up a crawl: "cannot use Redis at URI: cause". */
+  RedisFrontierException unusable(JedisException e) {
+    return new RedisFrontierException("cannot use Redis at " + where + ": " + rootMessage(e), e);
+  }
+
+  static String rootMessage(Throwable e) {
+    Throwable root = e;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    String message = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+    return root == e ? message : e.getMessage() + " (" + message + ")";
+  }
+
+  static long asLong(Object value) {
+    if (value instanceof Long number) {
+      return number;
+    }
+    return Long.parseLong(asString(value));
+  }
+
+  static String asString(Object value) {
+    return value instanceof byte[] bytes ? new String(bytes, StandardCharsets.UTF_8)
+        : String.valueOf(value);
+  }
+
+  @Override
+  public void close() {
+    redis.close();
+  }
+
+  /** A script's source and SHA-1 (EVALSHA; EVAL loads it where the server lacks it). */
+  static final class Script {
+    final String source;
+    final String sha;
+
+    Script(String source) {
+      this.source = source;
+      try {
+        this.sha = HexFormat.of().formatHex(
+            MessageDigest.getInstance("SHA-1").digest(source.getBytes(StandardCharsets.UTF_8)));
+      } catch (NoSuchAlgorithmException e) {
+        throw new IllegalStateException("SHA-1 is missing from this JVM", e);
+      }
+    }
+  }
+}

@@ -1,0 +1,377 @@
+package dev.sieve.frontier.redis;
+
+import static dev.sieve.frontier.redis.RedisConnection.asLong;
+import static dev.sieve.frontier.redis.RedisConnection.asString;
+
+import dev.sieve.bloom.BlockedBloomFilter;
+import dev.sieve.frontier.Frontier;
+import dev.sieve.frontier.Lease;
+import dev.sieve.frontier.redis.RedisConnection.Script;
+import dev.sieve.url.Url;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BiConsumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import redis.clients.jedis.exceptions.JedisException;
+
+/**
+ * A {@link Frontier} kept in Redis, so that every crawler process given the same Redis and crawl
+ * id works on one crawl: one seen filter, one set of host queues, one politeness schedule.
+ *
+ * <p><b>Seen filter.</b> Redis bitmaps in the blocked Bloom filter layout ({@link SeenBitmaps}):
+ * exactly one process, of all, learns that a URL is new.
+ *
+ * <p><b>Queues and politeness.</b> Pending URLs are Redis lists per politeness key; hosts that can
+ * be leased from wait in a sorted set by the time they may be (Redis's clock, so processes agree).
+ * A host's fetch starts are the delay apart and at most {@code maxInFlightPerHost} are in flight,
+ * across all processes; with one in flight the next starts no sooner than the delay after the
+ * previous one was given back, as in {@code LocalFrontier}.
+ *
+ * <p><b>Leases.</b> Every URL taken is a lease with an expiry. One not given back before it expires
+ * (its process died) is queued again, first in its host, by the next {@link #take} of any process.
+ * A fetch that outlives its lease may therefore be done twice: the lease duration must be longer
+ * than a fetch can take (default {@value #DEFAULT_LEASE_SECONDS} s).
+ *
+ * <p><b>Atomicity.</b> Every operation is one Lua script ({@link RedisScripts}); a push of a
+ * page's links is one call on a single server, two steps in Redis Cluster ({@link RedisPush}).
+ *
+ * <p><b>End.</b> The crawl is finished when nothing is pending or leased in Redis; {@link #take}
+ * then returns null in every process. A process that joins later finds it finished.
+ *
+ * <p>Redis failing during the crawl surfaces as an {@link UncheckedIOException} naming Redis, which
+ * the {@code Crawler} treats as the frontier's storage failing: it stops.
+ *
+ * <p>Thread-safe.
+ */
+public final class RedisFrontier implements Frontier {
+  /** Bits per filter segment by default: 2²⁸ (32 MiB), well under Redis's 2³²-bit strings. */
+  public static final long DEFAULT_SEGMENT_BITS = 1L << 28;
+
+  /** The lease duration by default, in seconds. */
+  public static final long DEFAULT_LEASE_SECONDS = 120;
+
+  private static final Logger log = LoggerFactory.getLogger(RedisFrontier.class);
+
+  private final RedisConnection connection;
+  private final String crawlId;
+  private final String prefix;
+  private final String statsKey;
+  private final SharedSettings settings;
+  private final SeenBitmaps bitmaps;
+  private final RedisPush pushes;
+  private final long leaseMs;
+  private final long pollMs;
+  private final BiConsumer<String, Long> onLease;
+  private final Script take = new Script(RedisScripts.TAKE);
+  private final Script release = new Script(RedisScripts.RELEASE);
+  private final Script host = new Script(RedisScripts.HOST);
+  private final Script takeAll = new Script(RedisScripts.TAKE_ALL);
+
+  /** The leases this process holds, by identity, to their ids in Redis. */
+  private final Map<Lease, String> leaseIds = Collections.synchronizedMap(new IdentityHashMap<>());
+  private final LocalChanges changes = new LocalChanges();
+  private volatile boolean closed;
+
+  RedisFrontier(RedisConnection connection, String crawlId, SharedSettings settings, long leaseMs,
+      long pollMs, BiConsumer<String, Long> onLease) {
+    this.connection = connection;
+    this.crawlId = crawlId;
+    this.prefix = "sieve:{" + crawlId + "}:";
+    this.statsKey = prefix + "stats";
+    this.settings = settings;
+    this.bitmaps = new SeenBitmaps(connection, crawlId, settings);
+    this.pushes = new RedisPush(connection, bitmaps, settings, prefix);
+    this.leaseMs = leaseMs;
+    this.pollMs = pollMs;
+    this.onLease = onLease;
+  }
+
+  public static RedisFrontierBuilder builder() {
+    return new RedisFrontierBuilder();
+  }
+
+  // ---------------------------------------------------------------- push
+
+  @Override
+  public boolean push(Url url, int depth) {
+    return offer(List.of(url), depth, List.of()) == 1;
+  }
+
+  /** Offers a page's links in one round trip (a few, pipelined, in Redis Cluster). */
+  @Override
+  public int pushAll(List<Url> urls, int depth) {
+    return urls.isEmpty() ? 0 : offer(urls, depth, List.of());
+  }
+
+  @Override
+  public boolean pushRedirect(Url target, Lease from) {
+    List<String> chain = new ArrayList<>(from.redirectChain());
+    chain.add(from.url());
+    return offer(List.of(target), from.depth(), chain) == 1;
+  }
+
+  private int offer(List<Url> urls, int depth, List<String> chain) {
+    int queued = pushes.offer(urls, depth, chain);
+    if (queued > 0) {
+      changes.signal();
+    }
+    bitmaps.checkCapacity();
+    return queued;
+  }
+
+  // ---------------------------------------------------------------- take and give back
+
+  @Override
+  public Lease take() throws InterruptedException {
+    while (!closed) {
+      long version = changes.version();
+      List<?> out = takeOnce();
+      String kind = asString(out.get(0));
+      if (kind.equals("lease")) {
+        return lease(out);
+      }
+      if (kind.equals("done")) {
+        return null;
+      }
+      long hint = asLong(out.get(1));
+      long waitMs = hint < 0 ? pollMs : Math.max(1, Math.min(hint, pollMs));
+      changes.await(version, waitMs, () -> closed);
+    }
+    return null;
+  }
+
+  @Override
+  public Lease poll() {
+    if (closed) {
+      return null;
+    }
+    List<?> out = takeOnce();
+    return asString(out.get(0)).equals("lease") ? lease(out) : null;
+  }
+
+  private List<?> takeOnce() {
+    try {
+      return (List<?>) connection.eval(take, List.of(statsKey), List.of(prefix, Long.toString(leaseMs),
+          Integer.toString(settings.maxInFlightPerHost()), Long.toString(settings.delayMs())));
+    } catch (JedisException e) {
+      throw connection.failure("take", e);
+    }
+  }
+
+  private Lease lease(List<?> out) {
+    String id = asString(out.get(1));
+    String hostKey = asString(out.get(2));
+    Lease lease = QueueEntry.decode(asString(out.get(3)), hostKey);
+    leaseIds.put(lease, id);
+    onLease.accept(hostKey, asLong(out.get(4)));
+    return lease;
+  }
+
+  /** Leases up to {@code max} of the host's pending URLs now, in one round trip. */
+  @Override
+  public List<Lease> takeAll(String hostKey, int max) {
+    if (closed) {
+      return List.of();
+    }
+    List<?> out;
+    try {
+      out = (List<?>) connection.eval(takeAll, List.of(statsKey), List.of(prefix, hostKey,
+          Integer.toString(max), Long.toString(leaseMs),
+          Integer.toString(settings.maxInFlightPerHost())));
+    } catch (JedisException e) {
+      throw connection.failure("take the URLs of " + hostKey, e);
+    }
+    List<Lease> leases = new ArrayList<>(out.size() / 2);
+    for (int i = 0; i + 1 < out.size(); i += 2) {
+      Lease lease = QueueEntry.decode(asString(out.get(i + 1)), hostKey);
+      leaseIds.put(lease, asString(out.get(i)));
+      leases.add(lease);
+    }
+    return leases;
+  }
+
+  @Override
+  public void complete(Lease lease) {
+    give(lease, "complete", 0, lease);
+  }
+
+  @Override
+  public void retry(Lease lease, Duration backoff) {
+    give(lease, "retry", backoff.toMillis(), lease.nextAttempt());
+  }
+
+  @Override
+  public void putBack(Lease lease) {
+    give(lease, "back", 0, lease);
+  }
+
+  private void give(Lease lease, String mode, long backoffMs, Lease requeued) {
+    String id = leaseIds.remove(lease);
+    if (id == null) {
+      throw new IllegalStateException("lease not taken from this frontier: " + lease);
+    }
+    Object out;
+    try {
+      out = connection.eval(release, List.of(statsKey), List.of(prefix, id, mode,
+          Integer.toString(settings.maxInFlightPerHost()), Long.toString(settings.delayMs()),
+          Long.toString(backoffMs), QueueEntry.encode(requeued)));
+    } catch (JedisException e) {
+      throw connection.failure("give back a lease", e);
+    }
+    if (asLong(out) == 0) {
+      log.warn("Lease of {} had expired and was queued again before it was given back ({});"
+          + " it may be fetched twice: raise the lease duration", lease.url(), mode);
+    }
+    changes.signal();
+  }
+
+  // ---------------------------------------------------------------- hosts
+
+  @Override
+  public void delayHost(String hostKey, Duration wait) {
+    hostOp("delay", hostKey, wait.toMillis());
+    changes.signal();
+  }
+
+  @Override
+  public void setHostDelay(String hostKey, Duration delay) {
+    hostOp("spacing", hostKey, delay.toMillis());
+  }
+
+  @Override
+  public int skipHost(String hostKey) {
+    return (int) hostOp("skip", hostKey, 0);
+  }
+
+  private long hostOp(String op, String hostKey, long value) {
+    try {
+      return asLong(connection.eval(host, List.of(statsKey), List.of(prefix, op, hostKey,
+          Long.toString(value), Integer.toString(settings.maxInFlightPerHost()),
+          Long.toString(settings.delayMs()))));
+    } catch (JedisException e) {
+      throw connection.failure("update host " + hostKey, e);
+    }
+  }
+
+  /** Stops handing out URLs in this process and closes the connections. */
+  @Override
+  public void close() {
+    boolean wasClosed = closed;
+    closed = true;
+    changes.signal();
+    if (!wasClosed) {
+      log.debug("Closing the Redis frontier of crawl {}", crawlId);
+    }
+  }
+
+  /**
+   * Closes the connections to Redis. Call after {@link #close()} once nothing uses the frontier:
+   * the crawl's workers may still give leases back after close().
+   */
+  @Override
+  public void disconnect() {
+    closed = true;
+    connection.close();
+  }
+
+  // ---------------------------------------------------------------- counters
+
+  @Override
+  public boolean isFinished() {
+    Map<String, Long> stats = stats();
+    return stats.get("pending") <= 0 && stats.get("leased") <= 0;
+  }
+
+  @Override
+  public long pending() {
+    return stats().get("pending");
+  }
+
+  @Override
+  public long inFlight() {
+    return stats().get("leased");
+  }
+
+  @Override
+  public int hosts() {
+    return (int) (long) stats().get("hosts");
+  }
+
+  @Override
+  public long droppedByHostBudget() {
+    return stats().get("droppedBudget");
+  }
+
+  @Override
+  public long droppedBySkippedHost() {
+    return stats().get("droppedSkipped");
+  }
+
+  private static final List<String> STATS = List.of(
+      "pending", "leased", "hosts", "droppedBudget", "droppedSkipped", "expired");
+
+  /** The crawl's shared counters. */
+  private Map<String, Long> stats() {
+    List<String> values;
+    try {
+      values = connection.redis.hmget(statsKey, STATS.toArray(new String[0]));
+    } catch (JedisException e) {
+      throw connection.failure("read the crawl's counters", e);
+    }
+    Map<String, Long> stats = new LinkedHashMap<>();
+    for (int i = 0; i < STATS.size(); i++) {
+      stats.put(STATS.get(i), values.get(i) == null ? 0 : Long.parseLong(values.get(i)));
+    }
+    return stats;
+  }
+
+  @Override
+  public String hostKey(Url url) {
+    return settings.queueKey().of(url);
+  }
+
+  @Override
+  public long approximateSeen() {
+    return bitmaps.approximateSeen();
+  }
+
+  @Override
+  public double seenFpp() {
+    return bitmaps.seenFpp();
+  }
+
+  @Override
+  public int capacityWarnings() {
+    return bitmaps.capacityWarnings();
+  }
+
+  /** The crawl's shared state, for {@code crawl --status}. */
+  public Status status() {
+    bitmaps.refreshCounts(true);
+    Map<String, Long> stats = stats();
+    double n = bitmaps.estimate();
+    return new Status(crawlId, stats.get("pending"), stats.get("leased"),
+        (int) (long) stats.get("hosts"), Math.round(n), bitmaps.fppAt(n), settings.expectedUrls(),
+        settings.fpp(), stats.get("droppedBudget"), stats.get("droppedSkipped"),
+        stats.get("expired"), settings.blocks() * BlockedBloomFilter.BLOCK_BITS, settings.hashes(),
+        bitmaps.segments(), bitmaps.setBits());
+  }
+
+  /**
+   * The shared state of a crawl in Redis.
+   *
+   * @param expiredLeases leases re-queued because they expired (a process died or was too slow)
+   * @param setBits bits set in the seen filter (X)
+   */
+  public record Status(String crawlId, long pending, long leased, int hosts, long seenEstimate,
+      double seenFpp, long capacity, double targetFpp, long droppedByHostBudget,
+      long droppedBySkippedHost, long expiredLeases, long filterBits, int hashes, int segments,
+      long setBits) {}
+}

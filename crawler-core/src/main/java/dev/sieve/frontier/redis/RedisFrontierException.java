@@ -1,0 +1,17 @@
+package dev.sieve.frontier.redis;
+
+/**
+ * A {@link RedisFrontier} cannot be used: Redis is unreachable or refused a command, or the crawl
+ * in Redis was created with other settings. The message says which, in one line, for the user.
+ */
+public final class RedisFrontierException extends RuntimeException {
+  private static final long serialVersionUID = 1L;
+
+  public RedisFrontierException(String message) {
+    super(message);
+  }
+
+  public RedisFrontierException(String message, Throwable cause) {
+    super(message, cause);
+  }
+}
