@@ -134,10 +134,10 @@ public final class CrawlConfig {
     private final FetchSettings.Builder fetch = FetchSettings.builder();
     private final RobotsSettings.Builder robots = RobotsSettings.builder();
     private final ScopeSettings.Builder scope = ScopeSettings.builder();
-    private long expectedUrls = 10_000_000;
-    private double falsePositiveRate = 1e-6;
-    private Duration politenessDelay = Duration.ofSeconds(1);
-    private int maxInFlightPerHost = 1;
+    private long expectedUrls = FrontierSettings.DEFAULT_EXPECTED_URLS;
+    private double falsePositiveRate = Double.parseDouble(FrontierSettings.DEFAULT_FALSE_POSITIVE_RATE);
+    private Duration politenessDelay = Politeness.DEFAULT.delay();
+    private int maxInFlightPerHost = Politeness.DEFAULT.maxInFlightPerHost();
     private long maxPagesPerHost = Long.MAX_VALUE;
     private QueueKey queueKey = QueueKey.HOST;
     private Duration stopTimeout = Duration.ofSeconds(DEFAULT_STOP_TIMEOUT_SECONDS);
@@ -145,9 +145,9 @@ public final class CrawlConfig {
     private Clock clock = Clock.systemUTC();
     private java.nio.file.Path stateDir;
     private boolean freshState;
-    private Duration checkpointInterval = Duration.ofSeconds(60);
-    private long diskReserveBytes = 1L << 30;
-    private long pendingMemoryBytes = 256L << 20;
+    private Duration checkpointInterval = Duration.ofSeconds(FrontierSettings.DEFAULT_CHECKPOINT_SECONDS);
+    private long diskReserveBytes = FrontierSettings.DEFAULT_DISK_RESERVE_BYTES;
+    private long pendingMemoryBytes = FrontierSettings.DEFAULT_PENDING_MEMORY_BYTES;
     private dev.sieve.frontier.SeenFilter seenFilter = dev.sieve.frontier.SeenFilter.BLOCKED;
     private boolean growOnCapacity = true;
     private boolean addSeeds;

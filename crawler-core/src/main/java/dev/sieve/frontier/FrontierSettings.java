@@ -74,24 +74,37 @@ public final class FrontierSettings {
     return redisUri != null;
   }
 
+  /** The seen filter's capacity in distinct URLs unless set. */
+  public static final long DEFAULT_EXPECTED_URLS = 10_000_000;
+  /** The seen filter's false-positive rate unless set, as the command line writes it. */
+  public static final String DEFAULT_FALSE_POSITIVE_RATE = "1e-6";
+  /** Memory for pending URLs unless set (256 MiB); beyond it they spill to disk. */
+  public static final long DEFAULT_PENDING_MEMORY_BYTES = 256L << 20;
+  /** Seconds between checkpoints unless set. */
+  public static final long DEFAULT_CHECKPOINT_SECONDS = 60;
+  /** Free space the state disk keeps unless set (1 GiB): below it, new URLs wait. */
+  public static final long DEFAULT_DISK_RESERVE_BYTES = 1L << 30;
+  /** Seconds a Redis lease lasts unless set. */
+  public static final long DEFAULT_LEASE_SECONDS = 120;
+
   /** Settings of a frontier; every value has a default except Redis's. */
   public static final class Builder {
     private SeenFilter seenFilter = SeenFilter.BLOCKED;
-    private long expectedUrls = 10_000_000;
-    private double falsePositiveRate = 1e-6;
+    private long expectedUrls = DEFAULT_EXPECTED_URLS;
+    private double falsePositiveRate = Double.parseDouble(DEFAULT_FALSE_POSITIVE_RATE);
     private boolean growOnCapacity = true;
     private Politeness politeness = Politeness.DEFAULT;
-    private long pendingMemoryBytes = 256L << 20;
+    private long pendingMemoryBytes = DEFAULT_PENDING_MEMORY_BYTES;
     private Ticker ticker = Ticker.systemTicker();
     private Path stateDir;
     private boolean freshState;
-    private Duration checkpointInterval = Duration.ofSeconds(60);
-    private long diskReserveBytes = 1L << 30;
+    private Duration checkpointInterval = Duration.ofSeconds(DEFAULT_CHECKPOINT_SECONDS);
+    private long diskReserveBytes = DEFAULT_DISK_RESERVE_BYTES;
     private boolean addSeeds;
     private final Map<String, String> fixedOnResume = new TreeMap<>();
     private String redisUri;
     private String crawlId;
-    private Duration leaseDuration = Duration.ofSeconds(120);
+    private Duration leaseDuration = Duration.ofSeconds(DEFAULT_LEASE_SECONDS);
     private int connections = 8;
 
     private Builder() {}

@@ -15,8 +15,13 @@ import java.util.Objects;
  * @param queueKey what a key is (default the host)
  */
 public record Politeness(Duration delay, int maxInFlightPerHost, long maxUrlsPerHost, QueueKey queueKey) {
+  /** Milliseconds between fetch starts of one key unless set. */
+  public static final long DEFAULT_DELAY_MS = 1000;
+  /** Fetches of one key at once unless set. */
+  public static final int DEFAULT_MAX_IN_FLIGHT_PER_HOST = 1;
   /** One fetch of each host at once, a second apart, every URL queued. */
-  public static final Politeness DEFAULT = new Politeness(Duration.ofSeconds(1), 1, Long.MAX_VALUE, QueueKey.HOST);
+  public static final Politeness DEFAULT = new Politeness(Duration.ofMillis(DEFAULT_DELAY_MS),
+      DEFAULT_MAX_IN_FLIGHT_PER_HOST, Long.MAX_VALUE, QueueKey.HOST);
 
   public Politeness {
     Objects.requireNonNull(delay, "politenessDelay");

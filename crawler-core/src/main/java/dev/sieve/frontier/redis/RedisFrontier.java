@@ -5,6 +5,7 @@ import static dev.sieve.frontier.redis.RedisConnection.asString;
 
 import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.frontier.Frontier;
+import dev.sieve.frontier.FrontierSettings;
 import dev.sieve.frontier.Lease;
 import dev.sieve.frontier.redis.RedisConnection.Script;
 import dev.sieve.url.Url;
@@ -55,7 +56,7 @@ public final class RedisFrontier implements Frontier {
   public static final long DEFAULT_SEGMENT_BITS = 1L << 28;
 
   /** The lease duration by default, in seconds. */
-  public static final long DEFAULT_LEASE_SECONDS = 120;
+  public static final long DEFAULT_LEASE_SECONDS = FrontierSettings.DEFAULT_LEASE_SECONDS;
 
   private static final Logger log = LoggerFactory.getLogger(RedisFrontier.class);
 

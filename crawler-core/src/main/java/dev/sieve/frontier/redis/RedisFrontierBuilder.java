@@ -2,6 +2,7 @@ package dev.sieve.frontier.redis;
 
 import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.bloom.FilterSizing;
+import dev.sieve.frontier.FrontierSettings;
 import dev.sieve.frontier.Politeness;
 import dev.sieve.frontier.QueueKey;
 import java.time.Duration;
@@ -20,8 +21,8 @@ public final class RedisFrontierBuilder {
 
   private String uri;
   private String crawlId;
-  private long expectedUrls = 10_000_000;
-  private double falsePositiveRate = 1e-6;
+  private long expectedUrls = FrontierSettings.DEFAULT_EXPECTED_URLS;
+  private double falsePositiveRate = Double.parseDouble(FrontierSettings.DEFAULT_FALSE_POSITIVE_RATE);
   private Duration politenessDelay = Politeness.DEFAULT.delay();
   private int maxInFlightPerHost = Politeness.DEFAULT.maxInFlightPerHost();
   private long maxUrlsPerHost = Politeness.DEFAULT.maxUrlsPerHost();
