@@ -1,10 +1,5 @@
 package dev.sieve.robots;
 
-import com.google.common.cache.CacheBuilder;
-import com.google.common.cache.CacheLoader;
-import com.google.common.cache.LoadingCache;
-import com.google.common.util.concurrent.ExecutionError;
-import com.google.common.util.concurrent.UncheckedExecutionException;
 import dev.sieve.fetch.FetchError;
 import dev.sieve.fetch.FetchResult;
 import dev.sieve.fetch.Fetcher;
@@ -71,20 +66,15 @@ import java.util.function.Function;
  * class's logger.
  */
 public final class RobotsPolicy {
-  /** What an entry weighs in the cache on top of its robots.txt bytes. */
-  private static final int ENTRY_OVERHEAD_BYTES = 1024;
-
   private final String agentToken;
   private final Duration maxCrawlDelay;
-  private final Clock clock;
   private final RobotsLoader loader;
-  private final LoadingCache<String, RobotsRules> cache;
+  private final RobotsCache cache;
   private final LongAdder denials = new LongAdder();
 
   private RobotsPolicy(Builder b, String agentToken) {
     this.agentToken = agentToken;
     this.maxCrawlDelay = b.maxCrawlDelay;
-    this.clock = b.clock;
     this.loader =
         new RobotsLoader(
             b.fetch,
@@ -94,11 +84,7 @@ public final class RobotsPolicy {
             b.retryInterval,
             b.connectionRetryInterval,
             b.maxRedirects);
-    this.cache =
-        CacheBuilder.newBuilder()
-            .maximumWeight(b.maxCacheBytes)
-            .weigher((String origin, RobotsRules rules) -> weight(rules))
-            .build(CacheLoader.from(loader::load));
+    this.cache = new RobotsCache(b.maxCacheBytes, b.clock, loader::load);
   }
 
   /** Returns a builder with the documented defaults; a fetch function must be set. */
@@ -117,7 +103,7 @@ public final class RobotsPolicy {
    */
   public RobotsVerdict check(Url url) {
     Objects.requireNonNull(url, "url");
-    RobotsRules rules = rulesFor(url.origin());
+    RobotsRules rules = cache.get(url.origin());
     RobotsVerdict verdict = verdict(rules, url);
     if (!verdict.allowed()) {
       denials.increment();
@@ -132,10 +118,7 @@ public final class RobotsPolicy {
    */
   public Optional<RobotsRules> cached(Url url) {
     Objects.requireNonNull(url, "url");
-    RobotsRules rules = cache.getIfPresent(url.origin());
-    return rules == null || rules.isExpired(clock.instant())
-        ? Optional.empty()
-        : Optional.of(rules);
+    return cache.fresh(url.origin());
   }
 
   /** The lower-case agent token matched against {@code User-agent} lines, e.g. "sievebot". */
@@ -153,30 +136,6 @@ public final class RobotsPolicy {
     return denials.sum();
   }
 
-  private RobotsRules rulesFor(String origin) {
-    RobotsRules held = cache.getIfPresent(origin);
-    if (held != null && !held.isExpired(clock.instant())) {
-      return held;
-    }
-    if (held != null) {
-      // Only the caller that removes this very entry makes room for a new load; the others find
-      // that load under way (or done) in get() below and share it.
-      cache.asMap().remove(origin, held);
-    }
-    try {
-      return cache.getUnchecked(origin);
-    } catch (UncheckedExecutionException | ExecutionError e) {
-      Throwable cause = e.getCause();
-      if (cause instanceof RuntimeException) {
-        throw (RuntimeException) cause;
-      }
-      if (cause instanceof Error) {
-        throw (Error) cause;
-      }
-      throw e;
-    }
-  }
-
   private RobotsVerdict verdict(RobotsRules rules, Url url) {
     if (rules.source() == Source.UNREACHABLE) {
       return RobotsVerdict.unreachable(rules);
@@ -187,10 +146,6 @@ public final class RobotsPolicy {
     }
     Decision decision = rules.isAllowed(url) ? Decision.ALLOWED : Decision.DISALLOWED_BY_RULE;
     return RobotsVerdict.of(decision, delay);
-  }
-
-  private static int weight(RobotsRules rules) {
-    return ENTRY_OVERHEAD_BYTES + rules.parsedBytes();
   }
 
   /**
