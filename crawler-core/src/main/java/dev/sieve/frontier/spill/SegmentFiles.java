@@ -183,7 +183,7 @@ final class SegmentFiles {
    * Reads the chunk at {@code position} of {@code bytes} bytes and checks it, with the host's
    * {@code hostHash} and the {@code entriesLeft} in its run.
    *
-   * @return the whole chunk, header included; entries start at {@link #HEADER_BYTES}
+   * @return the whole chunk, header included; entries start at {@link ChunkFormat#HEADER_BYTES}
    * @throws UncheckedIOException when the read fails or the chunk is corrupt, naming the file
    *     and offset
    */
