@@ -1,34 +1,18 @@
 package dev.sieve.robots;
 
-import com.google.common.cache.CacheBuilder;
-import com.google.common.cache.CacheLoader;
-import com.google.common.cache.LoadingCache;
-import com.google.common.util.concurrent.ExecutionError;
-import com.google.common.util.concurrent.UncheckedExecutionException;
-import crawlercommons.robots.BaseRobotRules;
-import crawlercommons.robots.SimpleRobotRules;
-import crawlercommons.robots.SimpleRobotRules.RobotRulesMode;
-import crawlercommons.robots.SimpleRobotRulesParser;
-import dev.sieve.fetch.ConnectionFailure;
 import dev.sieve.fetch.FetchError;
 import dev.sieve.fetch.FetchResult;
 import dev.sieve.fetch.Fetcher;
 import dev.sieve.robots.RobotsRules.Source;
 import dev.sieve.robots.RobotsVerdict.Decision;
+import dev.sieve.settings.Check;
 import dev.sieve.url.Url;
-import java.math.BigDecimal;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Decides whether robots.txt (RFC 9309, parsed by crawler-commons) lets this crawler fetch a URL,
@@ -77,43 +61,30 @@ import org.slf4j.LoggerFactory;
  * <p>A {@code Crawl-delay} above {@code maxCrawlDelay} makes every URL of the host denied with
  * {@link Decision#CRAWL_DELAY_TOO_LONG}; that is logged at INFO once per fetch of its rules, so
  * at most once per TTL per origin.
+ *
+ * <p>Log lines of the fetching and parsing, done by package-private helpers, all go to this
+ * class's logger.
  */
 public final class RobotsPolicy {
-  private static final Logger log = LoggerFactory.getLogger(RobotsPolicy.class);
-
-  /** What an entry weighs in the cache on top of its robots.txt bytes. */
-  private static final int ENTRY_OVERHEAD_BYTES = 1024;
-
   private final String agentToken;
-  private final Function<String, FetchResult> fetch;
-  private final Duration ttl;
-  private final Duration retryInterval;
-  private final int maxRedirects;
   private final Duration maxCrawlDelay;
-  private final Clock clock;
-  private final List<String> agentNames;
-  private final LoadingCache<String, RobotsRules> cache;
-  private final Duration connectionRetryInterval;
-  /** Per origin, fetches of its robots.txt that failed in a row; removed on a success. */
-  private final ConcurrentMap<String, Integer> failuresInARow = new ConcurrentHashMap<>();
-  private final LongAdder robotsFetches = new LongAdder();
+  private final RobotsLoader loader;
+  private final RobotsCache cache;
   private final LongAdder denials = new LongAdder();
 
   private RobotsPolicy(Builder b, String agentToken) {
     this.agentToken = agentToken;
-    this.fetch = b.fetch;
-    this.ttl = b.ttl;
-    this.retryInterval = b.retryInterval;
-    this.connectionRetryInterval = b.connectionRetryInterval;
-    this.maxRedirects = b.maxRedirects;
     this.maxCrawlDelay = b.maxCrawlDelay;
-    this.clock = b.clock;
-    this.agentNames = List.of(agentToken);
-    this.cache =
-        CacheBuilder.newBuilder()
-            .maximumWeight(b.maxCacheBytes)
-            .weigher((String origin, RobotsRules rules) -> weight(rules))
-            .build(CacheLoader.from(this::load));
+    this.loader =
+        new RobotsLoader(
+            b.fetch,
+            new RobotsParser(agentToken, b.maxCrawlDelay),
+            b.clock,
+            b.ttl,
+            b.retryInterval,
+            b.connectionRetryInterval,
+            b.maxRedirects);
+    this.cache = new RobotsCache(b.maxCacheBytes, b.clock, loader::load);
   }
 
   /** Returns a builder with the documented defaults; a fetch function must be set. */
@@ -132,7 +103,7 @@ public final class RobotsPolicy {
    */
   public RobotsVerdict check(Url url) {
     Objects.requireNonNull(url, "url");
-    RobotsRules rules = rulesFor(url.origin());
+    RobotsRules rules = cache.get(url.origin());
     RobotsVerdict verdict = verdict(rules, url);
     if (!verdict.allowed()) {
       denials.increment();
@@ -147,10 +118,7 @@ public final class RobotsPolicy {
    */
   public Optional<RobotsRules> cached(Url url) {
     Objects.requireNonNull(url, "url");
-    RobotsRules rules = cache.getIfPresent(url.origin());
-    return rules == null || rules.isExpired(clock.instant())
-        ? Optional.empty()
-        : Optional.of(rules);
+    return cache.fresh(url.origin());
   }
 
   /** The lower-case agent token matched against {@code User-agent} lines, e.g. "sievebot". */
@@ -160,36 +128,12 @@ public final class RobotsPolicy {
 
   /** The number of robots.txt requests made so far, each redirect hop counting as one. */
   public long robotsFetches() {
-    return robotsFetches.sum();
+    return loader.fetches();
   }
 
   /** The number of {@link #check} calls so far whose verdict was not {@link Decision#ALLOWED}. */
   public long denials() {
     return denials.sum();
-  }
-
-  private RobotsRules rulesFor(String origin) {
-    RobotsRules held = cache.getIfPresent(origin);
-    if (held != null && !held.isExpired(clock.instant())) {
-      return held;
-    }
-    if (held != null) {
-      // Only the caller that removes this very entry makes room for a new load; the others find
-      // that load under way (or done) in get() below and share it.
-      cache.asMap().remove(origin, held);
-    }
-    try {
-      return cache.getUnchecked(origin);
-    } catch (UncheckedExecutionException | ExecutionError e) {
-      Throwable cause = e.getCause();
-      if (cause instanceof RuntimeException) {
-        throw (RuntimeException) cause;
-      }
-      if (cause instanceof Error) {
-        throw (Error) cause;
-      }
-      throw e;
-    }
   }
 
   private RobotsVerdict verdict(RobotsRules rules, Url url) {
@@ -202,151 +146,6 @@ public final class RobotsPolicy {
     }
     Decision decision = rules.isAllowed(url) ? Decision.ALLOWED : Decision.DISALLOWED_BY_RULE;
     return RobotsVerdict.of(decision, delay);
-  }
-
-  /** Fetches and parses the robots.txt of {@code origin}, following redirects. Cache loader. */
-  private RobotsRules load(String origin) {
-    RobotsRules rules = fetchRules(origin);
-    if (rules.source() != Source.UNREACHABLE) {
-      failuresInARow.remove(origin);
-    }
-    return rules;
-  }
-
-  private RobotsRules fetchRules(String origin) {
-    String start = origin + "/robots.txt";
-    Url current =
-        Url.parse(start).orElseThrow(() -> new AssertionError("origin of a Url: " + origin));
-    for (int redirects = 0; ; redirects++) {
-      FetchResult result = fetch.apply(current.toString());
-      robotsFetches.increment();
-      if (result == null) {
-        throw new IllegalStateException("fetch function returned null for " + current);
-      }
-      Instant now = clock.instant();
-      int status = result.status();
-      if (result.error() == FetchError.PRIVATE_ADDRESS) {
-        // Refused by this crawler, not failed by the server: nothing to wait for or retry.
-        log.debug("robots.txt of {}: {} refused ({}), allowing all", origin, current, result.errorMessage());
-        return RobotsRules.without(origin, Source.UNAVAILABLE, now, now.plus(ttl));
-      }
-      if (result.error() != null || status == 429 || status >= 500 || status < 200) {
-        return unreachable(origin, current, result, now);
-      }
-      if (result.isSuccess()) {
-        return parse(origin, current, result, now);
-      }
-      if (status >= 400) {
-        log.debug("robots.txt of {}: status {} at {}, allowing all", origin, status, current);
-        return RobotsRules.without(origin, Source.UNAVAILABLE, now, now.plus(ttl));
-      }
-      // 3xx
-      Optional<Url> next = result.redirectLocation().flatMap(current::resolve);
-      if (next.isEmpty() || redirects >= maxRedirects) {
-        log.debug(
-            "robots.txt of {}: {} at {} after {} redirects, allowing all",
-            origin,
-            next.isEmpty() ? "unusable redirect" : "another redirect",
-            current,
-            redirects);
-        return RobotsRules.without(origin, Source.UNAVAILABLE, now, now.plus(ttl));
-      }
-      current = next.get();
-    }
-  }
-
-  private RobotsRules unreachable(String origin, Url at, FetchResult result, Instant now) {
-    int failures = failuresInARow.merge(origin, 1, Integer::sum);
-    Optional<String> connection = ConnectionFailure.cause(result);
-    Duration wait = retryInterval;
-    if (connection.isPresent()) {
-      // Nothing answered: try again soon, doubling the wait, so a dead host is told apart fast.
-      Duration backoff = connectionRetryInterval.multipliedBy(1L << Math.min(failures - 1, 20));
-      wait = backoff.compareTo(retryInterval) < 0 ? backoff : retryInterval;
-    }
-    Optional<Duration> asked = result.retryAfter();
-    if (asked.isPresent() && asked.get().compareTo(wait) > 0) {
-      wait = asked.get().compareTo(ttl) < 0 ? asked.get() : ttl;
-    }
-    String cause = connection.orElseGet(() -> result.error() != null
-        ? result.error().label()
-        : "http-" + result.status());
-    log.debug("robots.txt of {} unreachable at {} ({}, {} in a row), disallowing all for {}",
-        origin, at, cause, failures, wait);
-    return RobotsRules.unreachable(origin, cause, failures, now, now.plus(wait));
-  }
-
-  private RobotsRules parse(String origin, Url at, FetchResult result, Instant now) {
-    byte[] received = result.body();
-    byte[] body = RobotsTxt.cap(received, !result.truncated(), RobotsTxt.MAX_BYTES);
-    // A parser per parse: its warning count lives in a per-instance thread-local that some
-    // parses leave unset (see warnings()), so a shared one could report a previous file's count.
-    // No crawl-delay cap inside the parser: it would silently turn a long delay into "disallow
-    // all"; check() applies maxCrawlDelay itself. No per-line warnings: the INFO line below
-    // sums them up.
-    SimpleRobotRulesParser parser = new SimpleRobotRulesParser(Long.MAX_VALUE, 0);
-    BaseRobotRules parsed;
-    int warnings;
-    try {
-      parsed = parser.parseContent(at.toString(), body, result.contentType(), agentNames);
-      warnings = warnings(parser);
-    } catch (RuntimeException e) { // Defensive: third-party code fed with web input.
-      log.info("robots.txt of {} could not be parsed ({}), allowing all", origin, e.toString());
-      parsed = new SimpleRobotRules(RobotRulesMode.ALLOW_ALL);
-      warnings = 0;
-    }
-    int lines = RobotsTxt.countNonBlankLines(body);
-    boolean cut = body.length < received.length || result.truncated();
-    if (cut || warnings * 2 > lines) {
-      log.info(
-          "robots.txt of {} is oversized or malformed: {} bytes received{}, {} parsed, {} of {}"
-              + " lines not understood; obeying what parsed ({})",
-          origin,
-          received.length,
-          result.truncated() ? " (truncated by the fetcher)" : "",
-          body.length,
-          warnings,
-          lines,
-          describe(parsed));
-    }
-    RobotsRules rules = RobotsRules.parsed(origin, parsed, now, now.plus(ttl), body.length);
-    Optional<Duration> delay = rules.crawlDelay();
-    if (delay.isPresent() && delay.get().compareTo(maxCrawlDelay) > 0) {
-      log.info(
-          "robots.txt of {} asks for Crawl-delay {}, above the maximum {}: skipping the host"
-              + " until {}",
-          origin,
-          seconds(delay.get()),
-          seconds(maxCrawlDelay),
-          rules.expiresAt());
-    }
-    log.debug("robots.txt of {} fetched from {}: {}", origin, at, describe(parsed));
-    return rules;
-  }
-
-  /**
-   * The lines {@code parser}'s last parse did not understand. crawler-commons 1.6 records the
-   * count only when it parses line by line; an empty body or an HTML page without rules returns
-   * early, leaving the count unset, and {@code getNumWarnings()} then throws.
-   */
-  private static int warnings(SimpleRobotRulesParser parser) {
-    try {
-      return parser.getNumWarnings();
-    } catch (NullPointerException unset) {
-      return 0;
-    }
-  }
-
-  private static String describe(BaseRobotRules rules) {
-    return rules.isAllowAll() ? "allow all" : rules.isAllowNone() ? "allow none" : "some rules";
-  }
-
-  private static String seconds(Duration d) {
-    return BigDecimal.valueOf(d.toMillis(), 3).stripTrailingZeros().toPlainString() + " s";
-  }
-
-  private static int weight(RobotsRules rules) {
-    return ENTRY_OVERHEAD_BYTES + rules.parsedBytes();
   }
 
   /**
@@ -457,9 +256,7 @@ public final class RobotsPolicy {
      * @throws IllegalArgumentException naming the first invalid setting
      */
     public RobotsPolicy build() {
-      if (userAgent == null || userAgent.isBlank()) {
-        throw new IllegalArgumentException("userAgent (" + userAgent + ") must not be blank");
-      }
+      Check.notBlank("userAgent", userAgent);
       String token = RobotsTxt.agentToken(userAgent);
       if (!RobotsTxt.isValidAgentToken(token)) {
         throw new IllegalArgumentException(
@@ -475,26 +272,23 @@ public final class RobotsPolicy {
       checkPositive("ttl", ttl);
       checkPositive("retryInterval", retryInterval);
       checkPositive("connectionRetryInterval", connectionRetryInterval);
-      if (maxRedirects < 0) {
-        throw new IllegalArgumentException("maxRedirects (" + maxRedirects + ") must be >= 0");
-      }
+      Check.atLeast("maxRedirects", maxRedirects, 0);
       if (maxCrawlDelay == null || maxCrawlDelay.isNegative()) {
         throw new IllegalArgumentException("maxCrawlDelay (" + maxCrawlDelay + ") must be >= 0");
       }
       if (clock == null) {
         throw new IllegalArgumentException("clock (null) must not be null");
       }
-      if (maxCacheBytes < MIN_CACHE_BYTES) {
-        throw new IllegalArgumentException(
-            "maxCacheBytes (" + maxCacheBytes + ") must be >= " + MIN_CACHE_BYTES);
-      }
+      Check.atLeast("maxCacheBytes", maxCacheBytes, MIN_CACHE_BYTES);
       return new RobotsPolicy(this, token);
     }
 
+    /** {@link Check#positive(String, Duration)}, with null reported as not positive. */
     private static void checkPositive(String name, Duration value) {
-      if (value == null || value.isNegative() || value.isZero()) {
-        throw new IllegalArgumentException(name + " (" + value + ") must be > 0");
+      if (value == null) {
+        throw new IllegalArgumentException(name + " (null) must be > 0");
       }
+      Check.positive(name, value);
     }
   }
 }
