@@ -1,0 +1,153 @@
+package dev.sieve.crawl;
+
+import dev.sieve.fetch.ConnectionFailure;
+import dev.sieve.fetch.FetchResult;
+import dev.sieve.frontier.Frontier;
+import dev.sieve.frontier.Lease;
+import java.io.UncheckedIOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Writes how each URL taken ends: its {@link PageRecord} to the {@link CrawlListener}, and the
+ * counters it changes (named as {@link CrawlStats#add} reads them) into its {@link Outcome}. That
+ * delta is journaled with the lease when it goes back to the frontier, and only then added to the
+ * live counters, so a resumed crawl's counters are exact. Thread-safe; each {@link Outcome}
+ * belongs to the one worker holding its lease.
+ */
+final class Recorder {
+  private final CrawlListener listener;
+  private final Frontier frontier;
+  private final CrawlStats stats;
+  private final Clock clock;
+
+  Recorder(CrawlListener listener, Frontier frontier, CrawlStats stats, Clock clock) {
+    this.listener = listener;
+    this.frontier = frontier;
+    this.stats = stats;
+    this.clock = clock;
+  }
+
+  /** The outcome of {@code lease}, with nothing counted yet. */
+  Outcome of(Lease lease) {
+    return new Outcome(lease);
+  }
+
+  /** The counters one record stands for (a record made before a crash, on resume). */
+  static Map<String, Long> counts(PageRecord record) {
+    Map<String, Long> delta = new HashMap<>();
+    count(delta, record);
+    return delta;
+  }
+
+  /** Adds what one record counts: a page, its bytes, links and link fates, its error class. */
+  private static void count(Map<String, Long> delta, PageRecord record) {
+    count(delta, "pages", 1);
+    count(delta, "bytes", record.bytes());
+    count(delta, "linksFound", record.outlinks());
+    count(delta, "linksNew", record.newLinks());
+    String error = record.error();
+    if (error != null) {
+      count(delta, "error." + errorClass(error), 1);
+    }
+    if (record.links() != null) {
+      for (LinkFate fate : LinkFate.values()) {
+        count(delta, CrawlStats.LINK + fate.label(), record.links().count(fate));
+      }
+    }
+  }
+
+  private static String errorClass(String error) {
+    return error.startsWith("http-5") ? "http-5xx" : error.startsWith("http-4") ? "http-4xx" : error;
+  }
+
+  private static void count(Map<String, Long> delta, String name, long amount) {
+    if (amount != 0) {
+      delta.merge(name, amount, Long::sum);
+    }
+  }
+
+  /**
+   * One lease's ending: at most one record, the counters changed on the way, and the lease given
+   * back once with them ({@link #finish} or {@link #retry}).
+   */
+  final class Outcome {
+    private final Lease lease;
+    private final Map<String, Long> delta = new HashMap<>();
+
+    private Outcome(Lease lease) {
+      this.lease = lease;
+    }
+
+    Lease lease() {
+      return lease;
+    }
+
+    /** Counts one more of {@code name} (e.g. {@code skipped.robots-denied}, {@code retries}). */
+    void count(String name) {
+      Recorder.count(delta, name, 1);
+    }
+
+    /** Records the URL with no link fates (its fetch's connection failure as the cause, if any). */
+    void record(FetchResult page, int outlinks, int newLinks, String error) {
+      record(page, outlinks, newLinks, error, null);
+    }
+
+    /** Records the URL with the fates of its page's links, if it was parsed. */
+    void record(FetchResult page, int outlinks, int newLinks, String error, LinkCounts fates) {
+      record(page, outlinks, newLinks, error,
+          page == null ? null : ConnectionFailure.cause(page).orElse(null), fates);
+    }
+
+    /**
+     * Hands the URL's record to the listener and counts it. The links queued for it are made
+     * durable first, so a record never exists without them.
+     *
+     * @throws OutputFailure if the listener cannot store the record
+     */
+    void record(FetchResult page, int outlinks, int newLinks, String error, String cause,
+        LinkCounts fates) {
+      PageRecord record = new PageRecord(
+          lease.url(),
+          page == null ? 0 : page.status(),
+          lease.depth(),
+          page == null ? null : page.contentType(),
+          page == null ? 0 : page.bytes(),
+          page == null ? 0 : page.fetchMs(),
+          outlinks,
+          newLinks,
+          error,
+          clock.instant(),
+          cause,
+          fates);
+      frontier.flushLog();
+      try {
+        listener.onPage(record);
+      } catch (UncheckedIOException e) {
+        throw new OutputFailure(e);
+      }
+      Recorder.count(delta, record);
+    }
+
+    /** Gives back the URL as done, journaling the counters its crawl changed. */
+    void finish() {
+      frontier.complete(lease, delta);
+      stats.add(delta);
+    }
+
+    /** Gives the URL back for another attempt, journaling the counters this attempt changed. */
+    void retry(Duration backoff) {
+      frontier.retry(lease, backoff, delta);
+      stats.add(delta);
+    }
+  }
+
+  /** The listener could not store a record: the crawl cannot go on without losing records. */
+  static final class OutputFailure extends RuntimeException {
+    OutputFailure(UncheckedIOException cause) {
+      super(cause.getMessage(), cause);
+    }
+  }
+}

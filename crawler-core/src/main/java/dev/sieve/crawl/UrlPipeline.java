@@ -1,0 +1,263 @@
+package dev.sieve.crawl;
+
+import dev.sieve.fetch.AddressPolicy;
+import dev.sieve.fetch.FetchError;
+import dev.sieve.fetch.FetchResult;
+import dev.sieve.fetch.Fetcher;
+import dev.sieve.frontier.Frontier;
+import dev.sieve.frontier.Lease;
+import dev.sieve.parse.LinkExtractor;
+import dev.sieve.parse.ParsedPage;
+import dev.sieve.robots.RobotsPolicy;
+import dev.sieve.robots.RobotsVerdict;
+import dev.sieve.url.Url;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Semaphore;
+import java.util.function.BooleanSupplier;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * What happens to one URL taken from the frontier ({@link #crawl}): robots → fetch → parse →
+ * sieve → enqueue → record, ending in exactly one record and the lease given back (or, when the
+ * URL must wait, put back). Thread-safe: every worker runs URLs through the same pipeline.
+ */
+final class UrlPipeline implements AutoCloseable {
+  private final CrawlConfig config;
+  private final CrawlListener listener;
+  private final Frontier frontier;
+  private final Recorder recorder;
+  private final Fetcher fetcher;
+  private final LinkExtractor extractor;
+  /** Null when robots.txt is ignored. */
+  private final RobotsPolicy robots;
+  private final LinkFilter links;
+  private final LinkClassifier linkFates;
+  private final UnreachableHosts hosts;
+  /** Permits for URLs still to be done under --max-pages; a URL that is not a page gives its back. */
+  private final Semaphore pageBudget;
+  /** Whether the crawl is stopping: no more retries. */
+  private final BooleanSupplier stopping;
+
+  UrlPipeline(CrawlConfig config, List<Url> seeds, Frontier frontier, CrawlListener listener,
+      Recorder recorder, Semaphore pageBudget, BooleanSupplier stopping) {
+    this.config = config;
+    this.listener = listener;
+    this.frontier = frontier;
+    this.recorder = recorder;
+    this.pageBudget = pageBudget;
+    this.stopping = stopping;
+    this.fetcher = fetcher(config, seeds);
+    this.hosts = new UnreachableHosts(config, frontier, recorder, pageBudget);
+    this.extractor = LinkExtractor.builder()
+        .maxOutlinks(config.scope.maxOutlinks())
+        .followNofollow(config.scope.followNofollow())
+        .build();
+    this.robots = robots(config, this::fetch);
+    this.links = new LinkFilter(config, seeds);
+    this.linkFates = new LinkClassifier(config, links, robots, frontier);
+  }
+
+  private static Fetcher fetcher(CrawlConfig config, List<Url> seeds) {
+    return Fetcher.builder()
+        .settings(config.fetch)
+        .ticker(config.ticker)
+        .clock(config.clock)
+        .addressPolicy(config.scope.allowPrivate()
+            ? AddressPolicy.allowAll()
+            : AddressPolicy.publicOnlyExcept(
+                seeds.stream().map(Url::host).collect(Collectors.toSet())))
+        .build();
+  }
+
+  /** The robots.txt policy, or null when robots.txt is ignored. */
+  private static RobotsPolicy robots(CrawlConfig config, Function<String, FetchResult> fetch) {
+    if (!config.robots.respect()) {
+      return null;
+    }
+    Duration backoff = config.fetch.retryBackoff();
+    return RobotsPolicy.builder()
+        .settings(config.robots)
+        .userAgent(config.fetch.userAgent())
+        .fetch(fetch)
+        .connectionRetryInterval(backoff.isZero() ? Duration.ofMillis(1) : backoff)
+        .maxRedirects(config.fetch.maxRedirects())
+        .clock(config.clock)
+        .build();
+  }
+
+  /** The pipeline for one URL: robots → fetch → parse → sieve → enqueue → record. */
+  void crawl(Lease lease) {
+    Url url = Url.parse(lease.url()).orElseThrow();
+    Recorder.Outcome outcome = recorder.of(lease);
+    if (refusedAddress(outcome, url)
+        || hosts.failIfUnreachable(outcome, url)
+        || !robotsAllow(outcome, url)) {
+      return;
+    }
+    FetchResult page = fetch(url.toString());
+    if (hosts.failIfUnreachable(outcome, url) || shouldRetry(page, outcome)) {
+      return;
+    }
+    if (page.isRedirect()) {
+      followRedirect(outcome, url, page);
+      return;
+    }
+    boolean parse = page.isSuccess() && page.isHtml();
+    ParsedPage parsed = parse
+        ? extractor.extract(page.body(), page.contentType(), url)
+        : ParsedPage.empty();
+    LinkCounts fates = parse ? linkFates.classify(parsed, url, lease.depth() + 1) : null;
+    outcome.record(page, parsed.linksFound(), fates == null ? 0 : fates.count(LinkFate.NEW),
+        errorOf(page), fates);
+    outcome.finish();
+  }
+
+  /** Closes the fetcher: fetches still in flight fail. */
+  @Override
+  public void close() {
+    fetcher.close();
+  }
+
+  /**
+   * Records the URL as {@code private-address} at once when its host resolves only to addresses
+   * the crawl may not connect to, before robots.txt or anything else is tried; returns whether.
+   */
+  private boolean refusedAddress(Recorder.Outcome outcome, Url url) {
+    if (!fetcher.refusesAddress(url.host())) {
+      return false;
+    }
+    outcome.record(null, 0, 0, FetchError.PRIVATE_ADDRESS.label());
+    outcome.finish();
+    return true;
+  }
+
+  /**
+   * Applies the host's robots.txt, fetching it first if needed. A robots.txt fetch takes this
+   * lease's politeness slot, so the URL goes back to wait for the next one. Returns whether to
+   * fetch the URL now; otherwise the lease has been given back.
+   */
+  private boolean robotsAllow(Recorder.Outcome outcome, Url url) {
+    if (robots == null) {
+      return true;
+    }
+    Lease lease = outcome.lease();
+    boolean fetchesRobots = robots.cached(url).isEmpty();
+    RobotsVerdict verdict = robots.check(url);
+    verdict.crawlDelay().ifPresent(delay -> frontier.setHostDelay(lease.hostKey(), delay));
+    if (verdict.skipHost()) {
+      int dropped = frontier.skipHost(lease.hostKey());
+      outcome.count("skipped.host-skipped");
+      pageBudget.release();
+      outcome.finish();
+      listener.onHostSkipped(lease.hostKey(),
+          "robots.txt Crawl-delay " + verdict.crawlDelay().map(Duration::toString).orElse("?")
+              + " is above the maximum " + config.robots.maxCrawlDelay() + "; " + (dropped + 1)
+              + " URL(s) skipped");
+      return false;
+    }
+    switch (verdict.decision()) {
+      case ALLOWED:
+        if (fetchesRobots) {
+          pageBudget.release();
+          frontier.putBack(lease);
+          return false;
+        }
+        return true;
+      case ROBOTS_UNREACHABLE:
+        hosts.robotsUnreachable(outcome, url, verdict);
+        return false;
+      default:
+        outcome.count("skipped.robots-denied");
+        pageBudget.release();
+        outcome.finish();
+        return false;
+    }
+  }
+
+  /** Fetches {@code url}, noting connection failures against its authority. */
+  private FetchResult fetch(String url) {
+    return hosts.observe(url, fetcher.fetch(url));
+  }
+
+  /** A redirect's target is a new link: normalized, scoped and sieved like any other. */
+  private void followRedirect(Recorder.Outcome outcome, Url url, FetchResult page) {
+    Lease lease = outcome.lease();
+    Optional<Url> target = url.resolve(page.redirectLocation().orElseThrow());
+    String error = null;
+    int added = 0;
+    if (target.isEmpty()) {
+      error = "bad-redirect";
+    } else if (fetcher.refusesAddress(target.get().host())) {
+      // Before anything else: a private target is never queued, and so never reaches robots.txt.
+      error = FetchError.PRIVATE_ADDRESS.label();
+      outcome.count("skipped." + LinkFate.PRIVATE_ADDRESS.label());
+    } else if (target.get().toString().equals(lease.url())
+        || lease.redirectChain().contains(target.get().toString())) {
+      error = "redirect-loop";
+    } else if (lease.redirectChain().size() + 1 > config.fetch.maxRedirects()) {
+      error = "too-many-redirects";
+    } else {
+      String refusal = links.refusal(target.get(), lease.depth());
+      if (refusal != null) {
+        outcome.count("skipped." + refusal);
+      } else if (frontier.pushRedirect(target.get(), lease)) {
+        added = 1;
+      }
+    }
+    outcome.record(page, 1, added, error);
+    outcome.finish();
+  }
+
+  /**
+   * Re-queues 5xx, 429 and network failures while retries remain, after the backoff or the
+   * server's {@code Retry-After}, whichever is longer (the frontier adds the politeness delay as a
+   * floor); a {@code Retry-After} holds the whole host. One above the maximum instead ends the URL
+   * at once as {@code retry-after-too-long}. Returns whether the lease was given back (retried,
+   * or ended so).
+   */
+  private boolean shouldRetry(FetchResult page, Recorder.Outcome outcome) {
+    Lease lease = outcome.lease();
+    Duration retryAfter = page.retryAfter().orElse(null);
+    if (retryAfter != null && retryAfter.compareTo(config.fetch.maxRetryAfter()) > 0) {
+      outcome.record(page, 0, 0, "retry-after-too-long");
+      outcome.finish();
+      return true;
+    }
+    boolean retryable = (page.status() == 0 && page.error() != null
+            && page.error() != FetchError.PRIVATE_ADDRESS)
+        || page.status() >= 500 || page.status() == 429;
+    if (retryAfter != null) {
+      frontier.delayHost(lease.hostKey(), retryAfter);
+    }
+    if (!retryable || lease.attempt() >= config.fetch.retries() || stopping.getAsBoolean()) {
+      return false;
+    }
+    Duration backoff = config.fetch.retryBackoff().multipliedBy(1L << Math.min(lease.attempt(), 20));
+    if (retryAfter != null && retryAfter.compareTo(backoff) > 0) {
+      backoff = retryAfter;
+    }
+    outcome.count("retries");
+    pageBudget.release();
+    outcome.retry(backoff);
+    return true;
+  }
+
+  private static String errorOf(FetchResult page) {
+    if (page.error() != null) {
+      return page.error().label();
+    }
+    if (page.status() >= 400) {
+      return "http-" + page.status();
+    }
+    if (page.status() >= 300 && page.redirectLocation().isEmpty()) {
+      return "redirect-without-location";
+    }
+    if (page.truncated()) {
+      return "truncated";
+    }
+    return null;
+  }
+}
