@@ -88,7 +88,7 @@ final class DemoCommand implements Callable<Integer> {
     PrintStream out = System.out;
     DemoSite site = new DemoSite(pages);
     // crawl's own --max-query-variants (its default, the config's or the one given) ends the trap.
-    int months = asGiven.maxQueryVariants;
+    int months = asGiven.links.maxQueryVariants;
     Set<String> admitted = site.admitted(months);
     try (DemoServer server = DemoServer.start(site)) {
       Path seeds = Files.writeString(dir.resolve("seeds.txt"), IntStream.range(0, DemoSite.HOSTS)

@@ -1,14 +1,37 @@
 package dev.sieve.app;
 
+import dev.sieve.crawl.CrawlConfig;
+import dev.sieve.frontier.Frontier;
+import dev.sieve.frontier.FrontierListener;
 import dev.sieve.frontier.redis.RedisFrontier;
 import dev.sieve.frontier.redis.RedisFrontierException;
+import dev.sieve.frontier.state.Frontiers;
 import java.io.PrintStream;
+import java.time.Duration;
 import java.util.Locale;
 import picocli.CommandLine;
 
-/** {@code crawl --frontier redis://… --crawl-id NAME --status}: the shared counters of a crawl. */
+/**
+ * A crawl whose frontier is in Redis, shared by every process given the same crawl id: joining
+ * it, and {@code crawl --frontier redis://… --crawl-id NAME --status}, its shared counters.
+ */
 final class RedisCrawl {
   private RedisCrawl() {}
+
+  /**
+   * Creates or joins the crawl {@code crawlId} in Redis at {@code uri}, with {@code connections}
+   * connections. Redis unreachable or refusing is a {@link CrawlStop} (exit 2).
+   *
+   * @throws IllegalArgumentException naming the setting that is invalid
+   */
+  static Frontier join(CrawlConfig config, String uri, String crawlId, Duration lease, int connections) {
+    try {
+      return Frontiers.open(config.frontierSettings().toBuilder()
+          .redis(uri, crawlId, lease, connections).build(), config.seeds(), FrontierListener.NONE);
+    } catch (RedisFrontierException e) {
+      throw CrawlStop.refused("Redis frontier: " + e.getMessage());
+    }
+  }
 
   /** Prints the crawl's status to {@code out}; returns the exit code (2 with one line on err). */
   static int printStatus(String uri, String crawlId, PrintStream out, PrintStream err) {

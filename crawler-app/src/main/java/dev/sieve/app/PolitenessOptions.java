@@ -1,0 +1,42 @@
+package dev.sieve.app;
+
+import dev.sieve.crawl.CrawlConfig;
+import dev.sieve.frontier.QueueKey;
+import java.time.Duration;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code crawl}'s options for politeness: how often and how much one host (or domain, or address)
+ * is fetched.
+ */
+final class PolitenessOptions {
+  @Setting("politenessDelay")
+  @Option(names = "--delay-ms", defaultValue = "1000", paramLabel = "MS",
+      description = "Least time between fetches of one host, raised by robots.txt Crawl-delay (default ${DEFAULT-VALUE}).")
+  long delayMs;
+
+  @Setting("maxInFlightPerHost")
+  @Option(names = "--per-host", defaultValue = "1", paramLabel = "N",
+      description = "Fetches of one host in flight at once (default ${DEFAULT-VALUE}).")
+  int perHost;
+
+  @Setting({"maxPagesPerHost", "maxUrlsPerHost"})
+  @Option(names = "--max-pages-per-host", paramLabel = "N", description = "Page budget per host (default: no limit).")
+  Long maxPagesPerHost;
+
+  @Option(names = "--queue-key", defaultValue = "host", paramLabel = "host|domain|ip",
+      converter = OptionConverters.QueueKeyConverter.class,
+      description = "What politeness is counted per (default ${DEFAULT-VALUE}).")
+  QueueKey queueKey;
+
+  /** Sets the politeness of {@code config}; the builder validates it. */
+  CrawlConfig.Builder applyTo(CrawlConfig.Builder config) {
+    config.politenessDelay(Duration.ofMillis(delayMs))
+        .maxInFlightPerHost(perHost)
+        .queueKey(queueKey);
+    if (maxPagesPerHost != null) {
+      config.maxPagesPerHost(maxPagesPerHost);
+    }
+    return config;
+  }
+}
