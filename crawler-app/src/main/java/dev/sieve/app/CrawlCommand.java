@@ -5,6 +5,7 @@ import dev.sieve.crawl.CrawlProgress;
 import dev.sieve.crawl.Crawler;
 import dev.sieve.fetch.Fetcher;
 import dev.sieve.frontier.Frontier;
+import dev.sieve.frontier.FrontierSettings;
 import dev.sieve.frontier.state.CrawlStateException;
 import dev.sieve.frontier.state.Frontiers;
 import dev.sieve.scope.ScopeSettings;
@@ -18,10 +19,10 @@ import java.time.Duration;
 import java.util.concurrent.Callable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /** {@code crawl}: crawls from a seed file, writing one JSON line per fetched URL. */
 @Command(
@@ -93,12 +94,12 @@ final class CrawlCommand implements Callable<Integer> {
   boolean addSeeds;
 
   @Setting("pendingMemoryBytes")
-  @Option(names = "--pending-memory", defaultValue = "268435456", paramLabel = "BYTES",
+  @Option(names = "--pending-memory", defaultValue = "" + FrontierSettings.DEFAULT_PENDING_MEMORY_BYTES, paramLabel = "BYTES",
       description = "Memory for pending URLs; beyond it they spill to checksummed files in the --state DIR or a temporary one (default ${DEFAULT-VALUE}, 256 MiB).")
   long pendingMemory;
 
   @Setting("checkpointInterval")
-  @Option(names = "--checkpoint-interval", defaultValue = "60", paramLabel = "SECONDS",
+  @Option(names = "--checkpoint-interval", defaultValue = "" + FrontierSettings.DEFAULT_CHECKPOINT_SECONDS, paramLabel = "SECONDS",
       description = "Seconds between checkpoints with --state; one is also written on stop (default ${DEFAULT-VALUE}).")
   long checkpointSeconds;
 

@@ -1,5 +1,6 @@
 package dev.sieve.app;
 
+import dev.sieve.frontier.FrontierSettings;
 import java.time.Duration;
 import picocli.CommandLine.Option;
 
@@ -17,7 +18,7 @@ final class FrontierOptions {
       description = "With a Redis frontier: the crawl to create or join (letters, digits, . _ -).")
   String crawlId;
 
-  @Option(names = "--lease-seconds", defaultValue = "120", paramLabel = "S",
+  @Option(names = "--lease-seconds", defaultValue = "" + FrontierSettings.DEFAULT_LEASE_SECONDS, paramLabel = "S",
       description = "With a Redis frontier: a URL taken by a process that has not given it back after S seconds (it died) is queued again (default ${DEFAULT-VALUE}).")
   long leaseSeconds;
 

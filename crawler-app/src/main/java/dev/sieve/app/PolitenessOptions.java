@@ -1,6 +1,7 @@
 package dev.sieve.app;
 
 import dev.sieve.crawl.CrawlConfig;
+import dev.sieve.frontier.Politeness;
 import dev.sieve.frontier.QueueKey;
 import java.time.Duration;
 import picocli.CommandLine.Option;
@@ -11,12 +12,12 @@ import picocli.CommandLine.Option;
  */
 final class PolitenessOptions {
   @Setting("politenessDelay")
-  @Option(names = "--delay-ms", defaultValue = "1000", paramLabel = "MS",
+  @Option(names = "--delay-ms", defaultValue = "" + Politeness.DEFAULT_DELAY_MS, paramLabel = "MS",
       description = "Least time between fetches of one host, raised by robots.txt Crawl-delay (default ${DEFAULT-VALUE}).")
   long delayMs;
 
   @Setting("maxInFlightPerHost")
-  @Option(names = "--per-host", defaultValue = "1", paramLabel = "N",
+  @Option(names = "--per-host", defaultValue = "" + Politeness.DEFAULT_MAX_IN_FLIGHT_PER_HOST, paramLabel = "N",
       description = "Fetches of one host in flight at once (default ${DEFAULT-VALUE}).")
   int perHost;
 

@@ -1,6 +1,7 @@
 package dev.sieve.app;
 
 import dev.sieve.crawl.CrawlConfig;
+import dev.sieve.frontier.FrontierSettings;
 import dev.sieve.frontier.SeenFilter;
 import java.util.Locale;
 import picocli.CommandLine.Option;
@@ -8,12 +9,12 @@ import picocli.CommandLine.Option;
 /** {@code crawl}'s options for the Sieve, the filter of URLs already seen: its size and kind. */
 final class SieveOptions {
   @Setting({"expectedUrls", "expectedInsertions"})
-  @Option(names = "--expected-urls", defaultValue = "10000000", paramLabel = "N",
+  @Option(names = "--expected-urls", defaultValue = "" + FrontierSettings.DEFAULT_EXPECTED_URLS, paramLabel = "N",
       description = "Sieve capacity in distinct URLs (default ${DEFAULT-VALUE}).")
   long expectedUrls;
 
   @Setting("falsePositiveRate")
-  @Option(names = "--fpp", defaultValue = "1e-6", paramLabel = "P",
+  @Option(names = "--fpp", defaultValue = FrontierSettings.DEFAULT_FALSE_POSITIVE_RATE, paramLabel = "P",
       description = "Sieve false-positive rate (default ${DEFAULT-VALUE}).")
   double fpp;
 
