@@ -160,7 +160,7 @@ public final class BlockedBloomFilter implements MembershipFilter {
 
   /**
    * The expected false-positive rate of a blocked filter of {@code bits} bits (whole blocks) and
-   * {@code hashes} probes after {@code keys} distinct keys: {@code FPR(n)} of the class doc.
+   * {@code hashes} probes after {@code keys} distinct keys: {@code FPR(n)} of {@link BlockedFpr}.
    */
   public static double falsePositiveRate(long keys, long bits, int hashes) {
     return BlockedFpr.falsePositiveRate(keys, bits, hashes);

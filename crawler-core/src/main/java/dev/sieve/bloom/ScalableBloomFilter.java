@@ -15,8 +15,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <h2>The maths</h2>
  *
- * Layer {@code i} (from 0, its {@link LayerPlan}) is a {@link BloomFilter} for {@code n_i = n₀·s^i} keys at rate {@code
- * ε_i = ε₀·r^i}, with growth {@code s} (default 2) and tightening ratio {@code r} (default 0.85).
+ * Layer {@code i} (from 0) is a {@link BloomFilter} for {@code n_i = n₀·s^i} keys at rate {@code
+ * ε_i = ε₀·r^i}, with growth {@code s} (default 2) and tightening ratio {@code r} (default 0.85):
+ * its {@link LayerPlan}.
  * A key absent from every layer is reported present with probability {@code 1 − Π(1 − ε_i) ≤ Σ
  * ε_i < ε₀/(1 − r)}, so the first layer gets {@code ε₀ = ε·(1 − r)} and the filter meets the
  * target {@code ε} at any size. Each layer is sized by the classic formulas, so layer {@code i}
