@@ -7,8 +7,6 @@ import java.io.OutputStream;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Locale;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -37,19 +35,8 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <h2>The maths</h2>
  *
- * With n keys in b blocks a block's load is {@code I ~ Poisson(λ = n/b)} (PSS 2007, §3). A block
- * holding i keys has had {@code t = i·k} probes; with {@code X_t} its bits set, a new key whose k
- * probes fall in it is a false positive with probability {@code g(i) = E[(X_t/512)^k]}. We compute
- * the distribution of {@code X_t} exactly, by the occupancy recurrence {@code P(X_{t+1} = x) =
- * P(X_t = x)·x/512 + P(X_t = x−1)·(513 − x)/512}, rather than PSS's approximation {@code (1 −
- * (1−1/512)^{ik})^k}, which ignores the spread of the fill and is 1–2% optimistic here (by Jensen's
- * inequality; Bose et al. 2008 make the same point for the classic filter). Then
- *
- * <pre>    FPR(n) = Σᵢ e^{−λ}·λⁱ/i! · g(i).</pre>
- *
- * <p><b>Sizing.</b> FPR grows with λ. For each k we find by bisection the largest {@code λ_k}
- * with {@code FPR ≤ ε}, take the k with the largest {@code λ_k} (the fewest bits) and {@code b =
- * ⌈n / λ_k⌉}, so the computed FPR at n keys is at most ε.
+ * The false-positive rate as a function of the load, and the sizing by it, are in {@link
+ * BlockedFpr}.
  *
  * <p><b>Count.</b> Blocking changes the false-positive rate, not the expected fill: a key sets a
  * given bit with probability {@code c/b}, {@code c = 1 − (1 − 1/512)^k}, whatever the other keys
@@ -90,15 +77,6 @@ public final class BlockedBloomFilter implements MembershipFilter {
   private static final int SLICE_BITS = 9;
   private static final int SLICES_PER_WORD = Long.SIZE / SLICE_BITS;
   private static final long GOLDEN = 0x9e3779b97f4a7c15L;
-  private static final double LN2_SQUARED = Math.log(2) * Math.log(2);
-  /** Past this many expected probes per bit the fill is 1 − e⁻⁴⁰: every query is positive. */
-  private static final double SATURATED_PROBES_PER_BIT = 40;
-
-  /** {@link #bestLoad} by rate; a few hundred rates at most (a scalable filter has ≤ 64 layers). */
-  private static final int BEST_LOAD_CACHED = 256;
-
-  private static final Map<Double, double[]> BEST_LOAD = new ConcurrentHashMap<>();
-
   private final long[] words;
   private final long blocks;
   private final int hashes;
@@ -106,8 +84,8 @@ public final class BlockedBloomFilter implements MembershipFilter {
   private final LongAdder setBits = new LongAdder();
   /** {@code ln(1 − c/b)}, the denominator of the count estimate. */
   private final double logUnsetPerKey;
-  /** {@code g(i)} for this k, i in [0, length), extended on demand; racy but idempotent. */
-  private volatile double[] inBlockFpp = {0};
+  /** The rate as a function of the load, for {@link #expectedFpp()}. */
+  private final BlockedFpr fpr;
 
   private static final TableHeader.Format FORMAT = new TableHeader.Format(Layout.BLOCKED,
       "blocked Bloom filter", "b", "block count", "set-bit count", "bits set", MAX_BLOCKS,
@@ -120,6 +98,7 @@ public final class BlockedBloomFilter implements MembershipFilter {
     this.words = FilterWords.allocate(blocks * BLOCK_BITS, "bits (" + blocks * BLOCK_BITS + ")");
     double perKeyBitProbability = -Math.expm1(hashes * Math.log1p(-1.0 / BLOCK_BITS));
     this.logUnsetPerKey = Math.log1p(-perKeyBitProbability / blocks);
+    this.fpr = new BlockedFpr(hashes);
   }
 
   /** An empty table of a header read, whose words are read next; counts its set bits. */
@@ -136,44 +115,13 @@ public final class BlockedBloomFilter implements MembershipFilter {
    *     or the filter would be too large to allocate
    */
   public static BlockedBloomFilter create(long expectedInsertions, double falsePositiveRate) {
-    long[] plan = plan(expectedInsertions, falsePositiveRate);
+    long[] plan = BlockedFpr.plan(expectedInsertions, falsePositiveRate);
     return new BlockedBloomFilter(plan[0], (int) plan[1], expectedInsertions);
   }
 
   /** The bits {@link #create(long, double)} allocates for these arguments. */
   static long planBits(long expectedInsertions, double falsePositiveRate) {
-    return plan(expectedInsertions, falsePositiveRate)[0] * BLOCK_BITS;
-  }
-
-  /**
-   * The fewest blocks, and the hash count, for which the rate at {@code expectedInsertions} keys
-   * is at most {@code falsePositiveRate}: {@code {blocks, hashes}}.
-   */
-  static long[] plan(long expectedInsertions, double falsePositiveRate) {
-    FilterSizing.checkInsertions(expectedInsertions);
-    FilterSizing.checkRate(falsePositiveRate);
-    double[] best = BEST_LOAD.get(falsePositiveRate);
-    if (best == null) {
-      best = bestLoad(falsePositiveRate);
-      if (BEST_LOAD.size() < BEST_LOAD_CACHED) {
-        BEST_LOAD.put(falsePositiveRate, best);
-      }
-    }
-    double bestLoad = best[0];
-    int bestHashes = (int) best[1];
-    double blocks = Math.ceil(expectedInsertions / bestLoad);
-    if (blocks > MAX_BLOCKS) {
-      throw new IllegalArgumentException(
-          String.format(
-              Locale.ROOT,
-              "expectedInsertions (%d) at falsePositiveRate (%s) needs %.0f bits, more than the"
-                  + " %d one filter can hold",
-              expectedInsertions,
-              falsePositiveRate,
-              blocks * BLOCK_BITS,
-              MAX_BITS));
-    }
-    return new long[] {(long) blocks, bestHashes};
+    return BlockedFpr.plan(expectedInsertions, falsePositiveRate)[0] * BLOCK_BITS;
   }
 
   /**
@@ -212,22 +160,10 @@ public final class BlockedBloomFilter implements MembershipFilter {
 
   /**
    * The expected false-positive rate of a blocked filter of {@code bits} bits (whole blocks) and
-   * {@code hashes} probes after {@code keys} distinct keys: {@code FPR(n)} of the class doc.
+   * {@code hashes} probes after {@code keys} distinct keys: {@code FPR(n)} of {@link BlockedFpr}.
    */
   public static double falsePositiveRate(long keys, long bits, int hashes) {
-    if (keys < 0) {
-      throw new IllegalArgumentException("keys (" + keys + ") must be ≥ 0");
-    }
-    if (bits < BLOCK_BITS || bits % BLOCK_BITS != 0) {
-      throw new IllegalArgumentException(
-          "bits (" + bits + ") must be a positive multiple of " + BLOCK_BITS);
-    }
-    if (hashes < 1 || hashes > MAX_HASHES) {
-      throw new IllegalArgumentException(
-          "hashes (" + hashes + ") must be in [1, " + MAX_HASHES + "]");
-    }
-    double load = (double) keys / (bits / BLOCK_BITS);
-    return falsePositiveRate(load, hashes, null);
+    return BlockedFpr.falsePositiveRate(keys, bits, hashes);
   }
 
   /** Adds {@code key}; see {@link #put(Hash128)}. Allocates nothing. */
@@ -414,119 +350,7 @@ public final class BlockedBloomFilter implements MembershipFilter {
   /** The probability that a key never put is reported present now: {@code FPR(n̂)}. */
   @Override
   public double expectedFpp() {
-    return falsePositiveRate(estimateCount(setBitCount()) / blocks, hashes, this);
-  }
-
-  /**
-   * {@code FPR} at {@code load} keys per block: the Poisson average of {@code g(i)}. Terms past the
-   * table count as {@code g = 1}, so a short table can only overstate the rate. {@code filter},
-   * when given, caches its table across calls.
-   */
-  private static double falsePositiveRate(double load, int hashes, BlockedBloomFilter filter) {
-    if (load * hashes / BLOCK_BITS > SATURATED_PROBES_PER_BIT) {
-      return 1; // and no table of g(i) for thousands of keys per block
-    }
-    int needed = (int) Math.ceil(load + 12 * Math.sqrt(load) + 30);
-    double[] g = filter == null ? inBlockFpp(hashes, needed) : filter.inBlockFpp(needed);
-    return poissonAverage(load, g);
-  }
-
-  private double[] inBlockFpp(int needed) {
-    double[] g = inBlockFpp;
-    if (g.length < needed) {
-      g = inBlockFpp(hashes, Math.max(needed, 2 * g.length));
-      inBlockFpp = g;
-    }
-    return g;
-  }
-
-  /** {@code Σᵢ Poisson(i; λ)·g(i)}, with the mass beyond {@code g} counted as 1. */
-  private static double poissonAverage(double load, double[] g) {
-    if (load <= 0) {
-      return 0;
-    }
-    double logLoad = Math.log(load);
-    double logP = -load; // ln P(I = 0), summed in logs so that large loads do not underflow
-    double sum = 0;
-    double mass = 0;
-    for (int i = 0; i < g.length; i++) {
-      if (i > 0) {
-        logP += logLoad - Math.log(i);
-      }
-      double p = Math.exp(logP);
-      sum += p * g[i];
-      mass += p;
-    }
-    return Math.min(1, sum + Math.max(0, 1 - mass));
-  }
-
-  /**
-   * {@code g(i) = E[(X_{ik}/512)^k]} for i in [0, count): the chance that k probes hit set bits in
-   * a block that has taken i keys, by the occupancy recurrence of the class doc.
-   */
-  static double[] inBlockFpp(int hashes, int count) {
-    double[] hitAll = new double[BLOCK_BITS + 1]; // (x/512)^k
-    for (int x = 0; x <= BLOCK_BITS; x++) {
-      hitAll[x] = Math.pow((double) x / BLOCK_BITS, hashes);
-    }
-    double[] occupancy = new double[BLOCK_BITS + 1]; // P(X_t = x)
-    occupancy[0] = 1;
-    double[] g = new double[count];
-    int top = 0; // occupancy[x] = 0 for x > top
-    for (int i = 0; i < count; i++) {
-      double sum = 0;
-      for (int x = 0; x <= top; x++) {
-        sum += occupancy[x] * hitAll[x];
-      }
-      g[i] = sum;
-      for (int probe = 0; probe < hashes; probe++) {
-        top = Math.min(BLOCK_BITS, top + 1);
-        for (int x = top; x > 0; x--) {
-          occupancy[x] =
-              occupancy[x] * x / BLOCK_BITS + occupancy[x - 1] * (BLOCK_BITS - x + 1) / BLOCK_BITS;
-        }
-        occupancy[0] = 0;
-      }
-    }
-    return g;
-  }
-
-  /**
-   * The most keys per block, and the hash count that allows it, at which the rate stays within
-   * {@code falsePositiveRate}: {@code {load, hashes}}. Independent of n, and some tens of
-   * milliseconds to compute, so {@link #plan} keeps the answers (a scalable filter asks again for
-   * each new layer).
-   */
-  private static double[] bestLoad(double falsePositiveRate) {
-    // Blocking never beats the classic filter, so its keys per 512 bits bound the search.
-    double classicLoad = BLOCK_BITS * LN2_SQUARED / -Math.log(falsePositiveRate);
-    int bestHashes = 1;
-    double bestLoad = 0;
-    for (int k = 1; k <= MAX_HASHES; k++) {
-      double load = maxLoad(k, falsePositiveRate, classicLoad);
-      if (load <= bestLoad) {
-        break; // the bits needed are unimodal in k
-      }
-      bestLoad = load;
-      bestHashes = k;
-    }
-    return new double[] {bestLoad, bestHashes};
-  }
-
-  /** The largest load λ in (0, limit] with {@code FPR(λ) ≤ ε} for k = {@code hashes}: bisection. */
-  private static double maxLoad(int hashes, double falsePositiveRate, double limit) {
-    double[] g = inBlockFpp(hashes, (int) Math.ceil(limit + 12 * Math.sqrt(limit) + 30));
-    double low = 0;
-    double high = limit;
-    for (int step = 0; step < 60 && high - low > 1e-9 * high; step++) {
-      double mid = (low + high) / 2;
-      if (poissonAverage(mid, g) <= falsePositiveRate) {
-        low = mid;
-      } else {
-        high = mid;
-      }
-    }
-    return low;
+    return fpr.at(estimateCount(setBitCount()) / blocks);
   }
 
   /**

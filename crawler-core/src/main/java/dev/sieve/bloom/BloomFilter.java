@@ -113,17 +113,7 @@ public final class BloomFilter implements MembershipFilter {
     FilterSizing.checkInsertions(expectedInsertions);
     FilterSizing.checkRate(falsePositiveRate);
     double bits = Math.ceil(-expectedInsertions * Math.log(falsePositiveRate) / LN2_SQUARED);
-    if (bits > MAX_BITS) {
-      throw new IllegalArgumentException(
-          String.format(
-              Locale.ROOT,
-              "expectedInsertions (%d) at falsePositiveRate (%s) needs %.0f bits, more than the"
-                  + " %d one filter can hold",
-              expectedInsertions,
-              falsePositiveRate,
-              bits,
-              MAX_BITS));
-    }
+    FilterSizing.checkFits(expectedInsertions, falsePositiveRate, bits, MAX_BITS);
     return (long) bits;
   }
 

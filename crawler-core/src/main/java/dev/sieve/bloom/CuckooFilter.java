@@ -58,15 +58,16 @@ public final class CuckooFilter implements MembershipFilter {
 
   private static final int B = FilterSizing.CUCKOO_BUCKET_SIZE;
 
-  private final long[] words;
+  /** The packed slots; package-private for {@link CuckooFormat}. */
+  final long[] words;
   private final int fingerprintBits;
   private final long fingerprintMask;
   private final long buckets;
   private final long bucketMask;
   private final long expectedInsertions;
   private final StampedLock lock = new StampedLock();
-  /** Fingerprints stored; written under the write lock. */
-  private volatile long count;
+  /** Fingerprints stored; written under the write lock (or by {@link CuckooFormat} on a new one). */
+  volatile long count;
   /** The state of the victim choice; guarded by the write lock. */
   private long random = 0x9e37_79b9_7f4a_7c15L;
   /** The slots a kick chain wrote and what they held, to undo it; guarded by the write lock. */
@@ -80,7 +81,8 @@ public final class CuckooFilter implements MembershipFilter {
     void evicted(long bucket, long fp);
   }
 
-  private CuckooFilter(int fingerprintBits, long buckets, long expectedInsertions) {
+  /** An empty table: {@code buckets} buckets of 4 slots of {@code fingerprintBits} bits. */
+  CuckooFilter(int fingerprintBits, long buckets, long expectedInsertions) {
     this.fingerprintBits = fingerprintBits;
     this.fingerprintMask = (1L << fingerprintBits) - 1;
     this.buckets = buckets;
@@ -356,22 +358,13 @@ public final class CuckooFilter implements MembershipFilter {
     return -Math.expm1(compared * Math.log1p(-1.0 / fingerprintMask));
   }
 
-  /**
-   * Writes the filter: the preamble, a header (hash id, n, f, buckets, count), the table words and
-   * their CRC32C. Takes the read lock, so the snapshot is exact.
-   */
+  /** Writes the filter as {@link CuckooFormat} describes, under the read lock: exact. */
   @Override
   public void writeTo(OutputStream out) throws IOException {
     DataOutputStream data = new DataOutputStream(out);
     long stamp = lock.readLock();
     try {
-      FilterFormat.writePreamble(data, Layout.CUCKOO);
-      data.writeInt(BloomFilter.HASH_ID);
-      data.writeLong(expectedInsertions);
-      data.writeInt(fingerprintBits);
-      data.writeLong(buckets);
-      data.writeLong(count);
-      FilterWords.write(data, words);
+      CuckooFormat.write(this, data);
     } finally {
       lock.unlockRead(stamp);
     }
@@ -380,37 +373,7 @@ public final class CuckooFilter implements MembershipFilter {
 
   /** Reads what follows the preamble of a cuckoo filter. */
   static CuckooFilter readBody(DataInputStream data) throws IOException {
-    FilterFormat.readHashId(data);
-    long expected = FilterFormat.readField(data, "expected insertions", DataInputStream::readLong);
-    int f = FilterFormat.readField(data, "fingerprint bits", DataInputStream::readInt);
-    long buckets = FilterFormat.readField(data, "bucket count", DataInputStream::readLong);
-    long count = FilterFormat.readField(data, "fingerprint count", DataInputStream::readLong);
-    boolean fits =
-        f >= 1
-            && f <= FilterSizing.MAX_FINGERPRINT_BITS
-            && buckets > 0
-            && Long.bitCount(buckets) == 1
-            && buckets <= FilterWords.MAX_WORDS * Long.SIZE / ((long) B * f);
-    if (!fits || expected <= 0 || count < 0 || count > buckets * B) {
-      throw new IOException(
-          "corrupt cuckoo filter header: n=" + expected + ", f=" + f + ", buckets=" + buckets
-              + ", count=" + count);
-    }
-    CuckooFilter filter = new CuckooFilter(f, buckets, expected);
-    FilterWords.read(data, filter.words, "cuckoo filter");
-    long stored = 0;
-    for (long slot = 0; slot < buckets * B; slot++) {
-      if (filter.slot(slot) != 0) {
-        stored++;
-      }
-    }
-    if (stored != count) {
-      throw new IOException(
-          "corrupt cuckoo filter: header says " + count + " fingerprints, the table holds "
-              + stored);
-    }
-    filter.count = count;
-    return filter;
+    return CuckooFormat.read(data);
   }
 
   @Override

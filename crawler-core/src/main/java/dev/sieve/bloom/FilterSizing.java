@@ -78,7 +78,7 @@ public final class FilterSizing {
 
   /** The cache-blocked filter, as {@link BlockedBloomFilter#create(long, double)} sizes one. */
   public static Plan blocked(long n, double fpp) {
-    long[] plan = BlockedBloomFilter.plan(n, fpp);
+    long[] plan = BlockedFpr.plan(n, fpp);
     long bits = plan[0] * BlockedBloomFilter.BLOCK_BITS;
     int hashes = (int) plan[1];
     return new Plan("blocked", bits, hashes, (double) bits / n,
@@ -176,6 +176,21 @@ public final class FilterSizing {
   static void checkInsertions(long n) {
     if (n <= 0) {
       throw new IllegalArgumentException("expectedInsertions (" + n + ") must be > 0");
+    }
+  }
+
+  /** Refuses a plan of {@code bits} bits for n keys at ε when one filter holds at most {@code max}. */
+  static void checkFits(long n, double fpp, double bits, long max) {
+    if (bits > max) {
+      throw new IllegalArgumentException(
+          String.format(
+              Locale.ROOT,
+              "expectedInsertions (%d) at falsePositiveRate (%s) needs %.0f bits, more than the"
+                  + " %d one filter can hold",
+              n,
+              fpp,
+              bits,
+              max));
     }
   }
 

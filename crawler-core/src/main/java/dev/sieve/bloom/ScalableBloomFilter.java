@@ -1,14 +1,12 @@
 package dev.sieve.bloom;
 
-import java.io.ByteArrayOutputStream;
+import dev.sieve.bloom.MembershipFilter.Layout;
 import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.zip.CRC32C;
 
 /**
  * A scalable Bloom filter (Almeida, Baquero, Preguiça &amp; Hutchison 2007): a stack of classic
@@ -18,7 +16,8 @@ import java.util.zip.CRC32C;
  * <h2>The maths</h2>
  *
  * Layer {@code i} (from 0) is a {@link BloomFilter} for {@code n_i = n₀·s^i} keys at rate {@code
- * ε_i = ε₀·r^i}, with growth {@code s} (default 2) and tightening ratio {@code r} (default 0.85).
+ * ε_i = ε₀·r^i}, with growth {@code s} (default 2) and tightening ratio {@code r} (default 0.85):
+ * its {@link LayerPlan}.
  * A key absent from every layer is reported present with probability {@code 1 − Π(1 − ε_i) ≤ Σ
  * ε_i < ε₀/(1 − r)}, so the first layer gets {@code ε₀ = ε·(1 − r)} and the filter meets the
  * target {@code ε} at any size. Each layer is sized by the classic formulas, so layer {@code i}
@@ -49,18 +48,13 @@ public final class ScalableBloomFilter implements MembershipFilter {
   /** The default tightening ratio r: each layer's rate is 0.85 of the one before. */
   public static final double DEFAULT_TIGHTENING_RATIO = 0.85;
 
-  private final long initialCapacity;
-  private final double falsePositiveRate;
-  private final int growth;
-  private final double tighteningRatio;
-  /** {@link Layout#CLASSIC} or {@link Layout#BLOCKED}: what each layer is. */
-  private final Layout layerLayout;
+  private final LayerPlan plan;
   private final Object growLock = new Object();
   /** The layers, oldest first; replaced whole under {@link #growLock}, never changed in place. */
   private volatile Layer[] layers;
 
   /** One filter of the stack (classic or blocked), and the count of keys it accepted. */
-  private static final class Layer {
+  static final class Layer {
     final MembershipFilter filter;
     final long capacity;
     final AtomicLong count;
@@ -82,12 +76,10 @@ public final class ScalableBloomFilter implements MembershipFilter {
     }
   }
 
-  private ScalableBloomFilter(Builder builder) {
-    this.initialCapacity = builder.initialCapacity;
-    this.falsePositiveRate = builder.falsePositiveRate;
-    this.growth = builder.growth;
-    this.tighteningRatio = builder.tighteningRatio;
-    this.layerLayout = builder.layerLayout;
+  /** A filter of this plan with these layers, oldest first (at least one). */
+  ScalableBloomFilter(LayerPlan plan, Layer[] layers) {
+    this.plan = plan;
+    this.layers = layers;
   }
 
   /**
@@ -153,38 +145,14 @@ public final class ScalableBloomFilter implements MembershipFilter {
 
     /** Creates the filter with its first layer. */
     public ScalableBloomFilter build() {
-      ScalableBloomFilter filter = new ScalableBloomFilter(this);
-      filter.layers = new Layer[] {filter.newLayer(0, 0)};
-      return filter;
+      LayerPlan plan =
+          new LayerPlan(initialCapacity, falsePositiveRate, growth, tighteningRatio, layerLayout);
+      return new ScalableBloomFilter(plan, new Layer[] {newLayer(plan, 0)});
     }
   }
 
-  /** The keys layer {@code i} holds: {@code n₀·s^i}, or {@link Long#MAX_VALUE} past it. */
-  long layerCapacity(int i) {
-    long capacity = initialCapacity;
-    for (int j = 0; j < i; j++) {
-      if (capacity > Long.MAX_VALUE / growth) {
-        return Long.MAX_VALUE;
-      }
-      capacity *= growth;
-    }
-    return capacity;
-  }
-
-  /** The rate layer {@code i} is sized for: {@code ε·(1 − r)·r^i}. */
-  double layerRate(int i) {
-    return falsePositiveRate * (1 - tighteningRatio) * Math.pow(tighteningRatio, i);
-  }
-
-  private Layer newLayer(int i, long count) {
-    long capacity = layerCapacity(i);
-    return new Layer(createLayer(layerLayout, capacity, layerRate(i)), capacity, count);
-  }
-
-  private static MembershipFilter createLayer(Layout layout, long capacity, double rate) {
-    return layout == Layout.BLOCKED
-        ? BlockedBloomFilter.create(capacity, rate)
-        : BloomFilter.create(capacity, rate);
+  private static Layer newLayer(LayerPlan plan, int i) {
+    return new Layer(plan.create(i), plan.capacity(i), 0);
   }
 
   /**
@@ -238,7 +206,7 @@ public final class ScalableBloomFilter implements MembershipFilter {
       }
       Layer next;
       try {
-        next = newLayer(full.length, 0);
+        next = newLayer(plan, full.length);
       } catch (IllegalArgumentException e) {
         throw new IllegalStateException(
             "scalable filter cannot grow past " + full.length + " layers: " + e.getMessage(), e);
@@ -287,23 +255,23 @@ public final class ScalableBloomFilter implements MembershipFilter {
 
   /** The growth s. */
   public int growth() {
-    return growth;
+    return plan.growth();
   }
 
   /** The tightening ratio r. */
   public double tighteningRatio() {
-    return tighteningRatio;
+    return plan.tighteningRatio();
   }
 
   /** The rate the filter keeps under at any size (ε). */
   public double targetFpp() {
-    return falsePositiveRate;
+    return plan.falsePositiveRate();
   }
 
   /** The capacity of the first layer (n₀); the filter grows past it. */
   @Override
   public long expectedInsertions() {
-    return initialCapacity;
+    return plan.initialCapacity();
   }
 
   /** The sum of the layers' estimates. */
@@ -341,132 +309,17 @@ public final class ScalableBloomFilter implements MembershipFilter {
   }
 
   /**
-   * Writes the filter: the preamble, a header (hash id, n₀, ε, s, r, layer count, each layer's
-   * count) and its CRC32C, then each layer as {@link BloomFilter#writeTo} writes it. Not atomic
-   * with respect to concurrent puts: quiesce writers first for an exact snapshot.
+   * Writes the filter as {@link ScalableFormat} describes. Not atomic with respect to concurrent
+   * puts: quiesce writers first for an exact snapshot.
    */
   @Override
   public void writeTo(OutputStream out) throws IOException {
-    Layer[] current = layers;
-    ByteArrayOutputStream headerBytes = new ByteArrayOutputStream();
-    DataOutputStream header = new DataOutputStream(headerBytes);
-    header.writeInt(BloomFilter.HASH_ID);
-    header.writeLong(initialCapacity);
-    header.writeDouble(falsePositiveRate);
-    header.writeInt(growth);
-    header.writeDouble(tighteningRatio);
-    header.writeInt(current.length);
-    header.writeInt(layerLayout.id);
-    for (Layer layer : current) {
-      header.writeLong(layer.count.get());
-    }
-    CRC32C crc = new CRC32C();
-    crc.update(headerBytes.toByteArray());
-
-    DataOutputStream data = new DataOutputStream(out);
-    FilterFormat.writePreamble(data, Layout.SCALABLE);
-    headerBytes.writeTo(data);
-    data.writeLong(crc.getValue());
-    for (Layer layer : current) {
-      layer.filter.writeTo(data);
-    }
-    data.flush();
+    ScalableFormat.write(plan, layers, out);
   }
 
   /** Reads what follows the preamble of a scalable filter. */
   static ScalableBloomFilter readBody(DataInputStream data) throws IOException {
-    CRC32C crc = new CRC32C();
-    ByteArrayOutputStream headerBytes = new ByteArrayOutputStream();
-    DataOutputStream header = new DataOutputStream(headerBytes);
-    header.writeInt(FilterFormat.readHashId(data));
-    long initial = FilterFormat.readField(data, "initial capacity", DataInputStream::readLong);
-    double rate = FilterFormat.readField(data, "false-positive rate", DataInputStream::readDouble);
-    int growth = FilterFormat.readField(data, "growth", DataInputStream::readInt);
-    double ratio = FilterFormat.readField(data, "tightening ratio", DataInputStream::readDouble);
-    int layerCount = FilterFormat.readField(data, "layer count", DataInputStream::readInt);
-    int layerLayoutId = FilterFormat.readField(data, "layer layout", DataInputStream::readInt);
-    header.writeLong(initial);
-    header.writeDouble(rate);
-    header.writeInt(growth);
-    header.writeDouble(ratio);
-    header.writeInt(layerCount);
-    header.writeInt(layerLayoutId);
-    boolean blocked = layerLayoutId == Layout.BLOCKED.id;
-    if (!blocked && layerLayoutId != Layout.CLASSIC.id) {
-      throw new IOException("corrupt scalable filter header: layer layout " + layerLayoutId);
-    }
-    if (initial <= 0 || !(rate > 0 && rate < 1) || growth < 2 || !(ratio > 0 && ratio < 1)
-        || layerCount < 1 || layerCount > 4096) {
-      throw new IOException(
-          String.format(
-              Locale.ROOT,
-              "corrupt scalable filter header: n0=%d, ε=%s, s=%d, r=%s, layers=%d",
-              initial,
-              rate,
-              growth,
-              ratio,
-              layerCount));
-    }
-    long[] counts = new long[layerCount];
-    for (int i = 0; i < layerCount; i++) {
-      counts[i] = FilterFormat.readField(data, "count of layer " + i, DataInputStream::readLong);
-      header.writeLong(counts[i]);
-    }
-    crc.update(headerBytes.toByteArray());
-    long storedCrc = FilterFormat.readField(data, "header checksum", DataInputStream::readLong);
-    if (storedCrc != crc.getValue()) {
-      throw new IOException("corrupt scalable filter: checksum mismatch in the header");
-    }
-
-    ScalableBloomFilter filter =
-        new ScalableBloomFilter(
-            builder(initial, rate).growth(growth).tighteningRatio(ratio).blockedLayers(blocked));
-    Layer[] layers = new Layer[layerCount];
-    for (int i = 0; i < layerCount; i++) {
-      layers[i] = filter.readLayer(data, i, counts[i]);
-    }
-    filter.layers = layers;
-    return filter;
-  }
-
-  /** Reads layer {@code i} and checks it is the filter this filter's plan calls for. */
-  private Layer readLayer(DataInputStream data, int i, long count) throws IOException {
-    long capacity = layerCapacity(i);
-    if (count < 0 || count > capacity) {
-      throw new IOException(
-          "corrupt scalable filter: layer " + i + " holds " + count + " keys, more than its "
-              + capacity);
-    }
-    MembershipFilter layer;
-    try {
-      Layout layout = FilterFormat.readPreamble(data);
-      if (layout != layerLayout) {
-        throw new IOException("expected a " + layerLayout + " layer, found " + layout);
-      }
-      layer = layout == Layout.BLOCKED ? BlockedBloomFilter.readBody(data) : BloomFilter.readBody(data);
-    } catch (IOException e) {
-      throw new IOException("scalable filter layer " + i + ": " + e.getMessage(), e);
-    }
-    long bits;
-    try {
-      bits = createPlanBits(capacity, layerRate(i));
-    } catch (IllegalArgumentException e) {
-      throw new IOException(
-          "corrupt scalable filter: layer " + i + " cannot exist: " + e.getMessage());
-    }
-    if (layer.expectedInsertions() != capacity || layer.bitSize() != bits) {
-      throw new IOException(
-          "corrupt scalable filter: layer " + i + " is " + layer + ", its plan says n="
-              + capacity + ", m=" + bits);
-    }
-    return new Layer(layer, capacity, count);
-  }
-
-  /** The bits a layer of this filter's layout has for {@code capacity} keys at {@code rate}. */
-  private long createPlanBits(long capacity, double rate) {
-    return layerLayout == Layout.BLOCKED
-        ? BlockedBloomFilter.planBits(capacity, rate)
-        : BloomFilter.optimalBits(capacity, rate);
+    return ScalableFormat.read(data);
   }
 
   @Override
@@ -474,10 +327,10 @@ public final class ScalableBloomFilter implements MembershipFilter {
     return String.format(
         Locale.ROOT,
         "ScalableBloomFilter{n0=%d, ε=%s, s=%d, r=%s, layers=%d, bits=%d}",
-        initialCapacity,
-        falsePositiveRate,
-        growth,
-        tighteningRatio,
+        plan.initialCapacity(),
+        plan.falsePositiveRate(),
+        plan.growth(),
+        plan.tighteningRatio(),
         layers(),
         bitSize());
   }

@@ -44,13 +44,13 @@ class BlockedBloomFilterTest {
   void inBlockFpp_smallCases_matchHandComputation() {
     // One key, one probe: one bit of 512 set; two keys: two bits unless they coincide.
     double twoKeys = 2.0 / 512 * 511 / 512 + 1.0 / 512 / 512;
-    assertThat(BlockedBloomFilter.inBlockFpp(1, 3))
+    assertThat(BlockedFpr.inBlockFpp(1, 3))
         .containsExactly(new double[] {0, 1.0 / 512, twoKeys}, within(1e-15));
     // One key, two probes: two distinct bits with probability 511/512, else one.
     double twoProbes = 511.0 / 512 * Math.pow(2.0 / 512, 2) + 1.0 / 512 * Math.pow(1.0 / 512, 2);
-    assertThat(BlockedBloomFilter.inBlockFpp(2, 2)[1]).isCloseTo(twoProbes, within(1e-15));
+    assertThat(BlockedFpr.inBlockFpp(2, 2)[1]).isCloseTo(twoProbes, within(1e-15));
     // Jensen: never below the approximation (1 − (1 − 1/512)^{ik})^k, and close to it.
-    double[] g = BlockedBloomFilter.inBlockFpp(6, 120);
+    double[] g = BlockedFpr.inBlockFpp(6, 120);
     for (int i = 20; i < 120; i++) {
       double approximation = Math.pow(1 - Math.pow(1 - 1.0 / 512, 6.0 * i), 6);
       assertThat(g[i]).as("g(%d)", i).isBetween(approximation, 1.1 * approximation);
