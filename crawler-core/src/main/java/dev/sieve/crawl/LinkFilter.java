@@ -22,10 +22,6 @@ final class LinkFilter {
   private final boolean allowPrivate;
   private final Set<String> seedHosts;
 
-  LinkFilter(CrawlConfig config) {
-    this(config, config.seeds);
-  }
-
   /** Links relative to {@code seeds} (a resumed crawl's, which may differ from the config's). */
   LinkFilter(CrawlConfig config, java.util.List<Url> seeds) {
     this.scope = UrlScope.of(config.scope.scope(), seeds);
