@@ -8,9 +8,6 @@ import java.util.Map;
 public final class LinkCounts {
   private static final LinkFate[] FATES = LinkFate.values();
 
-  /** No links: for a page that was not parsed. */
-  public static final LinkCounts NONE = new LinkCounts(new int[FATES.length]);
-
   private final int[] counts;
 
   private LinkCounts(int[] counts) {
