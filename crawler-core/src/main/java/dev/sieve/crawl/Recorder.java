@@ -76,6 +76,9 @@ final class Recorder {
   final class Outcome {
     private final Lease lease;
     private final Map<String, Long> delta = new HashMap<>();
+    /** The WARC file and offset of this URL's response (or revisit) record, or null. */
+    private String warcFile;
+    private long warcOffset = -1;
 
     private Outcome(Lease lease) {
       this.lease = lease;
@@ -83,6 +86,12 @@ final class Recorder {
 
     Lease lease() {
       return lease;
+    }
+
+    /** Notes where the URL's response (or revisit) record went in the WARC archive. */
+    void archived(String file, long offset) {
+      this.warcFile = file;
+      this.warcOffset = offset;
     }
 
     /** Counts one more of {@code name} (e.g. {@code skipped.robots-denied}, {@code retries}). */

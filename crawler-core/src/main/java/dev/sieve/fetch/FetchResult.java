@@ -57,6 +57,23 @@ public final class FetchResult {
     return url;
   }
 
+  /**
+   * The IP address the response came from (as the connection's remote address), or null when no
+   * connection was made.
+   */
+  public String ip() {
+    return null; // filled in by the WARC work (#15)
+  }
+
+  /**
+   * The SHA-1 of the payload as the server sent it (the body after transfer decoding), base32 as
+   * in a WARC {@code WARC-Payload-Digest} without its {@code sha1:} prefix; null when no response
+   * arrived.
+   */
+  public String sha1() {
+    return null; // filled in by the WARC work (#15)
+  }
+
   /** The HTTP status code, or 0 when no response arrived. */
   public int status() {
     return status;
