@@ -164,9 +164,6 @@ async function readFile(path) {
     throw new Malformed("empty file");
   } else if (gzip) {
     await checkGzipMembers(path);
-  } else if (tail.toString("latin1") !== "\r\n\r\n") {
-    // warcio reads a last record whose closing CRLF CRLF is cut off without a word.
-    throw new Malformed("the last record does not end with CRLF CRLF");
   }
   const entries = [];
   const counts = {};
@@ -183,6 +180,10 @@ async function readFile(path) {
   }
   if (entries.length === 0) {
     throw new Malformed("no WARC records");
+  }
+  if (!gzip && tail.toString("latin1") !== "\r\n\r\n") {
+    // warcio reads a last record whose closing CRLF CRLF is cut off without a word.
+    throw new Malformed(`record ${entries.length - 1} does not end with CRLF CRLF`);
   }
   return { file: path, gzip, records: entries.length, counts, entries };
 }
