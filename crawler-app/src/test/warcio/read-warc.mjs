@@ -7,7 +7,8 @@
 //
 // where RECORD holds the record's WARC fields (declared) and what this script recomputed from the
 // bytes warcio gave it: the SHA-1 (base32, as WARC headers write it) of the whole block and of the
-// HTTP payload, the bytes after the HTTP headers as warcio's header parser finds them.
+// HTTP payload, the bytes after the HTTP headers as warcio's header parser finds them (as stored:
+// like warcio's own writer, no chunk framing is removed; for a revisit, what the record holds).
 //
 // Exit codes: 0 all files read; 1 a file is malformed or unreadable (one line on stderr naming the
 // file and the cause, nothing on stdout); 2 usage.

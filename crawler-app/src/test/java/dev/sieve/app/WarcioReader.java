@@ -40,8 +40,10 @@ public final class WarcioReader {
   /**
    * One record: its WARC fields as declared ({@code null} when absent) and what the script
    * recomputed: SHA-1 digests ({@code sha1:BASE32}) of the block and of the HTTP payload (the
-   * bytes after the HTTP headers as warcio parses them; {@code null} for records without HTTP
-   * headers), the payload's length, and the HTTP status (responses, revisits) or method
+   * bytes after the HTTP headers as warcio parses them, as stored: chunk framing, if a record
+   * kept it, is not removed, as warcio.js's own writer does; {@code null} for records without
+   * HTTP headers; for a revisit, the digest of what it holds, usually nothing, not of the body it
+   * refers to), the payload's length, and the HTTP status (responses, revisits) or method
    * (requests). {@code offset} is where the record (its gzip member) starts in the file.
    */
   public record Entry(long offset, String type, String targetUri, String recordId, String date,
