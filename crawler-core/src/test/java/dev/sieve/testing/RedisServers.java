@@ -218,7 +218,8 @@ public final class RedisServers implements AutoCloseable {
     }
   }
 
-  private static boolean onPath(String program) {
+  /** Whether an executable {@code program} is in a directory of the PATH. */
+  public static boolean onPath(String program) {
     String path = System.getenv("PATH");
     if (path == null) {
       return false;
