@@ -110,6 +110,17 @@ class PageRecordSchemaTest {
   }
 
   @Test
+  void readmeExampleRecords_areValid() throws IOException {
+    String readme = Files.readString(Path.of("..", "README.md"), StandardCharsets.UTF_8);
+    int output = readme.indexOf("### Output");
+    int start = readme.indexOf("```json\n", output) + "```json\n".length();
+    List<String> examples = readme.substring(start, readme.indexOf("```", start)).lines().toList();
+
+    assertThat(examples).hasSizeGreaterThanOrEqualTo(3)
+        .allSatisfy(line -> assertThat(errors(line)).as(line).isEmpty());
+  }
+
+  @Test
   void schema_declaresEveryLinkFate() throws IOException {
     JsonNode fates = new ObjectMapper().readTree(SCHEMA.toFile())
         .at("/properties/links/oneOf/0/properties");

@@ -7,10 +7,10 @@ import java.util.List;
 
 /**
  * An entry of a host queue in Redis, tab-separated: attempt, depth, the URL, then the redirect
- * chain's URLs, then (only when present) {@code <}VIA, the referrer ({@code <} alone: the chain's
- * last URL, a redirect's source), and {@code @}SECONDS{@code .}NANOS, the lastmod. A URL never
- * starts with {@code <} or {@code @}, so an entry written before referrers were kept reads back
- * with both null.
+ * chain's URLs, then (only when present) the referrer as {@code <}N{@code :}REST, the N characters
+ * it shares with the URL's start and the rest ({@code <} alone: the chain's last URL, a redirect's
+ * source), and the lastmod as {@code @}SECONDS{@code .}NANOS. A URL never starts with {@code <} or
+ * {@code @}, so an entry written before referrers were kept reads back with both null.
  */
 final class QueueEntry {
   private static final char VIA = '<';
@@ -28,7 +28,9 @@ final class QueueEntry {
     if (via != null) {
       entry.append('\t').append(VIA);
       if (chain.isEmpty() || !chain.get(chain.size() - 1).equals(via)) {
-        entry.append(clean(via));
+        String cleanVia = clean(via);
+        int shared = shared(clean(url), cleanVia);
+        entry.append(shared).append(':').append(cleanVia, shared, cleanVia.length());
       }
     }
     if (lastmod != null) {
@@ -41,6 +43,15 @@ final class QueueEntry {
   static String encode(Lease lease) {
     return encode(lease.url(), lease.depth(), lease.attempt(), lease.redirectChain(), lease.via(),
         lease.lastmod());
+  }
+
+  private static int shared(String a, String b) {
+    int n = Math.min(a.length(), b.length());
+    int i = 0;
+    while (i < n && a.charAt(i) == b.charAt(i)) {
+      i++;
+    }
+    return i;
   }
 
   private static String clean(String url) {
@@ -58,7 +69,8 @@ final class QueueEntry {
     for (int i = 3; i < parts.length; i++) {
       String part = parts[i];
       if (!part.isEmpty() && part.charAt(0) == VIA) {
-        via = part.length() > 1 ? part.substring(1) : chain.isEmpty() ? null : chain.get(chain.size() - 1);
+        via = part.length() > 1 ? referrer(parts[2], part)
+            : chain.isEmpty() ? null : chain.get(chain.size() - 1);
       } else if (!part.isEmpty() && part.charAt(0) == LASTMOD) {
         int dot = part.indexOf('.');
         lastmod = Instant.ofEpochSecond(Long.parseLong(part.substring(1, dot)),
@@ -69,5 +81,12 @@ final class QueueEntry {
     }
     return new Lease(parts[2], Integer.parseInt(parts[1]), hostKey, Integer.parseInt(parts[0]),
         chain, via, lastmod);
+  }
+
+  /** The referrer in {@code <N:REST}: the first N characters of {@code url}, then REST. */
+  private static String referrer(String url, String part) {
+    int colon = part.indexOf(':');
+    int shared = Integer.parseInt(part, 1, colon, 10);
+    return url.substring(0, shared) + part.substring(colon + 1);
   }
 }

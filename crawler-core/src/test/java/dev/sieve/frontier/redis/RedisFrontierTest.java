@@ -368,7 +368,8 @@ class RedisFrontierTest {
         .isEqualTo(link);
     assertThat(QueueEntry.decode(QueueEntry.encode(redirected), "a.example"))
         .usingRecursiveComparison().isEqualTo(redirected);
-    assertThat(QueueEntry.encode(redirected)).doesNotContain("<http");
+    assertThat(QueueEntry.encode(redirected)).endsWith("\t<");
+    assertThat(QueueEntry.encode(link)).contains("\t<17:page\t");
   }
 
   @Test
