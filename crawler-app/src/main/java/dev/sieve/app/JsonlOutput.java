@@ -31,9 +31,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The crawl's JSON Lines output: one JSON object per fetched URL, one per line. Fields: url,
- * status, depth, contentType, bytes, fetchMs, outlinks, newLinks, error, cause,
- * fetchedAt (ISO-8601), and for a parsed page links (found and each fate's count).
+ * The crawl's JSON Lines output: one JSON object per URL, one per line, with every field of
+ * {@link PageRecord} in its order (as README's Output section and {@code
+ * config/page-record.schema.json} describe them). Every record has every field: one that does not
+ * apply is written as null, never left out. Instants are ISO-8601; {@code warc} is {@code {"file",
+ * "offset"}}; {@code links} is {@code found} and each fate's count.
  *
  * <p>{@link #open} only creates and locks the file (nothing in it changes), so that every check
  * can be made before anything is written; {@link #append} or {@link #replace} then choose what
@@ -231,17 +233,34 @@ final class JsonlOutput implements CrawlListener, AutoCloseable {
     return null;
   }
 
+  /** A record read back: what resuming needs (its counters) and what it says of the URL. */
   private static PageRecord parse(JsonNode node) {
-    JsonNode contentType = node.path("contentType");
-    JsonNode error = node.path("error");
     JsonNode fetchedAt = node.path("fetchedAt");
-    JsonNode cause = node.path("cause");
-    return new PageRecord(node.path("url").asText(), node.path("status").asInt(),
-        node.path("depth").asInt(), contentType.isTextual() ? contentType.asText() : null,
-        node.path("bytes").asLong(), node.path("fetchMs").asLong(), node.path("outlinks").asInt(),
-        node.path("newLinks").asInt(), error.isTextual() ? error.asText() : null,
-        fetchedAt.isTextual() ? Instant.parse(fetchedAt.asText()) : Instant.EPOCH,
-        cause.isTextual() ? cause.asText() : null, links(node.path("links")));
+    JsonNode warc = node.path("warc");
+    return PageRecord.builder(node.path("url").asText(),
+            fetchedAt.isTextual() ? Instant.parse(fetchedAt.asText()) : Instant.EPOCH)
+        .found(node.path("depth").asInt(), text(node, "via"), instant(node, "lastmod"))
+        .response(node.path("status").asInt(), text(node, "contentType"),
+            node.path("bytes").asLong(), node.path("fetchMs").asLong())
+        .links(node.path("outlinks").asInt(), node.path("newLinks").asInt(),
+            links(node.path("links")))
+        .redirect(text(node, "redirect"))
+        .error(text(node, "error"), text(node, "cause"))
+        .payload(text(node, "ip"), text(node, "sha1"))
+        .warc(warc.isObject()
+            ? new PageRecord.WarcLocation(warc.path("file").asText(), warc.path("offset").asLong())
+            : null)
+        .build();
+  }
+
+  private static String text(JsonNode node, String field) {
+    JsonNode value = node.path(field);
+    return value.isTextual() ? value.asText() : null;
+  }
+
+  private static Instant instant(JsonNode node, String field) {
+    String value = text(node, field);
+    return value == null ? null : Instant.parse(value);
   }
 
   /** A record's link fates, or null when it has none (the page was not parsed for links). */
@@ -300,15 +319,30 @@ final class JsonlOutput implements CrawlListener, AutoCloseable {
       out.writeStringField("url", record.url());
       out.writeNumberField("status", record.status());
       out.writeNumberField("depth", record.depth());
+      out.writeStringField("via", record.via());
       out.writeStringField("contentType", record.contentType());
       out.writeNumberField("bytes", record.bytes());
       out.writeNumberField("fetchMs", record.fetchMs());
       out.writeNumberField("outlinks", record.outlinks());
       out.writeNumberField("newLinks", record.newLinks());
+      out.writeStringField("redirect", record.redirect());
       out.writeStringField("error", record.error());
       out.writeStringField("cause", record.cause());
+      out.writeStringField("ip", record.ip());
+      out.writeStringField("sha1", record.sha1());
+      if (record.warc() == null) {
+        out.writeNullField("warc");
+      } else {
+        out.writeObjectFieldStart("warc");
+        out.writeStringField("file", record.warc().file());
+        out.writeNumberField("offset", record.warc().offset());
+        out.writeEndObject();
+      }
+      out.writeStringField("lastmod", record.lastmod() == null ? null : record.lastmod().toString());
       out.writeStringField("fetchedAt", record.fetchedAt().toString());
-      if (record.links() != null) {
+      if (record.links() == null) {
+        out.writeNullField("links");
+      } else {
         out.writeObjectFieldStart("links");
         for (var fate : record.links().asMap().entrySet()) {
           out.writeNumberField(fate.getKey(), fate.getValue());

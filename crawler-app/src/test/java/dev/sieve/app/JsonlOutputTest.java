@@ -29,9 +29,10 @@ class JsonlOutputTest {
   @Test
   void onPage_diskFullMidLine_cutsTheLineOffAndFailsEveryLaterRecord() throws Exception {
     Path file = dir.resolve("crawl.jsonl");
-    // The disk takes 300 bytes: two whole records (~190 bytes each) do not fit.
+    // The disk takes the first record and half the second.
+    int one = JsonlOutput.encode(record("http://a.example/1")).length;
     FileChannel channel = new FullAfter(FileChannel.open(file, StandardOpenOption.CREATE,
-        StandardOpenOption.READ, StandardOpenOption.WRITE), 300);
+        StandardOpenOption.READ, StandardOpenOption.WRITE), one + one / 2);
     try (JsonlOutput output = new JsonlOutput(file, channel, null, true)) {
       output.onPage(record("http://a.example/1"));
 
@@ -87,8 +88,49 @@ class JsonlOutputTest {
     assertThat(ran).exists().isEmptyFile();
   }
 
+  @Test
+  void recordedBefore_readsBackEveryFieldWritten() throws Exception {
+    Path file = dir.resolve("crawl.jsonl");
+    PageRecord full = PageRecord.builder("http://a.example/old", Instant.parse("2026-01-01T00:00:01Z"))
+        .found(2, "http://a.example/sitemap.xml", Instant.parse("2025-12-31T10:00:00Z"))
+        .response(301, "text/html", 12, 34)
+        .links(1, 1, null)
+        .redirect("http://a.example/new")
+        .error(null, null)
+        .payload("127.0.0.1", "3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ")
+        .warc(new PageRecord.WarcLocation("SIEVE-20260101000000000-00000-h.warc.gz", 1234))
+        .build();
+    PageRecord seed = record("http://a.example/");
+    Files.write(file, concat(JsonlOutput.encode(full), JsonlOutput.encode(seed)));
+    try (JsonlOutput output = JsonlOutput.open(file)) {
+      Map<String, PageRecord> recorded =
+          output.recordedBefore(Set.of("http://a.example/old", "http://a.example/"));
+
+      assertThat(recorded.get("http://a.example/old")).isEqualTo(full);
+      assertThat(recorded.get("http://a.example/")).usingRecursiveComparison().isEqualTo(seed);
+    }
+  }
+
+  @Test
+  void encode_absentFields_areWrittenAsNullNotLeftOut() {
+    String line = new String(JsonlOutput.encode(record("http://a.example/")), StandardCharsets.UTF_8);
+
+    assertThat(line).contains("\"via\":null", "\"redirect\":null", "\"ip\":null", "\"sha1\":null",
+        "\"warc\":null", "\"lastmod\":null", "\"links\":null");
+  }
+
+  private static byte[] concat(byte[] a, byte[] b) {
+    byte[] both = java.util.Arrays.copyOf(a, a.length + b.length);
+    System.arraycopy(b, 0, both, a.length, b.length);
+    return both;
+  }
+
   private static PageRecord record(String url) {
-    return new PageRecord(url, 200, 1, "text/html", 1234, 56, 7, 3, null, Instant.parse("2026-01-01T00:00:00Z"));
+    return PageRecord.builder(url, Instant.parse("2026-01-01T00:00:00Z"))
+        .found(1, null, null)
+        .response(200, "text/html", 1234, 56)
+        .links(7, 3, null)
+        .build();
   }
 
   /** A file channel on a disk that is full once {@code capacity} bytes are written. */

@@ -68,7 +68,7 @@ final class LinkClassifier {
       }
     }
     // One call for the page: a shared frontier offers them in one round trip.
-    int added = accepted.isEmpty() ? 0 : frontier.pushAll(accepted, depth);
+    int added = accepted.isEmpty() ? 0 : frontier.pushAll(accepted, depth, pageUrl.toString());
     tally.add(LinkFate.NEW, added);
     tally.add(LinkFate.SEEN, accepted.size() - added);
     return tally.counts();

@@ -76,9 +76,10 @@ final class Recorder {
   final class Outcome {
     private final Lease lease;
     private final Map<String, Long> delta = new HashMap<>();
-    /** The WARC file and offset of this URL's response (or revisit) record, or null. */
-    private String warcFile;
-    private long warcOffset = -1;
+    /** Where this URL's response (or revisit) record went in the WARC archive, or null. */
+    private PageRecord.WarcLocation warc;
+    /** The resolved target of the URL's redirect, or null. */
+    private String redirect;
 
     private Outcome(Lease lease) {
       this.lease = lease;
@@ -90,8 +91,12 @@ final class Recorder {
 
     /** Notes where the URL's response (or revisit) record went in the WARC archive. */
     void archived(String file, long offset) {
-      this.warcFile = file;
-      this.warcOffset = offset;
+      this.warc = new PageRecord.WarcLocation(file, offset);
+    }
+
+    /** Notes the resolved target of the URL's redirect (its Location), for its record. */
+    void redirected(String target) {
+      this.redirect = target;
     }
 
     /** Counts one more of {@code name} (e.g. {@code skipped.robots-denied}, {@code retries}). */
@@ -118,26 +123,24 @@ final class Recorder {
      */
     void record(FetchResult page, int outlinks, int newLinks, String error, String cause,
         LinkCounts fates) {
-      PageRecord record = new PageRecord(
-          lease.url(),
-          page == null ? 0 : page.status(),
-          lease.depth(),
-          page == null ? null : page.contentType(),
-          page == null ? 0 : page.bytes(),
-          page == null ? 0 : page.fetchMs(),
-          outlinks,
-          newLinks,
-          error,
-          clock.instant(),
-          cause,
-          fates);
+      PageRecord.Builder record = PageRecord.builder(lease.url(), clock.instant())
+          .found(lease.depth(), lease.via(), lease.lastmod())
+          .links(outlinks, newLinks, fates)
+          .redirect(redirect)
+          .error(error, cause)
+          .warc(warc);
+      if (page != null) {
+        record.response(page.status(), page.contentType(), page.bytes(), page.fetchMs())
+            .payload(page.ip(), page.sha1());
+      }
+      PageRecord built = record.build();
       frontier.flushLog();
       try {
-        listener.onPage(record);
+        listener.onPage(built);
       } catch (UncheckedIOException e) {
         throw new OutputFailure(e);
       }
-      Recorder.count(delta, record);
+      Recorder.count(delta, built);
     }
 
     /** Gives back the URL as done, journaling the counters its crawl changed. */

@@ -188,6 +188,7 @@ final class UrlPipeline implements AutoCloseable {
     Optional<Url> target = url.resolve(page.redirectLocation().orElseThrow());
     String error = null;
     int added = 0;
+    target.ifPresent(resolved -> outcome.redirected(resolved.toString()));
     if (target.isEmpty()) {
       error = "bad-redirect";
     } else if (fetcher.refusesAddress(target.get().host())) {

@@ -2,6 +2,8 @@ package dev.sieve.frontier;
 
 import dev.sieve.url.Url;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 
 /**
  * The crawl frontier: a seen filter in front of per-host queues that are scheduled politely. A URL
@@ -15,26 +17,49 @@ import java.time.Duration;
  */
 public interface Frontier extends AutoCloseable {
   /**
-   * Offers a seed or link. Returns true if it was never seen and is now queued; false if it was
-   * (or might have been) seen, or its host is over its budget or skipped (both counted).
+   * Offers a URL with no referrer (a seed), as {@link #push(Url, int, String, Instant)} with
+   * {@code via} and {@code lastmod} null.
    */
-  boolean push(Url url, int depth);
+  default boolean push(Url url, int depth) {
+    return push(url, depth, null, null);
+  }
 
   /**
-   * Offers a page's links at one depth, as {@link #push} each; returns how many were new and
-   * queued. A shared frontier does it in one round trip instead of one per link.
+   * Offers a seed, link or listed URL. Returns true if it was never seen and is now queued; false
+   * if it was (or might have been) seen, or its host is over its budget or skipped (both counted).
+   * Its {@link Lease} carries {@code via} and {@code lastmod} through every retry, spill and
+   * saved state.
+   *
+   * @param via the URL it was found through (a page, a sitemap), or null for a seed
+   * @param lastmod when a sitemap says it last changed, or null
    */
-  default int pushAll(java.util.List<Url> urls, int depth) {
+  boolean push(Url url, int depth, String via, Instant lastmod);
+
+  /**
+   * Offers the links found on page {@code via} at one depth, as {@link #push} each with no
+   * lastmod; returns how many were new and queued. A shared frontier does it in one round trip
+   * instead of one per link.
+   */
+  default int pushAll(List<Url> urls, int depth, String via) {
     int added = 0;
     for (Url url : urls) {
-      if (push(url, depth)) {
+      if (push(url, depth, via, null)) {
         added++;
       }
     }
     return added;
   }
 
-  /** Offers a redirect's target at the redirect's depth, remembering the chain. */
+  /** {@link #pushAll(List, int, String)} with no referrer. */
+  default int pushAll(List<Url> urls, int depth) {
+    return pushAll(urls, depth, null);
+  }
+
+  /**
+   * Offers a redirect's target at the redirect's depth, remembering the chain; its {@code via} is
+   * the redirecting URL ({@code from.url()}); it has no lastmod (a sitemap's date is about the
+   * URL it listed, whose record keeps it).
+   */
   boolean pushRedirect(Url target, Lease from);
 
   /** Takes the next URL from the host ready soonest, waiting; null when finished or closed. */

@@ -1,5 +1,6 @@
 package dev.sieve.frontier;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 
@@ -12,13 +13,23 @@ import java.util.Objects;
  * @param hostKey the politeness key it is scheduled under
  * @param attempt 0 for the first try, then 1, 2… for retries
  * @param redirectChain the URLs whose redirects led here, oldest first (empty for a link)
+ * @param via the URL it was found through: the page whose link it was, the redirect's source, or
+ *     the sitemap that listed it; null for a seed
+ * @param lastmod when its sitemap says it last changed; null when it came from no sitemap or the
+ *     sitemap gave no date
  */
 public record Lease(
-    String url, int depth, String hostKey, int attempt, List<String> redirectChain) {
+    String url, int depth, String hostKey, int attempt, List<String> redirectChain, String via,
+    Instant lastmod) {
   public Lease {
     Objects.requireNonNull(url, "url");
     Objects.requireNonNull(hostKey, "hostKey");
     redirectChain = List.copyOf(redirectChain);
+  }
+
+  /** A lease with no referrer and no lastmod (a seed's). */
+  public Lease(String url, int depth, String hostKey, int attempt, List<String> redirectChain) {
+    this(url, depth, hostKey, attempt, redirectChain, null, null);
   }
 
   /**
@@ -33,6 +44,6 @@ public record Lease(
 
   /** This URL again, one attempt later. */
   public Lease nextAttempt() {
-    return new Lease(url, depth, hostKey, attempt + 1, redirectChain);
+    return new Lease(url, depth, hostKey, attempt + 1, redirectChain, via, lastmod);
   }
 }

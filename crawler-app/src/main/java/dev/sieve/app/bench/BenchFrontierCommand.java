@@ -66,6 +66,11 @@ final class BenchFrontierCommand implements Callable<Integer> {
       description = "The Sieve's false-positive rate, sized for N URLs (default ${DEFAULT-VALUE}).")
   double fpp;
 
+  @Option(names = "--links",
+      description = "Push each URL as a link found on its host's previous page, with that page as"
+          + " its referrer (via), as a crawl does; default: as seeds, with none.")
+  boolean links;
+
   private final AtomicLong peakHeap = new AtomicLong();
   private final AtomicLong peakLiveHeap = new AtomicLong();
   private long peakDisk;
@@ -117,7 +122,8 @@ final class BenchFrontierCommand implements Callable<Integer> {
       int host = (int) (i % hosts);
       long seq = i / hosts;
       Url url = Url.parse("http://h" + host + ".bench.example/p/" + seq).orElseThrow();
-      if (frontier.push(url, 0)) {
+      String via = links ? "http://h" + host + ".bench.example/p/" + (seq - 1) : null;
+      if (frontier.push(url, 0, via, null)) {
         accepted++;
         long hash = mix(host, seq);
         acceptedSum += hash;
@@ -144,6 +150,7 @@ final class BenchFrontierCommand implements Callable<Integer> {
     long poppedSum = 0;
     long poppedXor = 0;
     long outOfOrder = 0;
+    long wrongVia = 0;
     started = Timing.start();
     while (true) {
       Lease lease = frontier.poll();
@@ -160,6 +167,10 @@ final class BenchFrontierCommand implements Callable<Integer> {
       if (seq <= lastSeq[host]) {
         outOfOrder++;
       }
+      if (links ? lease.via() == null || !lease.via().endsWith("/p/" + (seq - 1))
+          : lease.via() != null) {
+        wrongVia++;
+      }
       lastSeq[host] = seq;
       long hash = mix(host, seq);
       poppedSum += hash;
@@ -175,7 +186,8 @@ final class BenchFrontierCommand implements Callable<Integer> {
 
     long rejected = urls - accepted;
     long lost = accepted - popped;
-    boolean ok = lost == 0 && acceptedSum == poppedSum && acceptedXor == poppedXor && outOfOrder == 0;
+    boolean ok = lost == 0 && acceptedSum == poppedSum && acceptedXor == poppedXor && outOfOrder == 0
+        && wrongVia == 0;
     out.println();
     Table table = Table.of(out, -30, 0);
     table.row("URLs pushed", Table.format("%,d", urls));
@@ -204,6 +216,8 @@ final class BenchFrontierCommand implements Callable<Integer> {
             popped, acceptedSum == poppedSum && acceptedXor == poppedXor ? "match" : "differ"));
     table.row("per-host order", outOfOrder == 0 ? "kept" : Table.format(
         "BROKEN: %,d out of order", outOfOrder));
+    table.row("referrers (via)", wrongVia == 0 ? (links ? "kept" : "none, as pushed") : Table.format(
+        "BROKEN: %,d wrong", wrongVia));
     table.row("result", ok ? "OK" : "FAILED");
     return ok ? 0 : 1;
   }

@@ -50,23 +50,23 @@ final class HostSchedule {
    * Queues a URL the Sieve just admitted last on its host, unless the host is skipped or over its
    * budget (counted).
    *
-   * @return the lease queued, or null if the URL was dropped
+   * @param lease the URL's first lease, under its host's key
+   * @return whether it was queued; false if it was dropped
    */
-  Lease admit(String url, String key, int depth, List<String> chain) {
-    HostQueue host = host(key);
+  boolean admit(Lease lease) {
+    HostQueue host = host(lease.hostKey());
     if (host.skipped) {
       droppedBySkippedHost.incrementAndGet();
-      return null;
+      return false;
     }
     if (host.admitted >= politeness.maxUrlsPerHost()) {
       droppedByHostBudget.incrementAndGet();
-      return null;
+      return false;
     }
     host.admitted++;
-    Lease lease = new Lease(url, depth, key, 0, chain);
     host.pending.addLast(lease);
     reschedule(host);
-    return lease;
+    return true;
   }
 
   /** True when nothing is pending or in flight. */

@@ -9,6 +9,7 @@ import dev.sieve.frontier.Sieve;
 import dev.sieve.frontier.spill.PendingStore;
 import dev.sieve.url.Url;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -80,23 +81,24 @@ public final class LocalFrontier implements Frontier {
   }
 
   @Override
-  public boolean push(Url url, int depth) {
-    return offer(url, depth, List.of());
+  public boolean push(Url url, int depth, String via, Instant lastmod) {
+    return offer(url, depth, List.of(), via, lastmod);
   }
 
   @Override
   public boolean pushRedirect(Url target, Lease from) {
     List<String> chain = new ArrayList<>(from.redirectChain());
     chain.add(from.url());
-    return offer(target, from.depth(), chain);
+    return offer(target, from.depth(), chain, from.url(), null);
   }
 
-  private boolean offer(Url url, int depth, List<String> chain) {
+  private boolean offer(Url url, int depth, List<String> chain, String via, Instant lastmod) {
     String key = queueKey.of(url);
     lock.lock();
     try {
       // Under the lock, so that a saved state never holds a URL in the filter but not in a queue.
-      boolean added = sieve.admit(url.toString()) && enqueue(url.toString(), key, depth, chain);
+      boolean added = sieve.admit(url.toString())
+          && enqueue(new Lease(url.toString(), depth, key, 0, chain, via, lastmod));
       schedule.store.enforceBudget();
       return added;
     } finally {
@@ -110,7 +112,7 @@ public final class LocalFrontier implements Frontier {
    * acquisition of the lock.
    */
   @Override
-  public int pushAll(List<Url> urls, int depth) {
+  public int pushAll(List<Url> urls, int depth, String via) {
     SeenPrefilter.Unseen unseen = prefilter.unseen(urls);
     if (unseen.count() == 0) {
       return 0;
@@ -124,7 +126,8 @@ public final class LocalFrontier implements Frontier {
       for (int c = 0; c < unseen.count(); c++) {
         if (sieve.admit(unseen.hashes()[c])) {
           prefilter.seen(unseen.urls()[c]);
-          if (enqueue(unseen.urls()[c].toString(), keys[c], depth, List.of())) {
+          if (enqueue(new Lease(unseen.urls()[c].toString(), depth, keys[c], 0, List.of(), via,
+              null))) {
             added++;
           }
         }
@@ -135,12 +138,12 @@ public final class LocalFrontier implements Frontier {
   }
 
   /** Queues a URL the Sieve just admitted, unless its host is skipped or over budget (counted). */
-  private boolean enqueue(String url, String key, int depth, List<String> chain) {
-    Lease lease = schedule.admit(url, key, depth, chain);
-    if (lease != null) {
+  private boolean enqueue(Lease lease) {
+    boolean queued = schedule.admit(lease);
+    if (queued) {
       log.added(lease);
     }
-    return lease != null;
+    return queued;
   }
 
   @Override

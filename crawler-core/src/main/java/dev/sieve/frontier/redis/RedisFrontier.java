@@ -11,6 +11,7 @@ import dev.sieve.frontier.redis.RedisConnection.Script;
 import dev.sieve.url.Url;
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
@@ -101,25 +102,25 @@ public final class RedisFrontier implements Frontier {
   // ---------------------------------------------------------------- push
 
   @Override
-  public boolean push(Url url, int depth) {
-    return offer(List.of(url), depth, List.of()) == 1;
+  public boolean push(Url url, int depth, String via, Instant lastmod) {
+    return offer(List.of(url), depth, List.of(), via, lastmod) == 1;
   }
 
   /** Offers a page's links in one round trip (a few, pipelined, in Redis Cluster). */
   @Override
-  public int pushAll(List<Url> urls, int depth) {
-    return urls.isEmpty() ? 0 : offer(urls, depth, List.of());
+  public int pushAll(List<Url> urls, int depth, String via) {
+    return urls.isEmpty() ? 0 : offer(urls, depth, List.of(), via, null);
   }
 
   @Override
   public boolean pushRedirect(Url target, Lease from) {
     List<String> chain = new ArrayList<>(from.redirectChain());
     chain.add(from.url());
-    return offer(List.of(target), from.depth(), chain) == 1;
+    return offer(List.of(target), from.depth(), chain, from.url(), null) == 1;
   }
 
-  private int offer(List<Url> urls, int depth, List<String> chain) {
-    int queued = pushes.offer(urls, depth, chain);
+  private int offer(List<Url> urls, int depth, List<String> chain, String via, Instant lastmod) {
+    int queued = pushes.offer(urls, depth, chain, via, lastmod);
     if (queued > 0) {
       changes.signal();
     }

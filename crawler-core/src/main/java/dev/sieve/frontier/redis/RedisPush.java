@@ -3,6 +3,7 @@ package dev.sieve.frontier.redis;
 import dev.sieve.bloom.Hash128;
 import dev.sieve.frontier.redis.RedisConnection.Script;
 import dev.sieve.url.Url;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -42,11 +43,12 @@ final class RedisPush {
   }
 
   /**
-   * Offers {@code urls} at {@code depth} with the redirect {@code chain} that led to them.
+   * Offers {@code urls} at {@code depth} with the redirect {@code chain} that led to them, the
+   * URL they were found through ({@code via}, or null) and their sitemap {@code lastmod} (or null).
    *
    * @return how many were new and queued
    */
-  int offer(List<Url> urls, int depth, List<String> chain) {
+  int offer(List<Url> urls, int depth, List<String> chain, String via, Instant lastmod) {
     if (depth < 0) {
       throw new IllegalArgumentException("depth (" + depth + ") must be >= 0");
     }
@@ -62,7 +64,7 @@ final class RedisPush {
       String text = url.toString();
       segmentOf[i] = bitmaps.locate(Hash128.of(text), offsets[i], positions);
       hosts[i] = settings.queueKey().of(url);
-      entries[i] = QueueEntry.encode(text, depth, 0, chain);
+      entries[i] = QueueEntry.encode(text, depth, 0, chain, via, lastmod);
     }
     try {
       return connection.cluster

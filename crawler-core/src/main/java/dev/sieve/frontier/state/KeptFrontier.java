@@ -49,13 +49,13 @@ final class KeptFrontier implements Frontier {
   }
 
   @Override
-  public boolean push(Url url, int depth) {
-    return frontier.push(url, depth);
+  public boolean push(Url url, int depth, String via, java.time.Instant lastmod) {
+    return frontier.push(url, depth, via, lastmod);
   }
 
   @Override
-  public int pushAll(List<Url> urls, int depth) {
-    return frontier.pushAll(urls, depth);
+  public int pushAll(List<Url> urls, int depth, String via) {
+    return frontier.pushAll(urls, depth, via);
   }
 
   @Override

@@ -349,10 +349,34 @@ class RedisFrontierTest {
 
   @Test
   void entry_roundTripsDepthAttemptAndChain() {
-    String entry = QueueEntry.encode("http://a.example/x", 3, 2, List.of("http://a/1", "http://a/2"));
+    String entry = QueueEntry.encode("http://a.example/x", 3, 2, List.of("http://a/1", "http://a/2"),
+        null, null);
     Lease lease = QueueEntry.decode(entry, "a.example");
     assertThat(lease).isEqualTo(new Lease("http://a.example/x", 3, "a.example", 2,
         List.of("http://a/1", "http://a/2")));
     assertThat(new HashSet<>(Set.of(lease))).contains(lease);
+  }
+
+  @Test
+  void entry_roundTripsViaAndLastmod() {
+    java.time.Instant lastmod = java.time.Instant.parse("2025-03-04T05:06:07.123456789Z");
+    Lease link = new Lease("http://a.example/x", 1, "a.example", 0, List.of(),
+        "http://a.example/page", lastmod);
+    Lease redirected = new Lease("http://a.example/y", 1, "a.example", 1,
+        List.of("http://a/1", "http://a/2"), "http://a/2", null);
+    assertThat(QueueEntry.decode(QueueEntry.encode(link), "a.example")).usingRecursiveComparison()
+        .isEqualTo(link);
+    assertThat(QueueEntry.decode(QueueEntry.encode(redirected), "a.example"))
+        .usingRecursiveComparison().isEqualTo(redirected);
+    assertThat(QueueEntry.encode(redirected)).endsWith("\t<");
+    assertThat(QueueEntry.encode(link)).contains("\t<17:page\t");
+  }
+
+  @Test
+  void entry_writtenBeforeReferrersWereKept_readsWithNoViaOrLastmod() {
+    Lease lease = QueueEntry.decode("1\t2\thttp://a.example/x\thttp://a/1", "a.example");
+    assertThat(lease.redirectChain()).containsExactly("http://a/1");
+    assertThat(lease.via()).isNull();
+    assertThat(lease.lastmod()).isNull();
   }
 }

@@ -54,6 +54,32 @@ class CrawlStateTest {
   }
 
   @Test
+  void resume_afterStops_everyRecordKeepsTheUrlItWasFoundThrough() throws Exception {
+    try (TestSite site = TestSite.start(300)) {
+      List<PageRecord> records = new CopyOnWriteArrayList<>();
+      crawl(site, records, b -> b.maxPages(40));
+      int firstRun = records.size();
+      crawl(site, records, b -> b);
+
+      Map<String, PageRecord> byUrl = records.stream()
+          .collect(Collectors.toMap(PageRecord::url, r -> r));
+      String seed = site.url("/p/0.html");
+      assertThat(byUrl.get(seed).via()).isNull();
+      List<PageRecord> resumed = records.subList(firstRun, records.size());
+      assertThat(resumed).isNotEmpty().allSatisfy(record -> {
+        // Found before the stop, fetched after it: the referrer came back with the frontier.
+        PageRecord from = byUrl.get(record.via());
+        assertThat(from).as("the record of %s's via %s", record.url(), record.via()).isNotNull();
+        if (record.url().equals(from.redirect())) {
+          assertThat(record.depth()).isEqualTo(from.depth());
+        } else {
+          assertThat(record.depth()).isEqualTo(from.depth() + 1);
+        }
+      });
+    }
+  }
+
+  @Test
   void resume_withAChangedFilterSize_refusedWithTheSettingNamed() throws Exception {
     try (TestSite site = TestSite.start(50)) {
       crawl(site, new CopyOnWriteArrayList<>(), b -> b.maxPages(5));

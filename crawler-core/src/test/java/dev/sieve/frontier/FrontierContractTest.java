@@ -1,0 +1,283 @@
+package dev.sieve.frontier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sieve.bloom.MembershipFilter;
+import dev.sieve.frontier.local.LocalFrontier;
+import dev.sieve.frontier.redis.RedisFrontier;
+import dev.sieve.testing.RedisServers;
+import dev.sieve.url.Url;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * What every {@link Frontier} keeps of a URL besides the URL: its referrer ({@code via}) and its
+ * sitemap {@code lastmod}, from push to lease, through retries, and across a restart (the local
+ * frontier's snapshot with spilled URLs and the journal after it; a second process on the same
+ * Redis crawl).
+ */
+class FrontierContractTest {
+  private static final Instant LASTMOD = Instant.parse("2025-06-01T12:30:00.5Z");
+  private static RedisServers redis;
+
+  @TempDir Path dir;
+  private final List<Runnable> cleanup = new CopyOnWriteArrayList<>();
+
+  /** The frontiers under test, each able to stand for a process that stops and resumes. */
+  enum Kind {
+    LOCAL,
+    REDIS
+  }
+
+  @AfterEach
+  void disconnect() {
+    cleanup.forEach(Runnable::run);
+  }
+
+  @AfterAll
+  static void stopRedis() {
+    if (redis != null) {
+      redis.close();
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Kind.class)
+  void push_seed_leaseHasNoViaAndNoLastmod(Kind kind) {
+    Frontier frontier = open(kind).frontier();
+    frontier.push(url("http://a.example/"), 0);
+
+    Lease lease = frontier.poll();
+
+    assertThat(lease.via()).isNull();
+    assertThat(lease.lastmod()).isNull();
+  }
+
+  @ParameterizedTest
+  @EnumSource(Kind.class)
+  void pushAll_linksOfAPage_leasesCarryThePageAsVia(Kind kind) throws InterruptedException {
+    Frontier frontier = open(kind).frontier();
+    frontier.pushAll(List.of(url("http://a.example/1"), url("http://b.example/2")), 1,
+        "http://a.example/");
+
+    Map<String, Lease> leases = drain(frontier);
+
+    assertThat(leases).containsOnlyKeys("http://a.example/1", "http://b.example/2");
+    assertThat(leases.values()).allSatisfy(lease -> {
+      assertThat(lease.via()).isEqualTo("http://a.example/");
+      assertThat(lease.lastmod()).isNull();
+    });
+  }
+
+  @ParameterizedTest
+  @EnumSource(Kind.class)
+  void pushRedirect_target_viaIsTheRedirectingUrl(Kind kind) {
+    Frontier frontier = open(kind).frontier();
+    frontier.push(url("http://a.example/old"), 2, "http://a.example/sitemap.xml", LASTMOD);
+    Lease old = frontier.poll();
+    frontier.pushRedirect(url("http://a.example/new"), old);
+    frontier.complete(old);
+
+    Lease target = frontier.poll();
+
+    assertThat(target.url()).isEqualTo("http://a.example/new");
+    assertThat(target.via()).isEqualTo("http://a.example/old");
+    assertThat(target.redirectChain()).containsExactly("http://a.example/old");
+    assertThat(target.depth()).isEqualTo(2);
+    assertThat(target.lastmod()).as("the sitemap's date is about the listed URL").isNull();
+  }
+
+  @ParameterizedTest
+  @EnumSource(Kind.class)
+  void retryAndPutBack_keepViaAndLastmod(Kind kind) {
+    Frontier frontier = open(kind).frontier();
+    frontier.push(url("http://a.example/listed"), 1, "http://a.example/sitemap.xml", LASTMOD);
+
+    Lease first = frontier.poll();
+    frontier.retry(first, Duration.ZERO);
+    Lease second = frontier.poll();
+    frontier.putBack(second);
+    Lease third = frontier.poll();
+
+    assertThat(third.attempt()).isEqualTo(1);
+    assertThat(third.via()).isEqualTo("http://a.example/sitemap.xml");
+    assertThat(third.lastmod()).isEqualTo(LASTMOD);
+  }
+
+  @ParameterizedTest
+  @EnumSource(Kind.class)
+  void restart_keepsViaAndLastmodOfEveryPendingAndLeasedUrl(Kind kind) throws Exception {
+    Opened opened = open(kind);
+    Frontier frontier = opened.frontier();
+    Map<String, Lease> pushed = new HashMap<>();
+    // Enough URLs over few hosts that the local frontier spills most of them.
+    for (int i = 0; i < 600; i++) {
+      Url link = url("http://h" + (i % 3) + ".example/page/" + i);
+      String via = "http://h" + (i % 3) + ".example/page/" + (i / 2);
+      Instant lastmod = i % 4 == 0 ? LASTMOD.plusSeconds(i) : null;
+      frontier.push(link, 1, i % 5 == 0 ? null : via, lastmod);
+      pushed.put(link.toString(), new Lease(link.toString(), 1, "-", 0, List.of(),
+          i % 5 == 0 ? null : via, lastmod));
+    }
+    Lease inFlight = frontier.poll();
+    opened.checkpoint();
+    // After the checkpoint: journaled only (local).
+    frontier.pushRedirect(url("http://h0.example/moved"), inFlight);
+    pushed.put("http://h0.example/moved", new Lease("http://h0.example/moved", 1, "-", 0,
+        List.of(inFlight.url()), inFlight.url(), null));
+
+    Map<String, Lease> drained = drain(opened.restart());
+
+    assertThat(drained).containsOnlyKeys(pushed.keySet());
+    pushed.forEach((url, expected) -> {
+      assertThat(drained.get(url).via()).as("via of %s", url).isEqualTo(expected.via());
+      assertThat(drained.get(url).lastmod()).as("lastmod of %s", url)
+          .isEqualTo(expected.lastmod());
+    });
+  }
+
+  /** A frontier, and how to stop and resume it: a checkpoint, then a restart from it. */
+  private interface Opened {
+    Frontier frontier();
+
+    void checkpoint() throws Exception;
+
+    /** A new frontier, as a new process would have, from the checkpoint and what followed. */
+    Frontier restart() throws Exception;
+  }
+
+  private Opened open(Kind kind) {
+    return kind == Kind.LOCAL ? new Local() : new Redis("contract-" + System.nanoTime());
+  }
+
+  /** Spilling within 4 KiB, journaled, checkpointed as the crawl state does. */
+  private final class Local implements Opened {
+    private final Sieve sieve = Sieve.create(10_000, 1e-6);
+    private final LocalFrontier frontier = builder(sieve).build();
+    private byte[] filter;
+    private byte[] state;
+
+    private Local() {
+      try {
+        frontier.state().journalTo(dir.resolve("journal-0.log"));
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      cleanup.add(() -> closeJournal(frontier));
+    }
+
+    private dev.sieve.frontier.local.LocalFrontierBuilder builder(Sieve over) {
+      return LocalFrontier.builder(over).politenessDelay(Duration.ZERO).maxInFlightPerHost(4)
+          .spillTo(dir.resolve("spill"), 4 << 10);
+    }
+
+    @Override
+    public Frontier frontier() {
+      return frontier;
+    }
+
+    @Override
+    public void checkpoint() throws Exception {
+      ByteArrayOutputStream filterBytes = new ByteArrayOutputStream();
+      ByteArrayOutputStream stateBytes = new ByteArrayOutputStream();
+      frontier.state().paused(() -> {
+        sieve.writeFilter(filterBytes);
+        frontier.state().writeState(new DataOutputStream(stateBytes));
+        frontier.state().journalTo(dir.resolve("journal-1.log"));
+        return null;
+      });
+      filter = filterBytes.toByteArray();
+      state = stateBytes.toByteArray();
+      assertThat(frontier.pendingDiskBytes()).as("most pending URLs spilled").isPositive();
+    }
+
+    @Override
+    public Frontier restart() throws Exception {
+      closeJournal(frontier);
+      Sieve restored = Sieve.over(MembershipFilter.readFrom(new ByteArrayInputStream(filter)),
+          1e-6, w -> {});
+      return builder(restored).restore(new DataInputStream(new ByteArrayInputStream(state)),
+          List.of(dir.resolve("journal-1.log")));
+    }
+
+    private static void closeJournal(LocalFrontier frontier) {
+      try {
+        frontier.state().closeJournal();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+  }
+
+  /** A crawl in a real redis-server; a restart is another process joining it. */
+  private final class Redis implements Opened {
+    private final String crawlId;
+    private final RedisFrontier frontier;
+
+    private Redis(String crawlId) {
+      this.crawlId = crawlId;
+      this.frontier = connect();
+    }
+
+    private RedisFrontier connect() {
+      if (redis == null) {
+        try {
+          redis = RedisServers.standalone();
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      }
+      RedisFrontier opened = RedisFrontier.builder().uri(redis.uri()).crawlId(crawlId)
+          .expectedUrls(10_000).falsePositiveRate(1e-6).politenessDelay(Duration.ZERO)
+          .maxInFlightPerHost(4).leaseDuration(Duration.ofMillis(500)).build();
+      cleanup.add(opened::disconnect);
+      return opened;
+    }
+
+    @Override
+    public Frontier frontier() {
+      return frontier;
+    }
+
+    @Override
+    public void checkpoint() {
+      // Redis keeps every change as it happens.
+    }
+
+    /** The first process stops holding a lease: the second takes its URL when it expires. */
+    @Override
+    public Frontier restart() {
+      return connect();
+    }
+  }
+
+  /** Takes and completes until the frontier is finished; leases by URL. */
+  private static Map<String, Lease> drain(Frontier frontier) throws InterruptedException {
+    Map<String, Lease> leases = new HashMap<>();
+    for (Lease lease = frontier.take(); lease != null; lease = frontier.take()) {
+      assertThat(leases.put(lease.url(), lease)).as("leased once: %s", lease.url()).isNull();
+      frontier.complete(lease);
+    }
+    return leases;
+  }
+
+  private static Url url(String text) {
+    return Url.parse(text).orElseThrow();
+  }
+}
