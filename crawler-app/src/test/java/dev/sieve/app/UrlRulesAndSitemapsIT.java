@@ -66,6 +66,23 @@ class UrlRulesAndSitemapsIT {
   }
 
   @Test
+  void malformedSitemap_oneLineNamingItAndTheCause_crawlGoesOn() throws Exception {
+    routes.on("/broken.xml", () -> new MockResponse.Builder().code(200)
+        .setHeader("Content-Type", "application/xml").body("<urlset><url><loc>x</loc></url><url>").build());
+
+    CrawlerJar.Run run = jar().run("crawl", "--seeds", seeds().toString(), "--delay-ms", "0",
+        "--sitemap", url("/broken.xml"));
+
+    assertThat(run.exitCode()).as(run.stderr()).isZero();
+    assertThat(run.stderr().lines().filter(line -> line.contains("broken.xml")).toList())
+        .singleElement().asString()
+        .contains("WARN").contains("Sitemap " + url("/broken.xml") + " not read: malformed-xml");
+    assertThat(run.stderr()).doesNotContain("Exception").doesNotContain("\tat ");
+    assertThat(run.stdout()).contains("sitemaps:          {failed=1}");
+    assertThat(paths()).contains("/", "/docs/a.html");
+  }
+
+  @Test
   void configFile_givesSeveralRulesInOneValue() throws Exception {
     Path config = Files.writeString(dir.resolve("rules.properties"),
         "include=/docs/ /api/\nexclude=\\\\?sort=\ndelay-ms=0\n", StandardCharsets.UTF_8);

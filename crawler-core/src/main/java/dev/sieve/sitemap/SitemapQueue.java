@@ -1,11 +1,11 @@
 package dev.sieve.sitemap;
 
 import java.util.ArrayDeque;
-import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The sitemaps of each authority still to fetch, in the order they were found, each fetched once
@@ -24,38 +24,48 @@ public final class SitemapQueue {
   }
 
   private final int maxPerAuthority;
-  private final Map<String, Authority> authorities = new HashMap<>();
+  /** Only authorities offered a sitemap; looked up for every URL crawled, so without a lock. */
+  private final Map<String, Authority> authorities = new ConcurrentHashMap<>();
 
   public SitemapQueue(int maxPerAuthority) {
     this.maxPerAuthority = maxPerAuthority;
   }
 
   /** Offers {@code sitemap} (a URL of {@code origin}) to be fetched. */
-  public synchronized Offer offer(String origin, String sitemap) {
+  public Offer offer(String origin, String sitemap) {
     Authority authority = authorities.computeIfAbsent(origin, o -> new Authority());
-    if (authority.known.contains(sitemap)) {
-      return Offer.KNOWN;
+    synchronized (authority) {
+      if (authority.known.contains(sitemap)) {
+        return Offer.KNOWN;
+      }
+      if (authority.known.size() >= maxPerAuthority) {
+        return Offer.OVER_CAP;
+      }
+      authority.known.add(sitemap);
+      authority.pending.add(sitemap);
+      return Offer.QUEUED;
     }
-    if (authority.known.size() >= maxPerAuthority) {
-      return Offer.OVER_CAP;
-    }
-    authority.known.add(sitemap);
-    authority.pending.add(sitemap);
-    return Offer.QUEUED;
   }
 
   /** The next sitemap of {@code origin} to fetch, taken off the queue; null when none waits. */
-  public synchronized String next(String origin) {
+  public String next(String origin) {
     Authority authority = authorities.get(origin);
-    return authority == null ? null : authority.pending.poll();
+    if (authority == null) {
+      return null;
+    }
+    synchronized (authority) {
+      return authority.pending.poll();
+    }
   }
 
-  /** The sitemaps still waiting, by origin (only origins with some), in the order found. */
-  public synchronized Map<String, Integer> waiting() {
-    Map<String, Integer> waiting = new LinkedHashMap<>();
-    authorities.forEach((origin, a) -> {
-      if (!a.pending.isEmpty()) {
-        waiting.put(origin, a.pending.size());
+  /** The sitemaps still waiting, by origin (only origins with some), sorted by origin. */
+  public Map<String, Integer> waiting() {
+    Map<String, Integer> waiting = new TreeMap<>();
+    authorities.forEach((origin, authority) -> {
+      synchronized (authority) {
+        if (!authority.pending.isEmpty()) {
+          waiting.put(origin, authority.pending.size());
+        }
       }
     });
     return waiting;
