@@ -4,6 +4,7 @@ import dev.sieve.fetch.ConnectionFailure;
 import dev.sieve.fetch.FetchResult;
 import dev.sieve.robots.RobotsPolicy;
 import dev.sieve.robots.RobotsRules;
+import dev.sieve.sitemap.ReadSitemaps;
 import dev.sieve.sitemap.SitemapContent;
 import dev.sieve.sitemap.SitemapQueue;
 import dev.sieve.sitemap.SitemapReader;
@@ -28,9 +29,9 @@ import org.slf4j.LoggerFactory;
  * cross-authority}). The URLs it lists get a link fate each, like a page's links, at depth 1, and
  * the followable ones go to the frontier through {@link #pushListed}.
  *
- * <p>Counters ({@code sitemap.*} and the listed URLs' {@code link.*} fates) are live only, not
- * journaled: a resumed crawl reads its sitemaps again (robots.txt too) and counts them again;
- * the URLs it already knows are then {@code seen}. Thread-safe.
+ * <p>With a state directory, the sitemaps read are noted in {@link ReadSitemaps}, so a resumed
+ * crawl does not read them again. Counters ({@code sitemap.*} and the listed URLs' {@code link.*}
+ * fates) are live only, not journaled: a resumed crawl counts what it reads itself. Thread-safe.
  */
 final class SitemapStep {
   private static final Logger log = LoggerFactory.getLogger(SitemapStep.class);
@@ -45,10 +46,15 @@ final class SitemapStep {
   private final LinkClassifier linkFates;
   private final dev.sieve.frontier.Frontier frontier;
   private final Consumer<Map<String, Long>> counters;
+  private final ReadSitemaps memo;
 
+  /**
+   * Reads {@code settings}' sitemaps and those found later, not those {@code memo} says were read
+   * before a resume, through {@code fetch}; counts into {@code counters}.
+   */
   SitemapStep(SitemapSettings settings, Function<String, FetchResult> fetch, RobotsPolicy robots,
       LinkClassifier linkFates, dev.sieve.frontier.Frontier frontier,
-      Consumer<Map<String, Long>> counters) {
+      Consumer<Map<String, Long>> counters, ReadSitemaps memo) {
     this.queue = new SitemapQueue(settings.maxPerAuthority());
     this.reader = new SitemapReader(settings);
     this.fetch = fetch;
@@ -56,6 +62,10 @@ final class SitemapStep {
     this.linkFates = linkFates;
     this.frontier = frontier;
     this.counters = counters;
+    this.memo = memo;
+    for (String read : memo.before()) {
+      Url.parse(read).ifPresent(sitemap -> queue.readBefore(sitemap.origin(), sitemap.toString()));
+    }
     for (Url sitemap : settings.sitemaps()) {
       offer(sitemap.origin(), sitemap.toString(), "--sitemap");
     }
@@ -88,6 +98,7 @@ final class SitemapStep {
 
   /** Logs and counts the sitemaps never read because no URL of their authority came up. */
   void close() {
+    memo.close();
     queue.waiting().forEach((origin, waiting) -> {
       log.warn("{} sitemap(s) of {} not read: no URL of {} was taken after they were found",
           waiting, origin, origin);
@@ -134,6 +145,9 @@ final class SitemapStep {
           + " counted over-url-cap", sitemap, content.overCap());
     }
     listed(sitemap, content.urls());
+    // Its URLs durable first: a resume that skips this sitemap must find them in the frontier.
+    frontier.flushLog();
+    memo.add(sitemap.toString());
   }
 
   /** Gives each listed URL its fate, like a page's links, and counts them. */

@@ -10,6 +10,7 @@ import dev.sieve.parse.LinkExtractor;
 import dev.sieve.parse.ParsedPage;
 import dev.sieve.robots.RobotsPolicy;
 import dev.sieve.robots.RobotsVerdict;
+import dev.sieve.sitemap.ReadSitemaps;
 import dev.sieve.url.Url;
 import java.time.Duration;
 import java.util.List;
@@ -60,7 +61,10 @@ final class UrlPipeline implements AutoCloseable {
     this.links = new LinkFilter(config, seeds);
     this.linkFates = new LinkClassifier(config, links, robots, frontier);
     this.sitemaps = new SitemapStep(config.sitemaps, this::fetch, robots, linkFates, frontier,
-        recorder::countAside);
+        recorder::countAside, config.stateDir == null
+            ? ReadSitemaps.none()
+            // Restored counters tell a resumed crawl: a new one (or one started over) has none.
+            : ReadSitemaps.open(config.stateDir, !frontier.restoredCounts().isEmpty()));
   }
 
   private static Fetcher fetcher(CrawlConfig config, List<Url> seeds) {

@@ -47,6 +47,14 @@ public final class SitemapQueue {
     }
   }
 
+  /** Notes {@code sitemap} (a URL of {@code origin}) as read already: it is not queued again. */
+  public void readBefore(String origin, String sitemap) {
+    Authority authority = authorities.computeIfAbsent(origin, o -> new Authority());
+    synchronized (authority) {
+      authority.known.add(sitemap);
+    }
+  }
+
   /** The next sitemap of {@code origin} to fetch, taken off the queue; null when none waits. */
   public String next(String origin) {
     Authority authority = authorities.get(origin);

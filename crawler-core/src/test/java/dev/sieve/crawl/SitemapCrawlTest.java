@@ -3,6 +3,7 @@ package dev.sieve.crawl;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.sieve.sitemap.ReadSitemaps;
 import dev.sieve.testing.CapturedLogs;
 import dev.sieve.testing.Routes;
 import dev.sieve.url.Url;
@@ -10,6 +11,8 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -22,6 +25,7 @@ import okio.Buffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Sitemaps on a loopback server: robots.txt names an index, the index gzipped and text sitemaps,
@@ -174,6 +178,35 @@ class SitemapCrawlTest {
         "failed", 2L, "cross-authority", 1L));
     assertThat(routes.hits("/elsewhere.xml")).isZero();
     assertThat(byUrl).containsOnlyKeys(url("/"));
+  }
+
+  @Test
+  void resumedCrawl_doesNotReadItsSitemapsAgain(@TempDir Path state) throws Exception {
+    robots("Sitemap: " + url("/pages.xml") + "\n");
+    xml("/pages.xml", urlset(url("/p1.html"), url("/p2.html"), url("/p3.html")));
+
+    crawl(b -> b.stateDir(state).maxPages(2));
+    Map<String, PageRecord> first = Map.copyOf(byUrl);
+    crawl(b -> b.stateDir(state));
+
+    assertThat(first).hasSize(2);
+    assertThat(byUrl).containsOnlyKeys(url("/"), url("/p1.html"), url("/p2.html"), url("/p3.html"));
+    assertThat(routes.hits("/robots.txt")).as("fetched again by the new run").isEqualTo(2);
+    assertThat(routes.hits("/pages.xml")).isEqualTo(1);
+    assertThat(Files.readAllLines(state.resolve(ReadSitemaps.FILE))).containsExactly(url("/pages.xml"));
+    assertThat(summary.sitemaps()).doesNotContainKey("fetched");
+  }
+
+  @Test
+  void newCrawlInTheStateOfAnother_readsItsSitemapsAgain(@TempDir Path state) throws Exception {
+    robots("Sitemap: " + url("/pages.xml") + "\n");
+    xml("/pages.xml", urlset(url("/p1.html")));
+
+    crawl(b -> b.stateDir(state));
+    crawl(b -> b.stateDir(state).freshState(true));
+
+    assertThat(routes.hits("/pages.xml")).isEqualTo(2);
+    assertThat(summary.sitemaps()).containsEntry("fetched", 1L);
   }
 
   @Test

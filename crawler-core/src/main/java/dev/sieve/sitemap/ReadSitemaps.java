@@ -1,0 +1,103 @@
+package dev.sieve.sitemap;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The sitemaps a crawl with a state directory has read, one URL a line in {@value #FILE}, so that
+ * a resumed crawl does not fetch them again. A memo, not part of the crawl's state: when it cannot
+ * be written, one WARN says so and the crawl goes on (a resume then reads those sitemaps again,
+ * and the URLs they list that it knows are {@code seen}). Thread-safe.
+ */
+public final class ReadSitemaps implements AutoCloseable {
+  /** The file's name in the state directory. */
+  public static final String FILE = "sitemaps-read.txt";
+  private static final Logger log = LoggerFactory.getLogger(ReadSitemaps.class);
+
+  private final Path file;
+  private final List<String> before;
+  private BufferedWriter out;
+
+  private ReadSitemaps(Path file, List<String> before, BufferedWriter out) {
+    this.file = file;
+    this.before = before;
+    this.out = out;
+  }
+
+  /** A memo that remembers nothing and writes nothing (no state directory). */
+  public static ReadSitemaps none() {
+    return new ReadSitemaps(null, List.of(), null);
+  }
+
+  /**
+   * Opens the memo of {@code stateDir}: kept when the crawl {@code resumes}, emptied otherwise
+   * (a new crawl, or one started over, reads every sitemap).
+   */
+  public static ReadSitemaps open(Path stateDir, boolean resumes) {
+    Path file = stateDir.resolve(FILE);
+    List<String> before = List.of();
+    try {
+      if (resumes) {
+        before = Files.readAllLines(file, StandardCharsets.UTF_8).stream()
+            .filter(line -> !line.isBlank()).toList();
+      }
+    } catch (NoSuchFileException e) {
+      before = List.of();
+    } catch (IOException | java.io.UncheckedIOException e) {
+      log.warn("Cannot read {} ({}): the sitemaps read before are read again", file, e.getMessage());
+    }
+    try {
+      BufferedWriter out = Files.newBufferedWriter(file, StandardCharsets.UTF_8,
+          StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+          resumes ? StandardOpenOption.APPEND : StandardOpenOption.TRUNCATE_EXISTING);
+      return new ReadSitemaps(file, before, out);
+    } catch (IOException e) {
+      log.warn("Cannot write {} ({}): a resumed crawl will read its sitemaps again", file, e.getMessage());
+      return new ReadSitemaps(file, before, null);
+    }
+  }
+
+  /** The sitemaps read by the runs before this one, in the order read. */
+  public List<String> before() {
+    return before;
+  }
+
+  /** Notes that {@code sitemap} was read (its listed URLs already queued). */
+  public synchronized void add(String sitemap) {
+    if (out == null) {
+      return;
+    }
+    try {
+      out.write(sitemap);
+      out.write('\n');
+      out.flush();
+    } catch (IOException e) {
+      log.warn("Cannot write {} ({}): a resumed crawl will read its sitemaps again", file, e.getMessage());
+      closeQuietly();
+    }
+  }
+
+  @Override
+  public synchronized void close() {
+    closeQuietly();
+  }
+
+  private void closeQuietly() {
+    if (out != null) {
+      try {
+        out.close();
+      } catch (IOException ignored) {
+        // A memo: what was flushed is there, the rest is read again on resume.
+      }
+      out = null;
+    }
+  }
+}
