@@ -24,44 +24,40 @@ public final class ReadSitemaps implements AutoCloseable {
 
   private final Path file;
   private final List<String> before;
+  /** Opened at the first sitemap read, so a crawl without any leaves no file. */
   private BufferedWriter out;
+  private boolean failed;
 
-  private ReadSitemaps(Path file, List<String> before, BufferedWriter out) {
+  private ReadSitemaps(Path file, List<String> before) {
     this.file = file;
     this.before = before;
-    this.out = out;
   }
 
   /** A memo that remembers nothing and writes nothing (no state directory). */
   public static ReadSitemaps none() {
-    return new ReadSitemaps(null, List.of(), null);
+    return new ReadSitemaps(null, List.of());
   }
 
   /**
-   * Opens the memo of {@code stateDir}: kept when the crawl {@code resumes}, emptied otherwise
+   * Opens the memo of {@code stateDir}: kept when the crawl {@code resumes}, deleted otherwise
    * (a new crawl, or one started over, reads every sitemap).
    */
   public static ReadSitemaps open(Path stateDir, boolean resumes) {
     Path file = stateDir.resolve(FILE);
-    List<String> before = List.of();
     try {
-      if (resumes) {
-        before = Files.readAllLines(file, StandardCharsets.UTF_8).stream()
-            .filter(line -> !line.isBlank()).toList();
+      if (!resumes) {
+        Files.deleteIfExists(file);
+        return new ReadSitemaps(file, List.of());
       }
+      return new ReadSitemaps(file, Files.readAllLines(file, StandardCharsets.UTF_8).stream()
+          .filter(line -> !line.isBlank()).toList());
     } catch (NoSuchFileException e) {
-      before = List.of();
+      return new ReadSitemaps(file, List.of());
     } catch (IOException | java.io.UncheckedIOException e) {
-      log.warn("Cannot read {} ({}): the sitemaps read before are read again", file, e.getMessage());
-    }
-    try {
-      BufferedWriter out = Files.newBufferedWriter(file, StandardCharsets.UTF_8,
-          StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-          resumes ? StandardOpenOption.APPEND : StandardOpenOption.TRUNCATE_EXISTING);
-      return new ReadSitemaps(file, before, out);
-    } catch (IOException e) {
-      log.warn("Cannot write {} ({}): a resumed crawl will read its sitemaps again", file, e.getMessage());
-      return new ReadSitemaps(file, before, null);
+      log.warn("Cannot use {} ({}): the sitemaps read before are read again", file, e.getMessage());
+      ReadSitemaps memo = new ReadSitemaps(file, List.of());
+      memo.failed = true;
+      return memo;
     }
   }
 
@@ -72,15 +68,20 @@ public final class ReadSitemaps implements AutoCloseable {
 
   /** Notes that {@code sitemap} was read (its listed URLs already queued). */
   public synchronized void add(String sitemap) {
-    if (out == null) {
+    if (file == null || failed) {
       return;
     }
     try {
+      if (out == null) {
+        out = Files.newBufferedWriter(file, StandardCharsets.UTF_8,
+            StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
+      }
       out.write(sitemap);
       out.write('\n');
       out.flush();
     } catch (IOException e) {
       log.warn("Cannot write {} ({}): a resumed crawl will read its sitemaps again", file, e.getMessage());
+      failed = true;
       closeQuietly();
     }
   }
