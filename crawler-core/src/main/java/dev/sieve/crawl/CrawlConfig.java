@@ -20,8 +20,8 @@ import java.util.function.Consumer;
 
 /**
  * The settings of one crawl: its seeds, workers and budget, composed with the {@link
- * FetchSettings fetch}, {@link RobotsSettings robots} and {@link ScopeSettings scope} settings
- * and the frontier's. Immutable; built with {@link #builder()} and validated once in {@link
+ * FetchSettings fetch}, {@link RobotsSettings robots}, {@link ScopeSettings scope} and {@link
+ * SitemapSettings sitemap} settings and the frontier's. Immutable; built with {@link #builder()} and validated once in {@link
  * Builder#build()}, whose messages name the offending value.
  */
 public final class CrawlConfig {
