@@ -109,9 +109,15 @@ class UrlRulesAndSitemapsIT {
     CrawlerJar.Run run = jar().run("crawl", "--seeds", seeds().toString(),
         "--sitemap", "http://localhost:" + server.getPort() + "/sitemap.xml");
 
+    CrawlerJar.Run notUrl = jar().run("crawl", "--seeds", seeds().toString(), "--sitemap", "sitemap.xml");
+
     assertThat(run.exitCode()).isEqualTo(2);
     assertThat(run.stderr()).contains("Invalid setting: --sitemap (http://localhost:"
         + server.getPort() + "/sitemap.xml) must be on the authority (scheme, host, port) of a seed");
+    assertThat(notUrl.exitCode()).isEqualTo(2);
+    assertThat(notUrl.stderr())
+        .contains("Invalid setting: --sitemap (sitemap.xml) is not an absolute http(s) URL");
+    assertThat(routes.log()).isEmpty();
   }
 
   @Test

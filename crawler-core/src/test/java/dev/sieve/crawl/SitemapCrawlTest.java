@@ -210,6 +210,21 @@ class SitemapCrawlTest {
   }
 
   @Test
+  void sitemapRobotsTxtDisallows_notFetched_countedFailedWithTheCause() throws Exception {
+    robots("User-agent: *\nDisallow: /hidden/\nSitemap: " + url("/hidden/map.xml") + "\n");
+    xml("/hidden/map.xml", urlset(url("/p1.html")));
+
+    try (CapturedLogs logs = new CapturedLogs(SitemapStep.class.getName())) {
+      crawl(b -> b);
+
+      assertThat(logs.messages()).containsExactly(
+          "Sitemap " + url("/hidden/map.xml") + " not read: robots-denied");
+    }
+    assertThat(routes.hits("/hidden/map.xml")).isZero();
+    assertThat(summary.sitemaps()).containsExactly(Map.entry("failed", 1L));
+  }
+
+  @Test
   void sitemapIndexListingItself_readOnce() throws Exception {
     robots("Sitemap: " + url("/loop.xml") + "\n");
     xml("/loop.xml", "<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">"
