@@ -47,6 +47,9 @@ final class SitemapStep {
   private final dev.sieve.frontier.Frontier frontier;
   private final Consumer<Map<String, Long>> counters;
   private final ReadSitemaps memo;
+  private final int maxPerAuthority;
+  /** Authorities that hit the cap of sitemaps, each logged once. */
+  private final java.util.Set<String> capped = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   /**
    * Reads {@code settings}' sitemaps and those found later, not those {@code memo} says were read
@@ -63,6 +66,7 @@ final class SitemapStep {
     this.frontier = frontier;
     this.counters = counters;
     this.memo = memo;
+    this.maxPerAuthority = settings.maxPerAuthority();
     for (String read : memo.before()) {
       Url.parse(read).ifPresent(sitemap -> queue.readBefore(sitemap.origin(), sitemap.toString()));
     }
@@ -198,7 +202,10 @@ final class SitemapStep {
     }
     if (queue.offer(origin, sitemap.toString()) == SitemapQueue.Offer.OVER_CAP) {
       count("over-authority-cap", 1);
-      log.debug("Sitemap {} named by {} is past --max-sitemaps-per-authority", sitemap, namedBy);
+      if (capped.add(origin)) {
+        log.info("{} names more than {} sitemaps (--max-sitemaps-per-authority): {} and further"
+            + " ones are not read, counted over-authority-cap", origin, maxPerAuthority, sitemap);
+      }
     }
   }
 

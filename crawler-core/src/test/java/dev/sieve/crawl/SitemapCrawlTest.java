@@ -225,6 +225,28 @@ class SitemapCrawlTest {
   }
 
   @Test
+  void moreSitemapsThanTheCapPerAuthority_restCountedWithOneLine() throws Exception {
+    robots("Sitemap: " + url("/index.xml") + "\n");
+    xml("/index.xml", "<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">"
+        + "<sitemap><loc>" + url("/s1.xml") + "</loc></sitemap>"
+        + "<sitemap><loc>" + url("/s2.xml") + "</loc></sitemap>"
+        + "<sitemap><loc>" + url("/s3.xml") + "</loc></sitemap></sitemapindex>");
+    xml("/s1.xml", urlset(url("/p1.html")));
+
+    try (CapturedLogs logs = new CapturedLogs(SitemapStep.class.getName())) {
+      crawl(b -> b.sitemaps(s -> s.maxPerAuthority(2)));
+
+      assertThat(logs.messages()).containsExactly(url("") + " names more than 2 sitemaps"
+          + " (--max-sitemaps-per-authority): " + url("/s2.xml") + " and further ones are not"
+          + " read, counted over-authority-cap");
+    }
+    assertThat(summary.sitemaps()).containsExactlyInAnyOrderEntriesOf(Map.of(
+        "fetched", 2L, "from-sitemap", 1L, "over-authority-cap", 2L));
+    assertThat(routes.hits("/s2.xml") + routes.hits("/s3.xml")).isZero();
+    assertThat(byUrl).containsKey(url("/p1.html"));
+  }
+
+  @Test
   void sitemapIndexListingItself_readOnce() throws Exception {
     robots("Sitemap: " + url("/loop.xml") + "\n");
     xml("/loop.xml", "<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">"
