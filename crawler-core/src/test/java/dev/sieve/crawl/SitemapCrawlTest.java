@@ -53,10 +53,7 @@ class SitemapCrawlTest {
   @Test
   void robotsSitemapLine_indexGzAndTextSitemaps_pagesOnlyTheyListAreFetched() throws Exception {
     robots("User-agent: *\nDisallow: /private/\nSitemap: " + url("/sitemap-index.xml") + "\n");
-    xml("/sitemap-index.xml", "<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">"
-        + "<sitemap><loc>" + url("/maps/pages.xml.gz") + "</loc></sitemap>"
-        + "<sitemap><loc>" + url("/maps/more.txt") + "</loc></sitemap>"
-        + "</sitemapindex>");
+    xml("/sitemap-index.xml", index(url("/maps/pages.xml.gz"), url("/maps/more.txt")));
     byte[] pages = gzip(urlset(url("/only-in-sitemap.html"), url("/"), url("/private/secret.html")));
     routes.on("/maps/pages.xml.gz", () -> new MockResponse.Builder().code(200)
         .setHeader("Content-Type", "application/x-gzip").body(new Buffer().write(pages)).build());
@@ -227,10 +224,7 @@ class SitemapCrawlTest {
   @Test
   void moreSitemapsThanTheCapPerAuthority_restCountedWithOneLine() throws Exception {
     robots("Sitemap: " + url("/index.xml") + "\n");
-    xml("/index.xml", "<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">"
-        + "<sitemap><loc>" + url("/s1.xml") + "</loc></sitemap>"
-        + "<sitemap><loc>" + url("/s2.xml") + "</loc></sitemap>"
-        + "<sitemap><loc>" + url("/s3.xml") + "</loc></sitemap></sitemapindex>");
+    xml("/index.xml", index(url("/s1.xml"), url("/s2.xml"), url("/s3.xml")));
     xml("/s1.xml", urlset(url("/p1.html")));
 
     try (CapturedLogs logs = new CapturedLogs(SitemapStep.class.getName())) {
@@ -249,8 +243,7 @@ class SitemapCrawlTest {
   @Test
   void sitemapIndexListingItself_readOnce() throws Exception {
     robots("Sitemap: " + url("/loop.xml") + "\n");
-    xml("/loop.xml", "<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">"
-        + "<sitemap><loc>" + url("/loop.xml") + "</loc></sitemap></sitemapindex>");
+    xml("/loop.xml", index(url("/loop.xml")));
 
     crawl(b -> b);
 
@@ -290,6 +283,15 @@ class SitemapCrawlTest {
       xml.append("<url><loc>").append(url).append("</loc><lastmod>2024-05-01</lastmod></url>");
     }
     return xml.append("</urlset>").toString();
+  }
+
+  private static String index(String... sitemaps) {
+    StringBuilder xml = new StringBuilder(
+        "<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">");
+    for (String sitemap : sitemaps) {
+      xml.append("<sitemap><loc>").append(sitemap).append("</loc></sitemap>");
+    }
+    return xml.append("</sitemapindex>").toString();
   }
 
   private static byte[] gzip(String s) throws IOException {
