@@ -77,6 +77,10 @@ final class CrawlCommand implements Callable<Integer> {
 
   @Mixin LinkOptions links;
 
+  @Mixin UrlRuleOptions urlRules;
+
+  @Mixin SitemapOptions sitemaps;
+
   @Option(names = "--state", paramLabel = "DIR",
       description = "Keep the crawl's state (checkpoints and journal) in DIR; a DIR holding state is resumed, the output appended.")
   Path stateDir;
@@ -240,6 +244,7 @@ final class CrawlCommand implements Callable<Integer> {
     politeness.applyTo(builder);
     sieve.applyTo(builder);
     fetch.applyTo(builder, userAgent).scope(this::scopeSettings);
+    sitemaps.applyTo(builder);
     if (maxPages != null) {
       builder.maxPages(maxPages);
     }
@@ -260,6 +265,7 @@ final class CrawlCommand implements Callable<Integer> {
 
   private void scopeSettings(ScopeSettings.Builder scopeSettings) {
     links.applyTo(scopeSettings.scope(scope));
+    urlRules.applyTo(scopeSettings);
     if (maxDepth != null) {
       scopeSettings.maxDepth(maxDepth);
     }

@@ -18,6 +18,7 @@ final class CrawlSummary {
     out.printf(Locale.ROOT, "  bytes:             %s%n", Units.bytes(p.bytes()));
     out.printf(Locale.ROOT, "  links:             %s%n", ProgressReporter.counts(p.links()));
     out.printf(Locale.ROOT, "  skipped:           %s%n", ProgressReporter.counts(p.skipped()));
+    out.printf(Locale.ROOT, "  sitemaps:          %s%n", ProgressReporter.counts(p.sitemaps()));
     out.printf(Locale.ROOT, "  retries:           %,d%n", p.retries());
     out.printf(Locale.ROOT, "  pending at end:    %,d%n", p.pending());
     out.printf(Locale.ROOT, "  skipped seeds:     %,d%n", skippedSeeds);

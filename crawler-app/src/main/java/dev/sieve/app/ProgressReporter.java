@@ -66,7 +66,7 @@ final class ProgressReporter implements AutoCloseable {
     return String.format(
         Locale.ROOT,
         "%,d pages (%.1f/s now, %.1f/s avg), %,d pending, %,d in flight, %,d hosts, %,d errors%s,"
-            + " links %s, skipped %s, sieve ~%,d URLs fpp %.2g in %d layer(s), heap %s of %s",
+            + " links %s, skipped %s,%s sieve ~%,d URLs fpp %.2g in %d layer(s), heap %s of %s",
         now.pages(),
         intervalRate,
         now.pagesPerSecond(),
@@ -77,6 +77,7 @@ final class ProgressReporter implements AutoCloseable {
         now.errors().isEmpty() ? "" : " " + counts(now.errors()),
         counts(now.links()),
         counts(now.skipped()),
+        now.sitemaps().isEmpty() ? "" : " sitemaps " + counts(now.sitemaps()) + ",",
         now.sieveEstimate(),
         now.sieveFpp(),
         now.sieveLayers(),

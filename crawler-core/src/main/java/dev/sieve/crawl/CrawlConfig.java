@@ -10,6 +10,7 @@ import dev.sieve.frontier.Politeness;
 import dev.sieve.frontier.QueueKey;
 import dev.sieve.robots.RobotsSettings;
 import dev.sieve.scope.ScopeSettings;
+import dev.sieve.sitemap.SitemapSettings;
 import dev.sieve.url.Url;
 import java.time.Clock;
 import java.time.Duration;
@@ -19,8 +20,8 @@ import java.util.function.Consumer;
 
 /**
  * The settings of one crawl: its seeds, workers and budget, composed with the {@link
- * FetchSettings fetch}, {@link RobotsSettings robots} and {@link ScopeSettings scope} settings
- * and the frontier's. Immutable; built with {@link #builder()} and validated once in {@link
+ * FetchSettings fetch}, {@link RobotsSettings robots}, {@link ScopeSettings scope} and {@link
+ * SitemapSettings sitemap} settings and the frontier's. Immutable; built with {@link #builder()} and validated once in {@link
  * Builder#build()}, whose messages name the offending value.
  */
 public final class CrawlConfig {
@@ -35,6 +36,7 @@ public final class CrawlConfig {
   final FetchSettings fetch;
   final RobotsSettings robots;
   final ScopeSettings scope;
+  final SitemapSettings sitemaps;
   final long expectedUrls;
   final double falsePositiveRate;
   final Duration politenessDelay;
@@ -61,6 +63,7 @@ public final class CrawlConfig {
     this.fetch = b.fetch.build();
     this.robots = b.robots.build();
     this.scope = b.scope.build();
+    this.sitemaps = b.sitemaps.build();
     this.expectedUrls = b.expectedUrls;
     this.falsePositiveRate = b.falsePositiveRate;
     this.politenessDelay = b.politenessDelay;
@@ -86,6 +89,7 @@ public final class CrawlConfig {
         .state(stateDir, freshState, checkpointInterval, diskReserveBytes)
         .addSeeds(addSeeds)
         .fixedOnResume("scope", scope.scope().name().toLowerCase(java.util.Locale.ROOT))
+        .fixedOnResume("url-rules", scope.rules().toString())
         .build();
   }
 
@@ -121,6 +125,10 @@ public final class CrawlConfig {
     return scope;
   }
 
+  public SitemapSettings sitemaps() {
+    return sitemaps;
+  }
+
   /** The frontier's part of these settings, for {@code Frontiers.open}: the one place it is made. */
   public FrontierSettings frontierSettings() {
     return frontier;
@@ -134,6 +142,7 @@ public final class CrawlConfig {
     private final FetchSettings.Builder fetch = FetchSettings.builder();
     private final RobotsSettings.Builder robots = RobotsSettings.builder();
     private final ScopeSettings.Builder scope = ScopeSettings.builder();
+    private final SitemapSettings.Builder sitemaps = SitemapSettings.builder();
     private long expectedUrls = FrontierSettings.DEFAULT_EXPECTED_URLS;
     private double falsePositiveRate = Double.parseDouble(FrontierSettings.DEFAULT_FALSE_POSITIVE_RATE);
     private Duration politenessDelay = Politeness.DEFAULT.delay();
@@ -238,6 +247,12 @@ public final class CrawlConfig {
       return this;
     }
 
+    /** Sets which sitemaps are read and how much of them (see {@link SitemapSettings}). */
+    public Builder sitemaps(Consumer<SitemapSettings.Builder> settings) {
+      settings.accept(sitemaps);
+      return this;
+    }
+
     /** Worker threads (default 8). */
     public Builder threads(int threads) {
       this.threads = threads;
@@ -302,6 +317,22 @@ public final class CrawlConfig {
       return this;
     }
 
+    /**
+     * A sitemap given by the user is fetched in its authority's politeness slots, which only the
+     * seeds' authorities are sure to have.
+     */
+    private void checkSitemapsOnSeeds(SitemapSettings settings) {
+      java.util.Set<String> origins = new java.util.HashSet<>();
+      seeds.forEach(seed -> origins.add(seed.origin()));
+      for (Url sitemap : settings.sitemaps()) {
+        if (!origins.contains(sitemap.origin())) {
+          throw new IllegalArgumentException("sitemaps (" + sitemap + ") must be on the authority"
+              + " (scheme, host, port) of a seed, whose politeness slots its fetches take: add a"
+              + " seed there, e.g. " + sitemap.origin() + "/");
+        }
+      }
+    }
+
     public CrawlConfig build() {
       if (seeds.isEmpty()) {
         throw new IllegalArgumentException("seeds (none) must hold at least one URL");
@@ -309,6 +340,7 @@ public final class CrawlConfig {
       positive("threads", threads);
       positive("maxPages", maxPages);
       notNegative("stopTimeout", stopTimeout);
+      checkSitemapsOnSeeds(sitemaps.build());
       if (growOnCapacity && seenFilter == dev.sieve.frontier.SeenFilter.CUCKOO) {
         throw new IllegalArgumentException(
             "seenFilter (cuckoo) has a fixed size and cannot grow: set on-capacity warn");

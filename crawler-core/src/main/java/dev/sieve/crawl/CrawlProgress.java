@@ -25,7 +25,10 @@ import java.util.Map;
  * @param capacityWarnings capacity warnings logged
  * @param links the fates of the links found on parsed pages: {@code found} first, then each
  *     {@link LinkFate} that occurred by its label ({@code new}, {@code seen}, {@code nofollow}…);
- *     the fates add up to {@code found}
+ *     the fates add up to {@code found}; they include the URLs listed in sitemaps
+ * @param sitemaps sitemap files and what they listed: {@code fetched}, {@code failed}, {@code
+ *     cut}, {@code from-sitemap} (URLs listed, each with its fate in {@code links}), {@code
+ *     over-url-cap}, {@code cross-authority}, {@code over-authority-cap} (only those above 0)
  */
 public record CrawlProgress(
     Duration elapsed,
@@ -43,7 +46,8 @@ public record CrawlProgress(
     double sieveFpp,
     int sieveLayers,
     int capacityWarnings,
-    Map<String, Long> links) {
+    Map<String, Long> links,
+    Map<String, Long> sitemaps) {
 
   /** Records with an error of any kind. */
   public long errorTotal() {

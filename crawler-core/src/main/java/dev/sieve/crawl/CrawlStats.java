@@ -14,6 +14,8 @@ import java.util.concurrent.atomic.LongAdder;
 final class CrawlStats {
   /** Prefix of a link fate's counter name: {@code link.new}, {@code link.query-trap}… */
   static final String LINK = "link.";
+  /** Prefix of a sitemap counter's name: {@code sitemap.fetched}, {@code sitemap.from-sitemap}… */
+  static final String SITEMAP = "sitemap.";
 
   final LongAdder pages = new LongAdder();
   final LongAdder bytes = new LongAdder();
@@ -24,10 +26,13 @@ final class CrawlStats {
   private final Map<String, LongAdder> skipped = new ConcurrentHashMap<>();
   /** Link fates of parsed pages, by label. */
   private final Map<String, LongAdder> linkFates = new ConcurrentHashMap<>();
+  /** Sitemap counters ({@code sitemap.fetched}…), by name. */
+  private final Map<String, LongAdder> sitemaps = new ConcurrentHashMap<>();
 
   /**
    * Adds counters by name ({@code pages}, {@code bytes}, {@code retries}, {@code linksFound},
-   * {@code linksNew}, {@code error.KIND}, {@code skipped.REASON}, {@code link.FATE}): a URL's
+   * {@code linksNew}, {@code error.KIND}, {@code skipped.REASON}, {@code link.FATE}, {@code
+   * sitemap.NAME}): a URL's
    * changes as it completes, or a restored crawl's totals.
    */
   void add(Map<String, Long> saved) {
@@ -45,6 +50,8 @@ final class CrawlStats {
             add(skipped, name.substring(8), value);
           } else if (name.startsWith(LINK)) {
             add(linkFates, name.substring(LINK.length()), value);
+          } else if (name.startsWith(SITEMAP)) {
+            add(sitemaps, name.substring(SITEMAP.length()), value);
           }
         }
       }
@@ -87,5 +94,9 @@ final class CrawlStats {
 
   Map<String, Long> skipped() {
     return copy(skipped);
+  }
+
+  Map<String, Long> sitemaps() {
+    return copy(sitemaps);
   }
 }

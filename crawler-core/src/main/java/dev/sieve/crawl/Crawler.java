@@ -182,7 +182,8 @@ public final class Crawler {
         frontier.seenFpp(),
         frontier.seenLayers(),
         frontier.capacityWarnings(),
-        stats.linkFates());
+        stats.linkFates(),
+        stats.sitemaps());
   }
 
   /** The crawl's refusals with the frontier's beside them. */

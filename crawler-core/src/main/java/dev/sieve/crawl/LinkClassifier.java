@@ -14,9 +14,9 @@ import org.slf4j.LoggerFactory;
  * Gives each link of a page its {@link LinkFate}, queues the followable ones and counts them all,
  * so that a page's fates add up to the links found on it. The order of the questions decides the
  * fate of a link that would fail several: first what the extractor settled (invalid, nofollow, a
- * repeat on the page: seen, over the outlinks cap), then {@link LinkFilter} (depth, scope, length,
- * path trap, private address), then robots.txt, then {@link QueryVariants}, then the frontier (new
- * or seen).
+ * repeat on the page: seen, over the outlinks cap), then {@link LinkFilter} (depth, scope, URL
+ * rules, length, path trap, private address), then robots.txt, then {@link QueryVariants}, then
+ * the frontier (new or seen).
  *
  * <p>robots.txt is asked only when its rules for the link's origin are already cached and parsed:
  * a link is never made to wait for a fetch. A link whose robots.txt is not known yet goes on as
@@ -75,7 +75,7 @@ final class LinkClassifier {
   }
 
   /** The fate of a kept link before the frontier, or null if it is offered to the frontier. */
-  private LinkFate fate(Url link, int depth) {
+  LinkFate fate(Url link, int depth) {
     LinkFate refused = filter.fate(link, depth);
     if (refused != null) {
       return refused;

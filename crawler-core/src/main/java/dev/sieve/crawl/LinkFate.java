@@ -17,6 +17,8 @@ public enum LinkFate {
   SEEN,
   /** Outside the crawl's {@code --scope}. */
   OUT_OF_SCOPE,
+  /** Refused by the {@code --include}/{@code --exclude} rules. */
+  EXCLUDED,
   /** Disallowed by the target's robots.txt, already fetched and cached when the link was found. */
   ROBOTS_DENIED,
   /** Marked {@code rel=nofollow}, or on a page whose robots meta tag says nofollow. */

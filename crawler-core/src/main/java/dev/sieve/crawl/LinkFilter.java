@@ -1,6 +1,7 @@
 package dev.sieve.crawl;
 
 import dev.sieve.fetch.AddressPolicy;
+import dev.sieve.scope.UrlRules;
 import dev.sieve.url.Url;
 import dev.sieve.url.UrlScope;
 import java.util.HashMap;
@@ -9,12 +10,14 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * Decides whether a discovered link is followed: scope, depth, and the traps and hazards of the
+ * Decides whether a discovered link (or redirect target, or URL listed in a sitemap) is followed:
+ * depth, scope, the {@code --include}/{@code --exclude} rules, and the traps and hazards of the
  * web. Returns the {@link LinkFate} of a refused link, so every refusal is counted. Immutable,
  * thread-safe.
  */
 final class LinkFilter {
   private final UrlScope scope;
+  private final UrlRules rules;
   private final int maxDepth;
   private final int maxUrlLength;
   private final int maxPathDepth;
@@ -25,6 +28,7 @@ final class LinkFilter {
   /** Links relative to {@code seeds} (a resumed crawl's, which may differ from the config's). */
   LinkFilter(CrawlConfig config, java.util.List<Url> seeds) {
     this.scope = UrlScope.of(config.scope.scope(), seeds);
+    this.rules = config.scope.rules();
     this.maxDepth = config.scope.maxDepth();
     this.maxUrlLength = config.scope.maxUrlLength();
     this.maxPathDepth = config.scope.maxPathDepth();
@@ -46,6 +50,9 @@ final class LinkFilter {
     }
     if (!scope.allows(link)) {
       return LinkFate.OUT_OF_SCOPE;
+    }
+    if (!rules.allows(link.toString())) {
+      return LinkFate.EXCLUDED;
     }
     if (link.length() > maxUrlLength) {
       return LinkFate.TOO_LONG;

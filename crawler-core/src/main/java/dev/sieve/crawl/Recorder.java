@@ -35,6 +35,14 @@ final class Recorder {
     return new Outcome(lease);
   }
 
+  /**
+   * Adds counters that belong to no URL's ending (a sitemap read in a URL's politeness slot, and
+   * the fates of what it lists) to the live counters only: they are not journaled.
+   */
+  void countAside(Map<String, Long> delta) {
+    stats.add(delta);
+  }
+
   /** The counters one record stands for (a record made before a crash, on resume). */
   static Map<String, Long> counts(PageRecord record) {
     Map<String, Long> delta = new HashMap<>();

@@ -10,6 +10,7 @@ import dev.sieve.parse.LinkExtractor;
 import dev.sieve.parse.ParsedPage;
 import dev.sieve.robots.RobotsPolicy;
 import dev.sieve.robots.RobotsVerdict;
+import dev.sieve.sitemap.ReadSitemaps;
 import dev.sieve.url.Url;
 import java.time.Duration;
 import java.util.List;
@@ -35,6 +36,7 @@ final class UrlPipeline implements AutoCloseable {
   private final RobotsPolicy robots;
   private final LinkFilter links;
   private final LinkClassifier linkFates;
+  private final SitemapStep sitemaps;
   private final UnreachableHosts hosts;
   /** Permits for URLs still to be done under --max-pages; a URL that is not a page gives its back. */
   private final Semaphore pageBudget;
@@ -58,6 +60,11 @@ final class UrlPipeline implements AutoCloseable {
     this.robots = robots(config, this::fetch);
     this.links = new LinkFilter(config, seeds);
     this.linkFates = new LinkClassifier(config, links, robots, frontier);
+    this.sitemaps = new SitemapStep(config.sitemaps, this::fetch, robots, linkFates, frontier,
+        recorder::countAside, config.stateDir == null
+            ? ReadSitemaps.none()
+            // Restored counters tell a resumed crawl: a new one (or one started over) has none.
+            : ReadSitemaps.open(config.stateDir, !frontier.restoredCounts().isEmpty()));
   }
 
   private static Fetcher fetcher(CrawlConfig config, List<Url> seeds) {
@@ -94,7 +101,8 @@ final class UrlPipeline implements AutoCloseable {
     Recorder.Outcome outcome = recorder.of(lease);
     if (refusedAddress(outcome, url)
         || hosts.failIfUnreachable(outcome, url)
-        || !robotsAllow(outcome, url)) {
+        || !robotsAllow(outcome, url)
+        || readSitemap(lease, url)) {
       return;
     }
     FetchResult page = fetch(url.toString());
@@ -115,10 +123,25 @@ final class UrlPipeline implements AutoCloseable {
     outcome.finish();
   }
 
-  /** Closes the fetcher: fetches still in flight fail. */
+  /** Closes the fetcher: fetches still in flight fail; reports sitemaps left unread. */
   @Override
   public void close() {
     fetcher.close();
+    sitemaps.close();
+  }
+
+  /**
+   * Reads the next sitemap of the URL's authority, if one waits, in this lease's politeness slot
+   * (as a robots.txt fetch does), and then puts the URL back to wait for the next slot. Returns
+   * whether it did.
+   */
+  private boolean readSitemap(Lease lease, Url url) {
+    if (!sitemaps.readNext(url)) {
+      return false;
+    }
+    pageBudget.release();
+    frontier.putBack(lease);
+    return true;
   }
 
   /**
@@ -146,6 +169,9 @@ final class UrlPipeline implements AutoCloseable {
     Lease lease = outcome.lease();
     boolean fetchesRobots = robots.cached(url).isEmpty();
     RobotsVerdict verdict = robots.check(url);
+    if (fetchesRobots && !verdict.skipHost()) {
+      sitemaps.fromRobots(url.origin(), verdict.sitemaps());
+    }
     verdict.crawlDelay().ifPresent(delay -> frontier.setHostDelay(lease.hostKey(), delay));
     if (verdict.skipHost()) {
       int dropped = frontier.skipHost(lease.hostKey());

@@ -142,10 +142,10 @@ public final class RobotsPolicy {
     }
     Optional<Duration> delay = rules.crawlDelay();
     if (delay.isPresent() && delay.get().compareTo(maxCrawlDelay) > 0) {
-      return RobotsVerdict.of(Decision.CRAWL_DELAY_TOO_LONG, delay);
+      return RobotsVerdict.of(Decision.CRAWL_DELAY_TOO_LONG, delay, rules.sitemaps());
     }
     Decision decision = rules.isAllowed(url) ? Decision.ALLOWED : Decision.DISALLOWED_BY_RULE;
-    return RobotsVerdict.of(decision, delay);
+    return RobotsVerdict.of(decision, delay, rules.sitemaps());
   }
 
   /**

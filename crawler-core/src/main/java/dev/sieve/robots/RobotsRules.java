@@ -41,6 +41,7 @@ public final class RobotsRules {
   private final String failure;
   /** Fetches of this origin's robots.txt in a row that failed, this one included. */
   private final int failuresInARow;
+  private final java.util.List<String> sitemaps;
 
   private RobotsRules(
       String origin,
@@ -61,6 +62,7 @@ public final class RobotsRules {
     this.parsedBytes = parsedBytes;
     this.failure = failure;
     this.failuresInARow = failuresInARow;
+    this.sitemaps = rules == null ? java.util.List.of() : java.util.List.copyOf(rules.getSitemaps());
   }
 
   /**
@@ -125,6 +127,14 @@ public final class RobotsRules {
       case UNAVAILABLE -> true;
       case UNREACHABLE -> false;
     };
+  }
+
+  /**
+   * The {@code Sitemap:} URLs the robots.txt names, as written there (they apply to every agent);
+   * empty without a parsed robots.txt.
+   */
+  public java.util.List<String> sitemaps() {
+    return sitemaps;
   }
 
   /** The {@code Crawl-delay} that applies to this crawler, if the robots.txt sets one. */

@@ -1,6 +1,7 @@
 package dev.sieve.robots;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -33,23 +34,39 @@ public final class RobotsVerdict {
   private final Duration crawlDelay;
   /** The unreachable rules behind a {@link Decision#ROBOTS_UNREACHABLE}; else null. */
   private final RobotsRules unreachable;
+  /** The {@code Sitemap:} lines of the robots.txt behind this verdict. */
+  private final List<String> sitemaps;
 
-  private RobotsVerdict(Decision decision, Duration crawlDelay, RobotsRules unreachable) {
+  private RobotsVerdict(Decision decision, Duration crawlDelay, RobotsRules unreachable,
+      List<String> sitemaps) {
     this.decision = decision;
     this.crawlDelay = crawlDelay;
     this.unreachable = unreachable;
+    this.sitemaps = sitemaps;
   }
 
   static RobotsVerdict of(Decision decision, Optional<Duration> crawlDelay) {
+    return of(decision, crawlDelay, List.of());
+  }
+
+  static RobotsVerdict of(Decision decision, Optional<Duration> crawlDelay, List<String> sitemaps) {
     if (decision == Decision.ROBOTS_UNREACHABLE) {
       throw new IllegalArgumentException("an unreachable verdict needs its rules");
     }
-    return new RobotsVerdict(decision, crawlDelay.orElse(null), null);
+    return new RobotsVerdict(decision, crawlDelay.orElse(null), null, List.copyOf(sitemaps));
   }
 
   /** The verdict of disallow-all {@code rules} whose robots.txt could not be fetched. */
   static RobotsVerdict unreachable(RobotsRules rules) {
-    return new RobotsVerdict(Decision.ROBOTS_UNREACHABLE, null, rules);
+    return new RobotsVerdict(Decision.ROBOTS_UNREACHABLE, null, rules, List.of());
+  }
+
+  /**
+   * The sitemaps the origin's robots.txt names ({@code Sitemap:} lines, as written), whatever the
+   * decision; empty when it has none or could not be fetched.
+   */
+  public List<String> sitemaps() {
+    return sitemaps;
   }
 
   /**

@@ -33,6 +33,7 @@ public final class ScopeSettings {
   private final int maxRepeatedSegments;
   private final boolean followNofollow;
   private final boolean allowPrivate;
+  private final UrlRules rules;
 
   private ScopeSettings(Builder b) {
     this.scope = b.scope;
@@ -44,6 +45,7 @@ public final class ScopeSettings {
     this.maxRepeatedSegments = b.maxRepeatedSegments;
     this.followNofollow = b.followNofollow;
     this.allowPrivate = b.allowPrivate;
+    this.rules = b.rules;
   }
 
   public static Builder builder() {
@@ -91,6 +93,11 @@ public final class ScopeSettings {
     return allowPrivate;
   }
 
+  /** The {@code --include}/{@code --exclude} rules links must pass (default none). */
+  public UrlRules rules() {
+    return rules;
+  }
+
   /** Scope and link limits; every value has a default. */
   public static final class Builder {
     private Scope scope = Scope.fromString(DEFAULT_SCOPE).orElseThrow();
@@ -102,6 +109,9 @@ public final class ScopeSettings {
     private int maxRepeatedSegments = DEFAULT_MAX_REPEATED_SEGMENTS;
     private boolean followNofollow;
     private boolean allowPrivate;
+    private java.util.List<String> include = java.util.List.of();
+    private java.util.List<String> exclude = java.util.List.of();
+    private UrlRules rules;
 
     private Builder() {}
 
@@ -169,7 +179,23 @@ public final class ScopeSettings {
       return this;
     }
 
+    /**
+     * Regular expressions a link, redirect target or sitemap-listed URL must match (with {@code
+     * find()}, normalized) at least one of, if any is given (default none); see {@link UrlRules}.
+     */
+    public Builder include(java.util.List<String> regexes) {
+      this.include = java.util.List.copyOf(regexes);
+      return this;
+    }
+
+    /** Regular expressions no followed URL may match; an exclude wins (default none). */
+    public Builder exclude(java.util.List<String> regexes) {
+      this.exclude = java.util.List.copyOf(regexes);
+      return this;
+    }
+
     public ScopeSettings build() {
+      rules = UrlRules.of(include, exclude);
       Check.atLeast("maxDepth", maxDepth, 0);
       Check.positive("maxUrlLength", maxUrlLength);
       Check.atLeast("maxOutlinks", maxOutlinks, 0);
