@@ -178,14 +178,14 @@ final class SitemapStep {
   }
 
   /**
-   * THE call site where a URL listed in a sitemap enters the frontier: {@code sitemap} is its
-   * referrer ({@code via}) and {@code lastmod} (nullable) the date the sitemap gives it. The
-   * frontier's push does not carry them yet; when it does, pass them here.
+   * The one place a URL listed in a sitemap enters the frontier: {@code sitemap} goes with it as
+   * its referrer ({@code via}) and {@code lastmod} (nullable) as the date the sitemap gives it,
+   * both ending up in the URL's record.
    *
    * @return whether the frontier queued it (false: already seen)
    */
   private boolean pushListed(Url url, Url sitemap, Instant lastmod) {
-    return frontier.push(url, LISTED_DEPTH);
+    return frontier.push(url, LISTED_DEPTH, sitemap.toString(), lastmod);
   }
 
   private void offer(String origin, String sitemapUrl, String namedBy) {

@@ -69,6 +69,12 @@ class SitemapCrawlTest {
     assertThat(byUrl).containsOnlyKeys(url("/"), url("/only-in-sitemap.html"), url("/from-text.html"));
     assertThat(byUrl.get(url("/only-in-sitemap.html")).status()).isEqualTo(200);
     assertThat(byUrl.get(url("/only-in-sitemap.html")).depth()).isEqualTo(1);
+    // The sitemap is its referrer, and the lastmod it gives is kept in the page's record.
+    assertThat(byUrl.get(url("/only-in-sitemap.html")).via()).isEqualTo(url("/maps/pages.xml.gz"));
+    assertThat(byUrl.get(url("/only-in-sitemap.html")).lastmod())
+        .isEqualTo(java.time.Instant.parse("2024-05-01T00:00:00Z"));
+    assertThat(byUrl.get(url("/from-text.html")).via()).isEqualTo(url("/maps/more.txt"));
+    assertThat(byUrl.get(url("/from-text.html")).lastmod()).isNull();
     assertThat(summary.sitemaps()).containsExactlyInAnyOrderEntriesOf(Map.of(
         "fetched", 3L, "from-sitemap", 4L));
     // Each listed URL got a fate: two new, the seed seen, the disallowed one robots-denied.
