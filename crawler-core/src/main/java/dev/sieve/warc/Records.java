@@ -1,0 +1,223 @@
+package dev.sieve.warc;
+
+import com.google.common.io.BaseEncoding;
+import dev.sieve.fetch.Exchange;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.URI;
+import java.net.UnknownHostException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.netpreserve.jwarc.MediaType;
+import org.netpreserve.jwarc.MessageBody;
+import org.netpreserve.jwarc.MessageVersion;
+import org.netpreserve.jwarc.WarcCaptureRecord;
+import org.netpreserve.jwarc.WarcRequest;
+import org.netpreserve.jwarc.WarcResponse;
+import org.netpreserve.jwarc.WarcRevisit;
+import org.netpreserve.jwarc.WarcTruncationReason;
+import org.netpreserve.jwarc.Warcinfo;
+
+/**
+ * The WARC records of a file's start and of one exchange, each serialized by jwarc's builders
+ * and gzipped as a member of its own. Stateless and thread-safe.
+ */
+final class Records {
+  private static final byte[] END = "\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1);
+  private static final byte[] TRANSFER_ENCODING =
+      "transfer-encoding:".getBytes(StandardCharsets.ISO_8859_1);
+  /** What a stored {@code Transfer-Encoding} header is renamed to: the body is de-chunked. */
+  static final String KEPT_TRANSFER_ENCODING = "X-Sieve-Transfer-Encoding";
+
+  /**
+   * A request and its response (or revisit), gzipped: where the response starts in {@code
+   * bytes}, its record ID and date.
+   */
+  record Pair(byte[] bytes, int responseOffset, UUID responseId, Instant date) {}
+
+  private Records() {}
+
+  /** The warcinfo record that starts file {@code filename}. */
+  static byte[] warcinfo(WarcSettings settings, String filename, Instant date) {
+    Map<String, List<String>> fields = new LinkedHashMap<>();
+    fields.put("software", List.of(settings.software));
+    fields.put("format", List.of("WARC File Format 1.1"));
+    fields.put("conformsTo",
+        List.of("http://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/"));
+    fields.put("hostname", List.of(settings.host));
+    settings.info.forEach((name, value) -> fields.put(name, List.of(value)));
+    Warcinfo info = new Warcinfo.Builder()
+        .version(MessageVersion.WARC_1_1)
+        .date(date.truncatedTo(ChronoUnit.SECONDS))
+        .filename(filename)
+        .fields(fields)
+        .build();
+    ByteArrayOutputStream out = new ByteArrayOutputStream(1024);
+    byte[] block = readAll(info.body());
+    Gzip.member(out, settings.gzipLevel, info.serializeHeader(), block, END);
+    return out.toByteArray();
+  }
+
+  /**
+   * The request and response records of {@code exchange} for {@code url}, or request and revisit
+   * when {@code original} (the first response with the same payload) is given.
+   */
+  static Pair exchange(String url, Exchange exchange, String payloadSha1, Digests.Original original,
+      int gzipLevel) {
+    Instant date = exchange.date().truncatedTo(ChronoUnit.SECONDS);
+    UUID requestId = UUID.randomUUID();
+    UUID responseId = UUID.randomUUID();
+    InetAddress ip = address(exchange.ip());
+    byte[] requestBlock = bytes(exchange.requestHead());
+    byte[] responseHead = keepTransferEncoding(bytes(exchange.responseHead()));
+    byte[] payload = original == null ? bytes(exchange.payload()) : new byte[0];
+
+    WarcRequest.Builder request = new WarcRequest.Builder(url)
+        .version(MessageVersion.WARC_1_1)
+        .recordId(requestId)
+        .date(date)
+        .concurrentTo(urn(responseId))
+        .blockDigest("sha1", sha1(requestBlock))
+        .body(MediaType.HTTP_REQUEST, requestBlock);
+    WarcCaptureRecord response;
+    byte[] responseBlock = concat(responseHead, payload);
+    if (original == null) {
+      WarcResponse.Builder builder = new WarcResponse.Builder(url)
+          .version(MessageVersion.WARC_1_1)
+          .recordId(responseId)
+          .date(date)
+          .concurrentTo(urn(requestId))
+          .blockDigest("sha1", sha1(responseBlock))
+          .payloadDigest("sha1", payloadSha1)
+          .body(MediaType.HTTP_RESPONSE, responseBlock);
+      WarcTruncationReason truncated = truncation(exchange.truncation());
+      if (truncated != WarcTruncationReason.NOT_TRUNCATED) {
+        builder.truncated(truncated);
+      }
+      if (ip != null) {
+        builder.ipAddress(ip);
+      }
+      response = builder.build();
+    } else {
+      WarcRevisit.Builder builder = new WarcRevisit.Builder(url, WarcRevisit.IDENTICAL_PAYLOAD_DIGEST_1_1)
+          .version(MessageVersion.WARC_1_1)
+          .recordId(responseId)
+          .date(date)
+          .concurrentTo(urn(requestId))
+          .refersTo(urn(original.recordId()), original.url(), original.date())
+          .blockDigest("sha1", sha1(responseBlock))
+          .payloadDigest("sha1", payloadSha1)
+          .body(MediaType.HTTP_RESPONSE, responseBlock);
+      if (ip != null) {
+        builder.ipAddress(ip);
+      }
+      response = builder.build();
+    }
+    if (ip != null) {
+      request.ipAddress(ip);
+    }
+    ByteArrayOutputStream out = new ByteArrayOutputStream(
+        requestBlock.length + responseBlock.length / 2 + 2048);
+    Gzip.member(out, gzipLevel, request.build().serializeHeader(), requestBlock, END);
+    int responseOffset = out.size();
+    Gzip.member(out, gzipLevel, response.serializeHeader(), responseBlock, END);
+    return new Pair(out.toByteArray(), responseOffset, responseId, date);
+  }
+
+  static URI urn(UUID id) {
+    return URI.create("urn:uuid:" + id);
+  }
+
+  private static WarcTruncationReason truncation(Exchange.Truncation truncation) {
+    return switch (truncation) {
+      case NONE -> WarcTruncationReason.NOT_TRUNCATED;
+      case LENGTH -> WarcTruncationReason.LENGTH;
+      case TIME -> WarcTruncationReason.TIME;
+      case DISCONNECT -> WarcTruncationReason.DISCONNECT;
+    };
+  }
+
+  /**
+   * Renames a {@code Transfer-Encoding} header: the stored body is de-chunked, and a reader
+   * seeing {@code chunked} would try to de-chunk it again. Nothing else in the head changes.
+   */
+  static byte[] keepTransferEncoding(byte[] head) {
+    StringBuilder renamed = null;
+    int lineStart = 0;
+    for (int i = 0; i < head.length; i++) {
+      if (head[i] == '\n') {
+        lineStart = i + 1;
+      } else if (i == lineStart && startsWithIgnoreCase(head, i, TRANSFER_ENCODING)) {
+        if (renamed == null) {
+          renamed = new StringBuilder(new String(head, StandardCharsets.ISO_8859_1));
+        }
+        int shift = renamed.length() - head.length;
+        renamed.replace(i + shift, i + shift + "Transfer-Encoding".length(), KEPT_TRANSFER_ENCODING);
+      }
+    }
+    return renamed == null ? head : renamed.toString().getBytes(StandardCharsets.ISO_8859_1);
+  }
+
+  private static boolean startsWithIgnoreCase(byte[] bytes, int at, byte[] prefix) {
+    if (bytes.length - at < prefix.length) {
+      return false;
+    }
+    for (int i = 0; i < prefix.length; i++) {
+      if (Character.toLowerCase((char) bytes[at + i]) != prefix[i]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static InetAddress address(String ip) {
+    if (ip == null) {
+      return null;
+    }
+    try {
+      return InetAddress.getByName(ip); // a literal: no lookup
+    } catch (UnknownHostException e) {
+      return null;
+    }
+  }
+
+  static String sha1(byte[] bytes) {
+    try {
+      return BaseEncoding.base32().encode(MessageDigest.getInstance("SHA-1").digest(bytes));
+    } catch (NoSuchAlgorithmException e) {
+      throw new AssertionError("every JVM has SHA-1", e);
+    }
+  }
+
+  private static byte[] bytes(ByteBuffer buffer) {
+    byte[] out = new byte[buffer.remaining()];
+    buffer.get(out);
+    return out;
+  }
+
+  private static byte[] concat(byte[] a, byte[] b) {
+    byte[] out = new byte[a.length + b.length];
+    System.arraycopy(a, 0, out, 0, a.length);
+    System.arraycopy(b, 0, out, a.length, b.length);
+    return out;
+  }
+
+  /** The whole body of a record built in memory. */
+  private static byte[] readAll(MessageBody body) {
+    try {
+      return body.stream().readAllBytes();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // in memory: cannot happen
+    }
+  }
+}
