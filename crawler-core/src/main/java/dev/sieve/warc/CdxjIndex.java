@@ -10,6 +10,8 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.netpreserve.jwarc.HttpResponse;
 import org.netpreserve.jwarc.URIs;
 import org.netpreserve.jwarc.WarcCaptureRecord;
@@ -27,6 +29,9 @@ import org.netpreserve.jwarc.WarcRevisit;
 final class CdxjIndex {
   private static final DateTimeFormatter TIMESTAMP =
       DateTimeFormatter.ofPattern("yyyyMMddHHmmss", Locale.ROOT).withZone(ZoneOffset.UTC);
+
+  private static final Pattern REVERSED_IPV4 =
+      Pattern.compile("(\\d{1,3}),(\\d{1,3}),(\\d{1,3}),(\\d{1,3})(?=[:)])");
 
   private CdxjIndex() {}
 
@@ -85,7 +90,7 @@ final class CdxjIndex {
       long offset) {
     String line(long length, String filename) {
       StringBuilder json = new StringBuilder(256)
-          .append(URIs.toNormalizedSurt(url)).append(' ').append(timestamp).append(" {");
+          .append(surt(url)).append(' ').append(timestamp).append(" {");
       field(json, "url", url).append(", ");
       field(json, "mime", mime).append(", ");
       field(json, "status", Integer.toString(status)).append(", ");
@@ -96,6 +101,18 @@ final class CdxjIndex {
       field(json, "offset", Long.toString(offset)).append(", ");
       return field(json, "filename", filename).append('}').toString();
     }
+  }
+
+  /**
+   * The SURT of {@code url} as jwarc normalizes it, but with an IPv4 host in its usual order, as
+   * pywb's and OpenWayback's look-ups write it.
+   */
+  static String surt(String url) {
+    String surt = URIs.toNormalizedSurt(url);
+    Matcher ip = REVERSED_IPV4.matcher(surt);
+    return ip.lookingAt()
+        ? ip.group(4) + "," + ip.group(3) + "," + ip.group(2) + "," + ip.group(1) + surt.substring(ip.end())
+        : surt;
   }
 
   private static StringBuilder field(StringBuilder json, String name, String value) {

@@ -82,56 +82,45 @@ final class Records {
     byte[] responseHead = keepTransferEncoding(bytes(exchange.responseHead()));
     byte[] payload = original == null ? bytes(exchange.payload()) : new byte[0];
 
-    WarcRequest.Builder request = new WarcRequest.Builder(url)
-        .version(MessageVersion.WARC_1_1)
-        .recordId(requestId)
-        .date(date)
-        .concurrentTo(urn(responseId))
-        .blockDigest("sha1", sha1(requestBlock))
-        .body(MediaType.HTTP_REQUEST, requestBlock);
-    WarcCaptureRecord response;
+    WarcRequest request = capture(new WarcRequest.Builder(url), requestId, date, responseId, ip,
+        MediaType.HTTP_REQUEST, requestBlock).build();
     byte[] responseBlock = concat(responseHead, payload);
+    WarcCaptureRecord response;
     if (original == null) {
-      WarcResponse.Builder builder = new WarcResponse.Builder(url)
-          .version(MessageVersion.WARC_1_1)
-          .recordId(responseId)
-          .date(date)
-          .concurrentTo(urn(requestId))
-          .blockDigest("sha1", sha1(responseBlock))
-          .payloadDigest("sha1", payloadSha1)
-          .body(MediaType.HTTP_RESPONSE, responseBlock);
+      WarcResponse.Builder builder = capture(new WarcResponse.Builder(url), responseId, date,
+          requestId, ip, MediaType.HTTP_RESPONSE, responseBlock)
+          .payloadDigest("sha1", payloadSha1);
       WarcTruncationReason truncated = truncation(exchange.truncation());
       if (truncated != WarcTruncationReason.NOT_TRUNCATED) {
         builder.truncated(truncated);
       }
-      if (ip != null) {
-        builder.ipAddress(ip);
-      }
       response = builder.build();
     } else {
-      WarcRevisit.Builder builder = new WarcRevisit.Builder(url, WarcRevisit.IDENTICAL_PAYLOAD_DIGEST_1_1)
-          .version(MessageVersion.WARC_1_1)
-          .recordId(responseId)
-          .date(date)
-          .concurrentTo(urn(requestId))
-          .refersTo(urn(original.recordId()), original.url(), original.date())
-          .blockDigest("sha1", sha1(responseBlock))
+      response = capture(new WarcRevisit.Builder(url, WarcRevisit.IDENTICAL_PAYLOAD_DIGEST_1_1),
+          responseId, date, requestId, ip, MediaType.HTTP_RESPONSE, responseBlock)
           .payloadDigest("sha1", payloadSha1)
-          .body(MediaType.HTTP_RESPONSE, responseBlock);
-      if (ip != null) {
-        builder.ipAddress(ip);
-      }
-      response = builder.build();
-    }
-    if (ip != null) {
-      request.ipAddress(ip);
+          .refersTo(urn(original.recordId()), original.url(), original.date())
+          .build();
     }
     ByteArrayOutputStream out = new ByteArrayOutputStream(
         requestBlock.length + responseBlock.length / 2 + 2048);
-    Gzip.member(out, gzipLevel, request.build().serializeHeader(), requestBlock, END);
+    Gzip.member(out, gzipLevel, request.serializeHeader(), requestBlock, END);
     int responseOffset = out.size();
     Gzip.member(out, gzipLevel, response.serializeHeader(), responseBlock, END);
     return new Pair(out.toByteArray(), responseOffset, responseId, date);
+  }
+
+  /** The fields every record of an exchange has, and its block. */
+  private static <R extends WarcCaptureRecord, B extends WarcCaptureRecord.AbstractBuilder<R, B>> B
+      capture(B builder, UUID id, Instant date, UUID concurrentTo, InetAddress ip, MediaType type,
+          byte[] block) {
+    builder.version(MessageVersion.WARC_1_1);
+    builder.recordId(id).date(date).concurrentTo(urn(concurrentTo))
+        .blockDigest("sha1", sha1(block)).body(type, block);
+    if (ip != null) {
+      builder.ipAddress(ip);
+    }
+    return builder;
   }
 
   static URI urn(UUID id) {
