@@ -47,24 +47,25 @@ final class Records {
 
   private Records() {}
 
-  /** The warcinfo record that starts file {@code filename}. */
-  static byte[] warcinfo(WarcSettings settings, String filename, Instant date) {
+  /** The warcinfo record that starts file {@code filename}, with {@code info}'s fields. */
+  static byte[] warcinfo(WarcSettings settings, Map<String, String> info, String filename,
+      Instant date) {
     Map<String, List<String>> fields = new LinkedHashMap<>();
     fields.put("software", List.of(settings.software));
     fields.put("format", List.of("WARC File Format 1.1"));
     fields.put("conformsTo",
         List.of("http://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/"));
     fields.put("hostname", List.of(settings.host));
-    settings.info.forEach((name, value) -> fields.put(name, List.of(value)));
-    Warcinfo info = new Warcinfo.Builder()
+    info.forEach((name, value) -> fields.put(name, List.of(value)));
+    Warcinfo record = new Warcinfo.Builder()
         .version(MessageVersion.WARC_1_1)
         .date(date.truncatedTo(ChronoUnit.SECONDS))
         .filename(filename)
         .fields(fields)
         .build();
     ByteArrayOutputStream out = new ByteArrayOutputStream(1024);
-    byte[] block = readAll(info.body());
-    Gzip.member(out, settings.gzipLevel, info.serializeHeader(), block, END);
+    byte[] block = readAll(record.body());
+    Gzip.member(out, settings.gzipLevel, record.serializeHeader(), block, END);
     return out.toByteArray();
   }
 

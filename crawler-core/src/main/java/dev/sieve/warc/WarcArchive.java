@@ -9,7 +9,10 @@ import java.time.Clock;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
@@ -39,6 +42,8 @@ public final class WarcArchive implements AutoCloseable {
       DateTimeFormatter.ofPattern("yyyyMMddHHmmssSSS", Locale.ROOT).withZone(ZoneOffset.UTC);
 
   private final WarcSettings settings;
+  /** The warcinfo fields: the settings' and the caller's. */
+  private final Map<String, String> info;
   private final Clock clock;
   private final Digests digests;
   private final ExecutorService indexer;
@@ -48,8 +53,9 @@ public final class WarcArchive implements AutoCloseable {
   private WarcException failure;
   private boolean closed;
 
-  private WarcArchive(WarcSettings settings, Clock clock, int serial) {
+  private WarcArchive(WarcSettings settings, Map<String, String> info, Clock clock, int serial) {
     this.settings = settings;
+    this.info = info;
     this.clock = clock;
     this.serial = serial;
     this.digests = settings.dedupe ? new Digests(settings.maxDigests) : null;
@@ -70,13 +76,24 @@ public final class WarcArchive implements AutoCloseable {
    * @throws WarcException if the directory or a torn file cannot be used
    */
   public static WarcArchive open(WarcSettings settings, Clock clock) {
+    return open(settings, clock, Map.of());
+  }
+
+  /**
+   * {@link #open(WarcSettings, Clock)}, each file's warcinfo also holding {@code info} (e.g. the
+   * crawl's settings and robots policy), in its order.
+   */
+  public static WarcArchive open(WarcSettings settings, Clock clock, Map<String, String> info) {
     try {
       Files.createDirectories(settings.dir);
     } catch (IOException e) {
       throw new WarcException("create WARC directory", settings.dir, e);
     }
     List<Path> recovered = TornFiles.recover(settings.dir);
-    WarcArchive archive = new WarcArchive(settings, clock, nextSerial(settings));
+    Map<String, String> fields = new LinkedHashMap<>(settings.info);
+    fields.putAll(info);
+    WarcArchive archive = new WarcArchive(settings, Collections.unmodifiableMap(fields), clock,
+        nextSerial(settings));
     if (settings.index) {
       for (Path file : recovered) {
         archive.index(file);
@@ -152,7 +169,7 @@ public final class WarcArchive implements AutoCloseable {
       Path path = settings.dir.resolve(name + WarcFile.OPEN);
       try {
         current = WarcFile.create(settings.dir, name);
-        current.append(Records.warcinfo(settings, name, clock.instant()), false);
+        current.append(Records.warcinfo(settings, info, name, clock.instant()), false);
       } catch (IOException e) {
         throw fail(new WarcException("create WARC file", path, e));
       }
