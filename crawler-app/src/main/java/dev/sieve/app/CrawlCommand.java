@@ -77,6 +77,8 @@ final class CrawlCommand implements Callable<Integer> {
 
   @Mixin LinkOptions links;
 
+  @Mixin WarcOptions warc;
+
   @Option(names = "--state", paramLabel = "DIR",
       description = "Keep the crawl's state (checkpoints and journal) in DIR; a DIR holding state is resumed, the output appended.")
   Path stateDir;
@@ -166,7 +168,11 @@ final class CrawlCommand implements Callable<Integer> {
       if (redis) {
         files.begin(jsonl);
         log.info("Joined crawl '{}' in {}", where.crawlId, where.frontier);
-        crawler = new Crawler(crawlConfig, shared, run.listener());
+        try {
+          crawler = new Crawler(crawlConfig, shared, run.listener());
+        } catch (UncheckedIOException e) { // the WARC archive
+          throw CrawlStop.ioFailure(e.getMessage());
+        }
       } else {
         crawler = openLocal(crawlConfig, run);
         files.begin(jsonl);
@@ -243,6 +249,7 @@ final class CrawlCommand implements Callable<Integer> {
     if (maxPages != null) {
       builder.maxPages(maxPages);
     }
+    builder.warc(warc.settings(Main.software()));
     if (stateDir != null) {
       builder.stateDir(stateDir).freshState(fresh).addSeeds(addSeeds)
           .checkpointInterval(Duration.ofSeconds(checkpointSeconds));
