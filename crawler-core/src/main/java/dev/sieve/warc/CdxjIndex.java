@@ -24,7 +24,7 @@ import org.netpreserve.jwarc.WarcRevisit;
  * The CDXJ index of a closed WARC file, in the pywb / OpenWayback line format: {@code SURT
  * TIMESTAMP {"url", "mime", "status", "digest", "length", "offset", "filename"}}, one line per
  * response and revisit record, sorted. Written beside the file as {@code NAME.cdxj} (through a
- * temporary file, so a crash leaves none or a whole one).
+ * temporary file, so a crash leaves none or a whole one; the next run writes a missing one).
  */
 final class CdxjIndex {
   private static final DateTimeFormatter TIMESTAMP =

@@ -89,17 +89,30 @@ public final class WarcArchive implements AutoCloseable {
     } catch (IOException e) {
       throw new WarcException("create WARC directory", settings.dir, e);
     }
-    List<Path> recovered = TornFiles.recover(settings.dir);
+    TornFiles.recover(settings.dir);
     Map<String, String> fields = new LinkedHashMap<>(settings.info);
     fields.putAll(info);
     WarcArchive archive = new WarcArchive(settings, Collections.unmodifiableMap(fields), clock,
         nextSerial(settings));
     if (settings.index) {
-      for (Path file : recovered) {
+      // The recovered files, and any a crash closed before its index was written.
+      for (Path file : unindexed(settings.dir)) {
         archive.index(file);
       }
     }
     return archive;
+  }
+
+  /** The closed WARC files in {@code dir} without a CDXJ index beside them. */
+  private static List<Path> unindexed(Path dir) {
+    try (var files = Files.list(dir)) {
+      return files.filter(f -> f.getFileName().toString().endsWith(".warc.gz"))
+          .filter(f -> !Files.exists(CdxjIndex.pathOf(f)))
+          .sorted()
+          .toList();
+    } catch (IOException e) {
+      throw new WarcException("list WARC directory", dir, e);
+    }
   }
 
   /** One more than the highest serial of this prefix's files in the directory. */
