@@ -171,7 +171,7 @@ final class CrawlCommand implements Callable<Integer> {
         try {
           crawler = new Crawler(crawlConfig, shared, run.listener());
         } catch (UncheckedIOException e) { // the WARC archive
-          throw CrawlStop.ioFailure(e.getMessage());
+          throw CrawlStop.of(e);
         }
       } else {
         crawler = openLocal(crawlConfig, run);
@@ -206,7 +206,7 @@ final class CrawlCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw invalid(e);
     } catch (UncheckedIOException e) {
-      throw CrawlStop.ioFailure(e.getMessage());
+      throw CrawlStop.of(e);
     }
   }
 

@@ -28,7 +28,7 @@ import java.util.regex.Pattern;
  * files named the IIPC way ({@code PREFIX-TIMESTAMP-SERIAL-HOST.warc.gz}), each starting with a
  * {@code warcinfo} record and rotated at the size limit. A file being written ends in {@code
  * .open}; one left by a crash is cut at its last complete record and closed when the archive
- * opens ({@link TornFiles}).
+ * opens ({@link TornFiles}). A lock file keeps a second archive out of the directory.
  *
  * <p>Thread-safe: records are built and compressed on the calling thread, and each exchange's
  * records are appended as one unit. Failures to write are {@link WarcException}s; after one, the
@@ -42,6 +42,7 @@ public final class WarcArchive implements AutoCloseable {
       DateTimeFormatter.ofPattern("yyyyMMddHHmmssSSS", Locale.ROOT).withZone(ZoneOffset.UTC);
 
   private final WarcSettings settings;
+  private final DirLock lock;
   /** The warcinfo fields: the settings' and the caller's. */
   private final Map<String, String> info;
   private final Clock clock;
@@ -53,8 +54,10 @@ public final class WarcArchive implements AutoCloseable {
   private WarcException failure;
   private boolean closed;
 
-  private WarcArchive(WarcSettings settings, Map<String, String> info, Clock clock, int serial) {
+  private WarcArchive(WarcSettings settings, DirLock lock, Map<String, String> info, Clock clock,
+      int serial) {
     this.settings = settings;
+    this.lock = lock;
     this.info = info;
     this.clock = clock;
     this.serial = serial;
@@ -89,11 +92,18 @@ public final class WarcArchive implements AutoCloseable {
     } catch (IOException e) {
       throw new WarcException("create WARC directory", settings.dir, e);
     }
-    TornFiles.recover(settings.dir);
-    Map<String, String> fields = new LinkedHashMap<>(settings.info);
-    fields.putAll(info);
-    WarcArchive archive = new WarcArchive(settings, Collections.unmodifiableMap(fields), clock,
-        nextSerial(settings));
+    DirLock lock = DirLock.acquire(settings.dir);
+    WarcArchive archive;
+    try {
+      TornFiles.recover(settings.dir);
+      Map<String, String> fields = new LinkedHashMap<>(settings.info);
+      fields.putAll(info);
+      archive = new WarcArchive(settings, lock, Collections.unmodifiableMap(fields), clock,
+          nextSerial(settings));
+    } catch (RuntimeException e) {
+      lock.close();
+      throw e;
+    }
     if (settings.index) {
       // The recovered files, and any a crash closed before its index was written.
       for (Path file : unindexed(settings.dir)) {
@@ -258,6 +268,7 @@ public final class WarcArchive implements AutoCloseable {
       indexer.shutdown();
       awaitIndexes();
     }
+    lock.close();
     if (failure != null) {
       throw failure;
     }

@@ -12,8 +12,26 @@ import java.nio.file.Path;
  * {@code cannot write WARC file out/x.warc.gz.open: No space left on device}.
  */
 public final class WarcException extends UncheckedIOException {
+  private final boolean inUse;
+
   WarcException(String doing, Path file, IOException cause) {
     super("cannot " + doing + " " + file + ": " + cause(cause), cause);
+    this.inUse = false;
+  }
+
+  private WarcException(Path dir) {
+    super("WARC directory " + dir + " is in use by another crawl", new IOException("locked"));
+    this.inUse = true;
+  }
+
+  /** Another archive is writing into {@code dir}. */
+  static WarcException inUse(Path dir) {
+    return new WarcException(dir);
+  }
+
+  /** Whether the directory is in use by another crawl: a refusal, not an I/O failure. */
+  public boolean inUse() {
+    return inUse;
   }
 
   private static String cause(IOException e) {

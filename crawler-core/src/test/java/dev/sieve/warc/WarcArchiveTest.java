@@ -79,7 +79,9 @@ class WarcArchiveTest {
 
   static List<Path> files(Path dir, String suffix) throws IOException {
     try (var list = Files.list(dir)) {
-      return list.filter(f -> f.getFileName().toString().endsWith(suffix)).sorted().toList();
+      return list.filter(f -> f.getFileName().toString().endsWith(suffix))
+          .filter(f -> !f.getFileName().toString().equals(DirLock.NAME))
+          .sorted().toList();
     }
   }
 
@@ -243,6 +245,17 @@ class WarcArchiveTest {
     assertThatThrownBy(() -> WarcArchive.open(settings(file).build(), CLOCK))
         .isInstanceOf(WarcException.class)
         .hasMessageStartingWith("cannot create WARC directory " + file + ": ");
+  }
+
+  @Test
+  void open_directoryInUse_refusedUntilTheFirstCloses() {
+    WarcArchive first = WarcArchive.open(settings(dir).build(), CLOCK);
+
+    assertThatThrownBy(() -> WarcArchive.open(settings(dir).build(), CLOCK))
+        .isInstanceOfSatisfying(WarcException.class, e -> assertThat(e.inUse()).isTrue())
+        .hasMessage("WARC directory " + dir + " is in use by another crawl");
+    first.close();
+    WarcArchive.open(settings(dir).build(), CLOCK).close();
   }
 
   @Test

@@ -104,8 +104,12 @@ class WarcFilesTest {
     crashed.write(page("/1", 3000));
     WarcArchive.Location second = crashed.write(page("/2", 3000)).orElseThrow();
     crashed.write(page("/3", 3000));
-    crashed.sync(); // never closed: as after kill -9
-    Path torn = dir.resolve(second.file() + ".open");
+    crashed.sync();
+    // What kill -9 leaves: the .open file as written, in a directory no process holds.
+    Path left = Files.createDirectory(dir.resolve("after-crash"));
+    Path torn = Files.copy(dir.resolve(second.file() + ".open"), left.resolve(second.file() + ".open"));
+    crashed.close();
+    dir = left;
     long size = Files.size(torn);
     try (FileChannel channel = FileChannel.open(torn, StandardOpenOption.WRITE)) {
       channel.truncate(size - 1000); // the third response is torn
