@@ -32,12 +32,7 @@ final class DirLock implements AutoCloseable {
     Path file = dir.resolve(NAME);
     try {
       FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-      FileLock lock;
-      try {
-        lock = channel.tryLock();
-      } catch (OverlappingFileLockException e) {
-        lock = null;
-      }
+      FileLock lock = tryLock(channel);
       if (lock == null) {
         channel.close();
         throw WarcException.inUse(dir);
@@ -45,6 +40,15 @@ final class DirLock implements AutoCloseable {
       return new DirLock(channel, lock);
     } catch (IOException e) {
       throw new WarcException("lock WARC directory", file, e);
+    }
+  }
+
+  /** The lock, or null when another process (or archive) holds it. */
+  private static FileLock tryLock(FileChannel channel) throws IOException {
+    try {
+      return channel.tryLock();
+    } catch (OverlappingFileLockException e) {
+      return null;
     }
   }
 
