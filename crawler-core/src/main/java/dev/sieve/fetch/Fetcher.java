@@ -240,7 +240,10 @@ public final class Fetcher implements AutoCloseable {
       return this;
     }
 
-    /** The most decompressed body bytes kept; longer bodies are truncated. Default 10 MiB. */
+    /**
+     * The most body bytes kept, as transferred and again after decompression; longer bodies are
+     * truncated. Default 10 MiB.
+     */
     public Builder maxBodyBytes(long maxBodyBytes) {
       this.maxBodyBytes = maxBodyBytes;
       return this;
