@@ -81,11 +81,11 @@ final class Records {
     InetAddress ip = address(exchange.ip());
     byte[] requestBlock = bytes(exchange.requestHead());
     byte[] responseHead = keepTransferEncoding(bytes(exchange.responseHead()));
-    byte[] payload = original == null ? bytes(exchange.payload()) : new byte[0];
+    ByteBuffer payload = original == null ? exchange.payload() : ByteBuffer.allocate(0);
 
     WarcRequest request = capture(new WarcRequest.Builder(url), requestId, date, responseId, ip,
         MediaType.HTTP_REQUEST, requestBlock).build();
-    byte[] responseBlock = concat(responseHead, payload);
+    byte[] responseBlock = concat(responseHead, payload); // the one copy of the body
     WarcCaptureRecord response;
     if (original == null) {
       WarcResponse.Builder builder = capture(new WarcResponse.Builder(url), responseId, date,
@@ -195,10 +195,10 @@ final class Records {
     return out;
   }
 
-  private static byte[] concat(byte[] a, byte[] b) {
-    byte[] out = new byte[a.length + b.length];
-    System.arraycopy(a, 0, out, 0, a.length);
-    System.arraycopy(b, 0, out, a.length, b.length);
+  private static byte[] concat(byte[] head, ByteBuffer body) {
+    byte[] out = new byte[head.length + body.remaining()];
+    System.arraycopy(head, 0, out, 0, head.length);
+    body.get(out, head.length, out.length - head.length);
     return out;
   }
 
