@@ -181,6 +181,25 @@ class WarcArchiveTest {
   }
 
   @Test
+  void write_bodyCutByTimeout_truncatedTime() throws Exception {
+    server.enqueue(new MockResponse.Builder().code(200).body("y".repeat(500))
+        .throttleBody(1, 100, java.util.concurrent.TimeUnit.MILLISECONDS).build());
+    FetchResult page;
+    try (Fetcher slow = Fetcher.builder().callTimeout(java.time.Duration.ofMillis(500)).build()) {
+      page = slow.fetch(url("/slow"));
+    }
+
+    WarcArchive.Location location;
+    try (WarcArchive archive = WarcArchive.open(settings(dir).build(), CLOCK)) {
+      location = archive.write(page).orElseThrow();
+    }
+
+    Read response = read(dir.resolve(location.file())).get(2);
+    assertThat(response.header("WARC-Truncated")).contains("time");
+    assertThat(response.payload().length).isBetween(0, 499);
+  }
+
+  @Test
   void write_noResponse_nothingWritten() throws IOException {
     int port = server.getPort();
     server.close();

@@ -180,6 +180,13 @@ class WarcFilesTest {
   }
 
   @Test
+  void surt_hostReversedButIpv4KeptInOrder() {
+    assertThat(CdxjIndex.surt("http://www.Example.com/a/b?x=1"))
+        .isEqualTo("com,example)/a/b?x=1");
+    assertThat(CdxjIndex.surt("http://10.1.2.3:8080/p")).isEqualTo("10,1,2,3:8080)/p");
+  }
+
+  @Test
   void write_fromManyThreads_eachRequestFollowedByItsResponse() throws Exception {
     int pages = 40;
     List<FetchResult> fetched = new ArrayList<>();
