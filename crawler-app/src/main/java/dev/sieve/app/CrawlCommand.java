@@ -81,6 +81,8 @@ final class CrawlCommand implements Callable<Integer> {
 
   @Mixin SitemapOptions sitemaps;
 
+  @Mixin WarcOptions warc;
+
   @Option(names = "--state", paramLabel = "DIR",
       description = "Keep the crawl's state (checkpoints and journal) in DIR; a DIR holding state is resumed, the output appended.")
   Path stateDir;
@@ -170,7 +172,11 @@ final class CrawlCommand implements Callable<Integer> {
       if (redis) {
         files.begin(jsonl);
         log.info("Joined crawl '{}' in {}", where.crawlId, where.frontier);
-        crawler = new Crawler(crawlConfig, shared, run.listener());
+        try {
+          crawler = new Crawler(crawlConfig, shared, run.listener());
+        } catch (UncheckedIOException e) { // the WARC archive
+          throw CrawlStop.of(e);
+        }
       } else {
         crawler = openLocal(crawlConfig, run);
         files.begin(jsonl);
@@ -204,7 +210,7 @@ final class CrawlCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw invalid(e);
     } catch (UncheckedIOException e) {
-      throw CrawlStop.ioFailure(e.getMessage());
+      throw CrawlStop.of(e);
     }
   }
 
@@ -248,6 +254,7 @@ final class CrawlCommand implements Callable<Integer> {
     if (maxPages != null) {
       builder.maxPages(maxPages);
     }
+    builder.warc(warc.settings(Main.software()));
     if (stateDir != null) {
       builder.stateDir(stateDir).freshState(fresh).addSeeds(addSeeds)
           .checkpointInterval(Duration.ofSeconds(checkpointSeconds));

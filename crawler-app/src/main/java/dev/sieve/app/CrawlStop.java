@@ -1,6 +1,7 @@
 package dev.sieve.app;
 
 import dev.sieve.frontier.state.CrawlStateException;
+import dev.sieve.warc.WarcException;
 import java.io.IOException;
 import picocli.CommandLine;
 
@@ -29,6 +30,12 @@ final class CrawlStop extends RuntimeException {
   /** A state directory that cannot be used: an I/O failure when the disk failed, else refused. */
   static CrawlStop of(CrawlStateException e) {
     return causedByIo(e) ? ioFailure(e.getMessage()) : refused(e.getMessage());
+  }
+
+  /** A file that cannot be used: refused when the WARC directory is another crawl's, else exit 74. */
+  static CrawlStop of(java.io.UncheckedIOException e) {
+    return e instanceof WarcException warc && warc.inUse()
+        ? refused(e.getMessage()) : ioFailure(e.getMessage());
   }
 
   private static boolean causedByIo(Throwable e) {

@@ -110,8 +110,17 @@ public final class Main implements Runnable {
   public static final class Version implements CommandLine.IVersionProvider {
     @Override
     public String[] getVersion() {
-      String version = Main.class.getPackage().getImplementationVersion();
-      return new String[] {"Sieve crawler " + (version == null ? "dev" : version)};
+      return new String[] {"Sieve crawler " + version()};
     }
+  }
+
+  private static String version() {
+    String version = Main.class.getPackage().getImplementationVersion();
+    return version == null ? "dev" : version;
+  }
+
+  /** The crawler as a WARC warcinfo names it: {@code Sieve/VERSION}. */
+  static String software() {
+    return "Sieve/" + version();
   }
 }

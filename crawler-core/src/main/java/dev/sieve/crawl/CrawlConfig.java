@@ -12,6 +12,7 @@ import dev.sieve.robots.RobotsSettings;
 import dev.sieve.scope.ScopeSettings;
 import dev.sieve.sitemap.SitemapSettings;
 import dev.sieve.url.Url;
+import dev.sieve.warc.WarcSettings;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -54,6 +55,8 @@ public final class CrawlConfig {
   final dev.sieve.frontier.SeenFilter seenFilter;
   final boolean growOnCapacity;
   final boolean addSeeds;
+  /** The WARC archive's settings, or null when the crawl keeps none. */
+  final WarcSettings warc;
   private final FrontierSettings frontier;
 
   private CrawlConfig(Builder b) {
@@ -81,6 +84,7 @@ public final class CrawlConfig {
     this.seenFilter = b.seenFilter;
     this.growOnCapacity = b.growOnCapacity;
     this.addSeeds = b.addSeeds;
+    this.warc = b.warc;
     this.frontier = FrontierSettings.builder()
         .seenFilter(seenFilter, expectedUrls, falsePositiveRate, growOnCapacity)
         .politeness(new Politeness(politenessDelay, maxInFlightPerHost, maxPagesPerHost, queueKey))
@@ -134,6 +138,11 @@ public final class CrawlConfig {
     return frontier;
   }
 
+  /** The WARC archive's settings, or null when the crawl keeps none. */
+  public WarcSettings warc() {
+    return warc;
+  }
+
   /** Settings of a crawl; every value has a documented default except the seeds. */
   public static final class Builder {
     private List<Url> seeds = List.of();
@@ -160,6 +169,7 @@ public final class CrawlConfig {
     private dev.sieve.frontier.SeenFilter seenFilter = dev.sieve.frontier.SeenFilter.BLOCKED;
     private boolean growOnCapacity = true;
     private boolean addSeeds;
+    private WarcSettings warc;
 
     private Builder() {}
 
@@ -331,6 +341,12 @@ public final class CrawlConfig {
               + " seed there, e.g. " + sitemap.origin() + "/");
         }
       }
+    }
+
+    /** Archive every fetch as WARC with {@code settings}; null (the default) archives nothing. */
+    public Builder warc(WarcSettings settings) {
+      this.warc = settings;
+      return this;
     }
 
     public CrawlConfig build() {

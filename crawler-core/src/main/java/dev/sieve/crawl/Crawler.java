@@ -64,6 +64,7 @@ public final class Crawler {
     this.recorder = new Recorder(listener, frontier, stats, config.clock);
     this.pipeline = new UrlPipeline(config, seeds, frontier, listener, recorder, pageBudget,
         () -> stopping);
+    frontier.beforeCheckpoint(pipeline::sync);
   }
 
   /**
@@ -137,13 +138,27 @@ public final class Crawler {
       }
     } finally {
       frontier.close();
-      pipeline.close();
+      closePipeline();
       Optional<String> stateFailure = frontier.end();
       if (failure == null) {
         failure = stateFailure.orElse(null);
       }
     }
     return progress();
+  }
+
+  /** Closes the fetcher and the archive; an archive that cannot be closed fails the run. */
+  private void closePipeline() {
+    try {
+      pipeline.close();
+    } catch (UncheckedIOException e) {
+      synchronized (this) {
+        if (failure == null) {
+          failure = e.getMessage();
+          log.error("Stopping the crawl: {}", failure);
+        }
+      }
+    }
   }
 
   /**

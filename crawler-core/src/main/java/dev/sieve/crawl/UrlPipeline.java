@@ -31,6 +31,7 @@ final class UrlPipeline implements AutoCloseable {
   private final Frontier frontier;
   private final Recorder recorder;
   private final Fetcher fetcher;
+  private final Archiving archive;
   private final LinkExtractor extractor;
   /** Null when robots.txt is ignored. */
   private final RobotsPolicy robots;
@@ -51,6 +52,7 @@ final class UrlPipeline implements AutoCloseable {
     this.recorder = recorder;
     this.pageBudget = pageBudget;
     this.stopping = stopping;
+    this.archive = Archiving.open(config);
     this.fetcher = fetcher(config, seeds);
     this.hosts = new UnreachableHosts(config, frontier, recorder, pageBudget);
     this.extractor = LinkExtractor.builder()
@@ -105,7 +107,7 @@ final class UrlPipeline implements AutoCloseable {
         || readSitemap(lease, url)) {
       return;
     }
-    FetchResult page = fetch(url.toString());
+    FetchResult page = fetch(url.toString(), outcome);
     if (hosts.failIfUnreachable(outcome, url) || shouldRetry(page, outcome)) {
       return;
     }
@@ -123,11 +125,22 @@ final class UrlPipeline implements AutoCloseable {
     outcome.finish();
   }
 
-  /** Closes the fetcher: fetches still in flight fail; reports sitemaps left unread. */
+  /**
+   * Closes the fetcher (fetches still in flight fail), reports sitemaps left unread, then closes
+   * the archive.
+   *
+   * @throws dev.sieve.warc.WarcException if the archive cannot be closed
+   */
   @Override
   public void close() {
     fetcher.close();
     sitemaps.close();
+    archive.close();
+  }
+
+  /** Forces what was archived to the disk (before each checkpoint). */
+  void sync() {
+    archive.sync();
   }
 
   /**
@@ -203,9 +216,16 @@ final class UrlPipeline implements AutoCloseable {
     }
   }
 
-  /** Fetches {@code url}, noting connection failures against its authority. */
+  /** Fetches {@code url}, noting connection failures against its authority, and archives it. */
   private FetchResult fetch(String url) {
-    return hosts.observe(url, fetcher.fetch(url));
+    return fetch(url, null);
+  }
+
+  /** {@link #fetch(String)} of a page, whose {@code outcome} learns where it was archived. */
+  private FetchResult fetch(String url, Recorder.Outcome outcome) {
+    FetchResult result = hosts.observe(url, fetcher.fetch(url));
+    archive.write(result, outcome);
+    return result;
   }
 
   /** A redirect's target is a new link: normalized, scoped and sieved like any other. */

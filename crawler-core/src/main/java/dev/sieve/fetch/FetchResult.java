@@ -22,8 +22,12 @@ public final class FetchResult {
   private final long fetchMs;
   private final FetchError error;
   private final String errorMessage;
+  /** The exchange as on the wire, or null when no response arrived. */
+  private final Exchange exchange;
+  /** {@link #sha1()}, computed on first use. */
+  private volatile String sha1;
 
-  /** Takes ownership of {@code body}; callers must not modify it afterwards. */
+  /** Takes ownership of {@code body}; {@code exchange} is null when no response arrived. */
   FetchResult(
       String url,
       int status,
@@ -34,7 +38,8 @@ public final class FetchResult {
       Duration retryAfter,
       long fetchMs,
       FetchError error,
-      String errorMessage) {
+      String errorMessage,
+      Exchange exchange) {
     this.url = url;
     this.status = status;
     this.contentType = contentType;
@@ -45,11 +50,13 @@ public final class FetchResult {
     this.fetchMs = fetchMs;
     this.error = error;
     this.errorMessage = errorMessage;
+    this.exchange = exchange;
   }
 
   /** A result for a fetch that got no response at all. */
   static FetchResult failure(String url, long fetchMs, FetchError error, String errorMessage) {
-    return new FetchResult(url, 0, null, EMPTY, false, null, null, fetchMs, error, errorMessage);
+    return new FetchResult(url, 0, null, EMPTY, false, null, null, fetchMs, error, errorMessage,
+        null);
   }
 
   /** The URL as passed to {@link Fetcher#fetch(String)}. */
@@ -62,7 +69,7 @@ public final class FetchResult {
    * connection was made.
    */
   public String ip() {
-    return null; // filled in by the WARC work (#15)
+    return exchange == null ? null : exchange.ip();
   }
 
   /**
@@ -71,7 +78,20 @@ public final class FetchResult {
    * arrived.
    */
   public String sha1() {
-    return null; // filled in by the WARC work (#15)
+    if (exchange == null) {
+      return null;
+    }
+    String digest = sha1;
+    if (digest == null) {
+      digest = Sha1.base32(exchange.payload());
+      sha1 = digest;
+    }
+    return digest;
+  }
+
+  /** The exchange as it went over the wire, for archiving; empty when no response arrived. */
+  public Optional<Exchange> exchange() {
+    return Optional.ofNullable(exchange);
   }
 
   /** The HTTP status code, or 0 when no response arrived. */

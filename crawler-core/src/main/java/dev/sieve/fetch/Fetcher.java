@@ -1,10 +1,10 @@
 package dev.sieve.fetch;
 
 import com.google.common.base.Ticker;
-import java.io.EOFException;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import okhttp3.Call;
@@ -13,8 +13,6 @@ import okhttp3.HttpUrl;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.Response;
-import okio.Buffer;
-import okio.BufferedSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,6 +56,8 @@ public final class Fetcher implements AutoCloseable {
             .followRedirects(false)
             .followSslRedirects(false)
             .addNetworkInterceptor(new NoSilentRetries())
+            // Inside NoSilentRetries: sees the exchange exactly as on the wire.
+            .addNetworkInterceptor(Capture.INTERCEPTOR)
             // Without retries a pooled connection the server has closed fails the fetch; idle
             // connections are dropped before the shortest keep-alive common on servers (5 s).
             .connectionPool(new ConnectionPool(5, 4, TimeUnit.SECONDS))
@@ -71,7 +71,8 @@ public final class Fetcher implements AutoCloseable {
   }
 
   /**
-   * GETs {@code url} and reads its body (decompressed, capped at {@code maxBodyBytes}) whatever
+   * GETs {@code url} and reads its body (as transferred and gzip-decoded, each capped at {@code
+   * maxBodyBytes}) whatever
    * the status. Blocks for at most about {@code callTimeout}. Never throws for network or HTTP
    * problems; see {@link FetchResult#error()}.
    *
@@ -87,12 +88,18 @@ public final class Fetcher implements AutoCloseable {
     if (closed.get()) {
       throw new IllegalStateException("Fetcher is closed");
     }
+    Capture capture = new Capture();
     Request request =
         new Request.Builder()
             .url(httpUrl)
             .header("User-Agent", userAgent)
             .header("Accept", ACCEPT)
+            // Asked for here, not by OkHttp, so the body stays as transferred for the archive;
+            // BodyReader decodes it for the parser.
+            .header("Accept-Encoding", "gzip")
+            .tag(Capture.class, capture)
             .build();
+    Instant date = clock.instant();
     long start = ticker.read();
     Call call = client.newCall(request);
     try {
@@ -100,7 +107,7 @@ public final class Fetcher implements AutoCloseable {
         addressPolicy.resolve(httpUrl.host()); // throws if refused: nothing is sent
       }
       try (Response response = call.execute()) {
-        return read(url, call, response, start);
+        return read(url, call, response, start, date, capture);
       }
     } catch (IOException e) {
       FetchError error = FetchError.classify(e);
@@ -127,7 +134,8 @@ public final class Fetcher implements AutoCloseable {
     return addressPolicy.refuses(host);
   }
 
-  private FetchResult read(String url, Call call, Response response, long start) {
+  private FetchResult read(String url, Call call, Response response, long start, Instant date,
+      Capture capture) {
     int status = response.code();
     String location = status >= 300 && status < 400 ? response.header("Location") : null;
     if (location != null && location.isBlank()) {
@@ -138,52 +146,27 @@ public final class Fetcher implements AutoCloseable {
             ? RetryAfter.parse(response.header(NoSilentRetries.HEADER), clock.instant()).orElse(null)
             : null;
 
-    // Read at most maxBodyBytes + 1 decompressed bytes: the extra byte tells a capped body from
-    // one that is exactly maxBodyBytes long. Memory stays bounded whatever the wire sends.
-    Buffer buffer = new Buffer();
-    boolean truncated = false;
-    FetchError error = null;
-    String reason = null;
-    try {
-      BufferedSource source = response.body().source();
-      long limit = maxBodyBytes + 1;
-      while (buffer.size() < limit) {
-        if (source.read(buffer, limit - buffer.size()) == -1) {
-          break;
-        }
-      }
-      if (buffer.size() > maxBodyBytes) {
-        truncated = true;
-        call.cancel(); // drop the connection instead of draining the rest of the body
-      }
-    } catch (IOException e) {
-      truncated = true;
-      error = FetchError.classify(e);
-      reason = FetchError.reason(e);
-      log.debug("fetch {} status {} body read failed: {} ({})", url, status, error.label(), reason);
+    BodyReader.Body body = BodyReader.read(call, response, maxBodyBytes);
+    if (body.error() != null) {
+      log.debug("fetch {} status {} body read failed: {} ({})", url, status, body.error().label(),
+          body.reason());
     }
+    Exchange exchange = capture.responseHead() == null
+        ? null
+        : new Exchange(date, capture.ip(), capture.requestHead(), capture.responseHead(),
+            body.wire(), body.wireCut());
     return new FetchResult(
         url,
         status,
         response.header("Content-Type"),
-        keep(buffer, maxBodyBytes),
-        truncated,
+        body.decoded(),
+        body.truncated(),
         location,
         retryAfter,
         elapsedMs(start),
-        error,
-        reason);
-  }
-
-  /** Returns the first {@code max} bytes of {@code buffer}, or all of them if fewer. */
-  private static byte[] keep(Buffer buffer, long max) {
-    try {
-      return buffer.readByteArray(Math.min(buffer.size(), max));
-    } catch (EOFException impossible) {
-      throw new AssertionError(impossible);
-    } finally {
-      buffer.clear();
-    }
+        body.error(),
+        body.reason(),
+        exchange);
   }
 
   private long elapsedMs(long start) {
@@ -257,7 +240,10 @@ public final class Fetcher implements AutoCloseable {
       return this;
     }
 
-    /** The most decompressed body bytes kept; longer bodies are truncated. Default 10 MiB. */
+    /**
+     * The most body bytes kept, as transferred and again after decompression; longer bodies are
+     * truncated. Default 10 MiB.
+     */
     public Builder maxBodyBytes(long maxBodyBytes) {
       this.maxBodyBytes = maxBodyBytes;
       return this;

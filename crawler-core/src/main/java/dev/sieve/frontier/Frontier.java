@@ -161,6 +161,13 @@ public interface Frontier extends AutoCloseable {
   /** The crawl begins: a frontier that keeps state starts its periodic checkpoints. */
   default void start() {}
 
+  /**
+   * Runs {@code task} before each checkpoint, so output the checkpoint vouches for (e.g. a WARC
+   * archive) is on disk first; a failure of the task fails that checkpoint. Default: a frontier
+   * without checkpoints never runs it.
+   */
+  default void beforeCheckpoint(Runnable task) {}
+
   /** Whether workers should wait before taking new URLs: the disk the state is kept on is nearly full. */
   default boolean storageLow() {
     return false;

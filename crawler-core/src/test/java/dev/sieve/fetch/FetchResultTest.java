@@ -7,7 +7,7 @@ import org.junit.jupiter.api.Test;
 class FetchResultTest {
   private static FetchResult withType(String contentType) {
     return new FetchResult("http://127.0.0.1/", 200, contentType, new byte[] {1, 2}, false, null,
-        null, 1, null, null);
+        null, 1, null, null, null);
   }
 
   @Test

@@ -7,6 +7,7 @@ import dev.sieve.crawl.CrawlListener;
 import dev.sieve.crawl.CrawlProgress;
 import dev.sieve.crawl.Crawler;
 import dev.sieve.url.Url;
+import dev.sieve.warc.WarcSettings;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -61,6 +62,15 @@ final class BenchCrawlCommand implements Callable<Integer> {
           + " has in any crawl of more than a few seconds; 0 measures a cold JVM (default ${DEFAULT-VALUE}).")
   int warmup;
 
+  @Option(names = "--warc",
+      description = "Also crawl with a WARC archive (into a temporary directory), alternating runs with and"
+          + " without it, and print the two side by side with their ratio.")
+  boolean warc;
+
+  @Option(names = "--warc-gzip-level", defaultValue = "" + WarcSettings.DEFAULT_GZIP_LEVEL, paramLabel = "N",
+      description = "With --warc: the deflate level of each record, 1-9 (default ${DEFAULT-VALUE}).")
+  int gzipLevel;
+
   @Option(names = "--recording", paramLabel = "FILE",
       description = "Keep the JFR recording here, for `jfr print` or JDK Mission Control (default: deleted).")
   Path keepRecording;
@@ -78,6 +88,7 @@ final class BenchCrawlCommand implements Callable<Integer> {
     COMPONENTS.put("URL normalization", "dev.sieve.url.|crawlercommons.filters.");
     COMPONENTS.put("robots.txt", "dev.sieve.robots.|crawlercommons.robots.");
     COMPONENTS.put("output", "dev.sieve.app.JsonlOutput|com.fasterxml.");
+    COMPONENTS.put("WARC (records, gzip)", "dev.sieve.warc.|org.netpreserve.");
   }
 
   @Override
@@ -94,12 +105,19 @@ final class BenchCrawlCommand implements Callable<Integer> {
           .maxInFlightPerHost(perHost)
           .expectedUrls(Math.max(1_000_000, pages * 2L))
           .build();
+      Path warcDir = warc ? Files.createTempDirectory("sieve-bench-warc") : null;
+      CrawlConfig archiving = warc ? CrawlConfig.builder()
+          .seeds(config.seeds())
+          .threads(threads)
+          .politenessDelay(Duration.ZERO)
+          .maxInFlightPerHost(perHost)
+          .expectedUrls(config.expectedUrls())
+          .warc(WarcSettings.builder(warcDir).gzipLevel(gzipLevel).build())
+          .build() : null;
       Duration serverCpuBefore;
-      long crawlerCpuBefore;
       Instant measuredFrom;
-      List<Double> rates = new ArrayList<>();
-      long measuredPages = 0;
-      double measuredSeconds = 0;
+      Runs plain = new Runs();
+      Runs archived = new Runs();
       // Started before the warm-up: starting JFR in a warm JVM throws away much of its compiled
       // code, and the measured crawls would pay for compiling it again. Only the samples taken
       // during the measured crawls are counted.
@@ -107,35 +125,45 @@ final class BenchCrawlCommand implements Callable<Integer> {
         recording.enable("jdk.ExecutionSample").withPeriod(SAMPLE_PERIOD);
         recording.start();
         for (int i = 1; i <= warmup; i++) {
-          CrawlProgress cold = Crawler.open(config, new CrawlListener() {}).run();
-          double seconds = cold.elapsed().toNanos() / 1e9;
+          Run cold = crawl(config, null);
           out.printf(Locale.ROOT, "Warm-up crawl %d: %,d pages in %.2f s, %.0f pages/s (not measured)%n",
-              i, cold.pages(), seconds, cold.pages() / seconds);
+              i, cold.pages, cold.seconds, cold.rate());
+          if (warc) {
+            Run coldWarc = crawl(archiving, warcDir);
+            out.printf(Locale.ROOT, "Warm-up crawl %d with WARC: %,d pages in %.2f s, %.0f pages/s (not measured)%n",
+                i, coldWarc.pages, coldWarc.seconds, coldWarc.rate());
+          }
         }
         serverCpuBefore = site.cpuTime();
-        crawlerCpuBefore = processCpuNanos();
         measuredFrom = Instant.now();
         for (int i = 1; i <= runs; i++) {
-          CrawlProgress result = Crawler.open(config, new CrawlListener() {}).run();
-          double seconds = result.elapsed().toNanos() / 1e9;
-          rates.add(result.pages() / seconds);
-          measuredPages += result.pages();
-          measuredSeconds += seconds;
-          out.printf(Locale.ROOT, "Crawl %d: %,d pages (%s) in %.2f s: %.0f pages/s%n",
-              i, result.pages(), Units.bytes(result.bytes()), seconds, result.pages() / seconds);
+          // Alternating which goes first, so neither always follows the other's garbage.
+          if (warc && i % 2 == 0) {
+            archived.add(out, i, crawl(archiving, warcDir), "with WARC");
+          }
+          plain.add(out, i, crawl(config, null), warc ? "without WARC" : "");
+          if (warc && i % 2 == 1) {
+            archived.add(out, i, crawl(archiving, warcDir), "with WARC");
+          }
         }
         recording.stop();
         recording.dump(recordingFile);
+      } finally {
+        if (warcDir != null) {
+          deleteFiles(warcDir);
+          Files.deleteIfExists(warcDir);
+        }
       }
-      Collections.sort(rates);
       out.printf(Locale.ROOT, "Median of %d crawls: %.0f pages/s (%d threads, %d per host)%n",
-          runs, rates.get(rates.size() / 2), threads, perHost);
-      double crawlerCpu = (processCpuNanos() - crawlerCpuBefore) / 1e9;
+          runs, plain.medianRate(), threads, perHost);
       double serverCpu = site.cpuTime().minus(serverCpuBefore).toNanos() / 1e9;
       out.printf(Locale.ROOT,
           "CPU: crawler %.2f s (%.0f pages per CPU-second), site server %.2f s, on %d cores over %.2f s%n",
-          crawlerCpu, measuredPages / crawlerCpu, serverCpu,
-          Runtime.getRuntime().availableProcessors(), measuredSeconds);
+          plain.cpu + archived.cpu, (plain.pages + archived.pages) / (plain.cpu + archived.cpu), serverCpu,
+          Runtime.getRuntime().availableProcessors(), plain.seconds + archived.seconds);
+      if (warc) {
+        printSideBySide(out, plain, archived);
+      }
       printProfile(out, recordingFile, measuredFrom);
       if (keepRecording != null) {
         Files.copy(recordingFile, keepRecording, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
@@ -145,6 +173,84 @@ final class BenchCrawlCommand implements Callable<Integer> {
     } finally {
       Files.deleteIfExists(recordingFile);
     }
+  }
+
+  /** One crawl of the site: its pages, bytes, wall and CPU seconds, and what it archived. */
+  private record Run(long pages, long bytes, double seconds, double cpu, long warcBytes) {
+    double rate() {
+      return pages / seconds;
+    }
+  }
+
+  /** The measured crawls of one kind. */
+  private static final class Runs {
+    final List<Double> rates = new ArrayList<>();
+    long pages;
+    long bytes;
+    double seconds;
+    double cpu;
+    long warcBytes;
+
+    void add(PrintStream out, int i, Run run, String kind) {
+      rates.add(run.rate());
+      pages += run.pages;
+      bytes += run.bytes;
+      seconds += run.seconds;
+      cpu += run.cpu;
+      warcBytes += run.warcBytes;
+      out.printf(Locale.ROOT, "Crawl %d%s: %,d pages (%s) in %.2f s: %.0f pages/s%n", i,
+          kind.isEmpty() ? "" : " " + kind, run.pages, Units.bytes(run.bytes), run.seconds, run.rate());
+    }
+
+    double medianRate() {
+      List<Double> sorted = new ArrayList<>(rates);
+      Collections.sort(sorted);
+      return sorted.get(sorted.size() / 2);
+    }
+  }
+
+  /** Crawls the site once; with {@code warcDir}, measures and then deletes what it archived. */
+  private static Run crawl(CrawlConfig config, Path warcDir) throws Exception {
+    long cpuBefore = processCpuNanos();
+    CrawlProgress result = Crawler.open(config, new CrawlListener() {}).run();
+    double cpu = (processCpuNanos() - cpuBefore) / 1e9;
+    long warcBytes = 0;
+    if (warcDir != null) {
+      warcBytes = deleteFiles(warcDir);
+    }
+    return new Run(result.pages(), result.bytes(), result.elapsed().toNanos() / 1e9, cpu, warcBytes);
+  }
+
+  /** Deletes the files in {@code dir}; returns their total size. */
+  private static long deleteFiles(Path dir) throws java.io.IOException {
+    long total = 0;
+    try (var files = Files.list(dir)) {
+      for (Path file : (Iterable<Path>) files::iterator) {
+        total += Files.size(file);
+        Files.delete(file);
+      }
+    }
+    return total;
+  }
+
+  /** The crawls without and with WARC side by side, and what archiving cost. */
+  private void printSideBySide(PrintStream out, Runs plain, Runs archived) {
+    out.printf(Locale.ROOT, "Without and with WARC (gzip level %d), %d alternating crawls each:%n",
+        gzipLevel, runs);
+    Table table = Table.of(out, -24, 14, 14, 8);
+    table.row("", "without WARC", "with WARC", "ratio");
+    table.row("pages/s (median)", Table.format("%.0f", plain.medianRate()),
+        Table.format("%.0f", archived.medianRate()),
+        Table.format("%.3f", archived.medianRate() / plain.medianRate()));
+    double plainCpuPage = 1e6 * plain.cpu / plain.pages;
+    double warcCpuPage = 1e6 * archived.cpu / archived.pages;
+    table.row("crawler CPU µs/page", Table.format("%.0f", plainCpuPage),
+        Table.format("%.0f", warcCpuPage), Table.format("%.3f", warcCpuPage / plainCpuPage));
+    table.row("WARC bytes/page", "-", Table.format("%,.0f", (double) archived.warcBytes / archived.pages),
+        Table.format("%.3f", (double) archived.warcBytes / archived.bytes));
+    out.printf(Locale.ROOT, "Archiving costs %.1f%% of throughput; the WARC files are %.1f%% of the"
+        + " body bytes fetched%n", 100 * (1 - archived.medianRate() / plain.medianRate()),
+        100.0 * archived.warcBytes / archived.bytes);
   }
 
   /** CPU time of this JVM, all threads (JIT and GC included). */

@@ -38,6 +38,8 @@ final class Checkpointer implements AutoCloseable {
         return thread;
       });
   private volatile boolean diskLow;
+  /** Run before each checkpoint (see {@code Frontier.beforeCheckpoint}). */
+  private volatile Runnable beforeCheckpoint = () -> {};
   /** The final checkpoint's failure, or null. */
   private volatile String failure;
 
@@ -132,6 +134,10 @@ final class Checkpointer implements AutoCloseable {
     timer.scheduleWithFixedDelay(this::watchDisk, 5, 5, TimeUnit.SECONDS);
   }
 
+  void beforeCheckpoint(Runnable task) {
+    this.beforeCheckpoint = task;
+  }
+
   /** Whether new URLs should wait: the state disk is nearly full. */
   boolean diskLow() {
     return diskLow;
@@ -163,6 +169,7 @@ final class Checkpointer implements AutoCloseable {
 
   private synchronized void checkpoint() throws IOException {
     long started = System.nanoTime();
+    beforeCheckpoint.run();
     state.checkpoint(frontier, sieve);
     log.debug("Checkpoint written in {} ms", (System.nanoTime() - started) / 1_000_000);
   }

@@ -28,6 +28,11 @@ final class KeptFrontier implements Frontier {
   }
 
   @Override
+  public void beforeCheckpoint(Runnable task) {
+    checkpointer.beforeCheckpoint(task);
+  }
+
+  @Override
   public boolean storageLow() {
     return checkpointer.diskLow();
   }

@@ -1,0 +1,213 @@
+package dev.sieve.warc;
+
+import com.google.common.io.BaseEncoding;
+import dev.sieve.fetch.Exchange;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.URI;
+import java.net.UnknownHostException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.netpreserve.jwarc.MediaType;
+import org.netpreserve.jwarc.MessageBody;
+import org.netpreserve.jwarc.MessageVersion;
+import org.netpreserve.jwarc.WarcCaptureRecord;
+import org.netpreserve.jwarc.WarcRequest;
+import org.netpreserve.jwarc.WarcResponse;
+import org.netpreserve.jwarc.WarcRevisit;
+import org.netpreserve.jwarc.WarcTruncationReason;
+import org.netpreserve.jwarc.Warcinfo;
+
+/**
+ * The WARC records of a file's start and of one exchange, each serialized by jwarc's builders
+ * and gzipped as a member of its own. Stateless and thread-safe.
+ */
+final class Records {
+  private static final byte[] END = "\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1);
+  private static final byte[] TRANSFER_ENCODING =
+      "transfer-encoding:".getBytes(StandardCharsets.ISO_8859_1);
+  /** What a stored {@code Transfer-Encoding} header is renamed to: the body is de-chunked. */
+  static final String KEPT_TRANSFER_ENCODING = "X-Sieve-Transfer-Encoding";
+
+  /**
+   * A request and its response (or revisit), gzipped: where the response starts in {@code
+   * bytes}, its record ID and date.
+   */
+  record Pair(byte[] bytes, int responseOffset, UUID responseId, Instant date) {}
+
+  private Records() {}
+
+  /** The warcinfo record that starts file {@code filename}, with {@code info}'s fields. */
+  static byte[] warcinfo(WarcSettings settings, Map<String, String> info, String filename,
+      Instant date) {
+    Map<String, List<String>> fields = new LinkedHashMap<>();
+    fields.put("software", List.of(settings.software));
+    fields.put("format", List.of("WARC File Format 1.1"));
+    fields.put("conformsTo",
+        List.of("http://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/"));
+    fields.put("hostname", List.of(settings.host));
+    info.forEach((name, value) -> fields.put(name, List.of(value)));
+    Warcinfo record = new Warcinfo.Builder()
+        .version(MessageVersion.WARC_1_1)
+        .date(date.truncatedTo(ChronoUnit.SECONDS))
+        .filename(filename)
+        .fields(fields)
+        .build();
+    ByteArrayOutputStream out = new ByteArrayOutputStream(1024);
+    byte[] block = readAll(record.body());
+    Gzip.member(out, settings.gzipLevel, record.serializeHeader(), block, END);
+    return out.toByteArray();
+  }
+
+  /**
+   * The request and response records of {@code exchange} for {@code url}, or request and revisit
+   * when {@code original} (the first response with the same payload) is given.
+   */
+  static Pair exchange(String url, Exchange exchange, String payloadSha1, Digests.Original original,
+      int gzipLevel) {
+    Instant date = exchange.date().truncatedTo(ChronoUnit.SECONDS);
+    UUID requestId = UUID.randomUUID();
+    UUID responseId = UUID.randomUUID();
+    InetAddress ip = address(exchange.ip());
+    byte[] requestBlock = bytes(exchange.requestHead());
+    byte[] responseHead = keepTransferEncoding(bytes(exchange.responseHead()));
+    ByteBuffer payload = original == null ? exchange.payload() : ByteBuffer.allocate(0);
+
+    WarcRequest request = capture(new WarcRequest.Builder(url), requestId, date, responseId, ip,
+        MediaType.HTTP_REQUEST, requestBlock).build();
+    byte[] responseBlock = concat(responseHead, payload); // the one copy of the body
+    WarcCaptureRecord response;
+    if (original == null) {
+      WarcResponse.Builder builder = capture(new WarcResponse.Builder(url), responseId, date,
+          requestId, ip, MediaType.HTTP_RESPONSE, responseBlock)
+          .payloadDigest("sha1", payloadSha1);
+      WarcTruncationReason truncated = truncation(exchange.truncation());
+      if (truncated != WarcTruncationReason.NOT_TRUNCATED) {
+        builder.truncated(truncated);
+      }
+      response = builder.build();
+    } else {
+      response = capture(new WarcRevisit.Builder(url, WarcRevisit.IDENTICAL_PAYLOAD_DIGEST_1_1),
+          responseId, date, requestId, ip, MediaType.HTTP_RESPONSE, responseBlock)
+          .payloadDigest("sha1", payloadSha1)
+          .refersTo(urn(original.recordId()), original.url(), original.date())
+          .build();
+    }
+    ByteArrayOutputStream out = new ByteArrayOutputStream(
+        requestBlock.length + responseBlock.length / 2 + 2048);
+    Gzip.member(out, gzipLevel, request.serializeHeader(), requestBlock, END);
+    int responseOffset = out.size();
+    Gzip.member(out, gzipLevel, response.serializeHeader(), responseBlock, END);
+    return new Pair(out.toByteArray(), responseOffset, responseId, date);
+  }
+
+  /** The fields every record of an exchange has, and its block. */
+  private static <R extends WarcCaptureRecord, B extends WarcCaptureRecord.AbstractBuilder<R, B>> B
+      capture(B builder, UUID id, Instant date, UUID concurrentTo, InetAddress ip, MediaType type,
+          byte[] block) {
+    builder.version(MessageVersion.WARC_1_1);
+    builder.recordId(id).date(date).concurrentTo(urn(concurrentTo))
+        .blockDigest("sha1", sha1(block)).body(type, block);
+    if (ip != null) {
+      builder.ipAddress(ip);
+    }
+    return builder;
+  }
+
+  static URI urn(UUID id) {
+    return URI.create("urn:uuid:" + id);
+  }
+
+  private static WarcTruncationReason truncation(Exchange.Truncation truncation) {
+    return switch (truncation) {
+      case NONE -> WarcTruncationReason.NOT_TRUNCATED;
+      case LENGTH -> WarcTruncationReason.LENGTH;
+      case TIME -> WarcTruncationReason.TIME;
+      case DISCONNECT -> WarcTruncationReason.DISCONNECT;
+    };
+  }
+
+  /**
+   * Renames a {@code Transfer-Encoding} header: the stored body is de-chunked, and a reader
+   * seeing {@code chunked} would try to de-chunk it again. Nothing else in the head changes.
+   */
+  static byte[] keepTransferEncoding(byte[] head) {
+    StringBuilder renamed = null;
+    int lineStart = 0;
+    for (int i = 0; i < head.length; i++) {
+      if (head[i] == '\n') {
+        lineStart = i + 1;
+      } else if (i == lineStart && startsWithIgnoreCase(head, i, TRANSFER_ENCODING)) {
+        if (renamed == null) {
+          renamed = new StringBuilder(new String(head, StandardCharsets.ISO_8859_1));
+        }
+        int shift = renamed.length() - head.length;
+        renamed.replace(i + shift, i + shift + "Transfer-Encoding".length(), KEPT_TRANSFER_ENCODING);
+      }
+    }
+    return renamed == null ? head : renamed.toString().getBytes(StandardCharsets.ISO_8859_1);
+  }
+
+  private static boolean startsWithIgnoreCase(byte[] bytes, int at, byte[] prefix) {
+    if (bytes.length - at < prefix.length) {
+      return false;
+    }
+    for (int i = 0; i < prefix.length; i++) {
+      if (Character.toLowerCase((char) bytes[at + i]) != prefix[i]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static InetAddress address(String ip) {
+    if (ip == null) {
+      return null;
+    }
+    try {
+      return InetAddress.getByName(ip); // a literal: no lookup
+    } catch (UnknownHostException e) {
+      return null;
+    }
+  }
+
+  static String sha1(byte[] bytes) {
+    try {
+      return BaseEncoding.base32().encode(MessageDigest.getInstance("SHA-1").digest(bytes));
+    } catch (NoSuchAlgorithmException e) {
+      throw new AssertionError("every JVM has SHA-1", e);
+    }
+  }
+
+  private static byte[] bytes(ByteBuffer buffer) {
+    byte[] out = new byte[buffer.remaining()];
+    buffer.get(out);
+    return out;
+  }
+
+  private static byte[] concat(byte[] head, ByteBuffer body) {
+    byte[] out = new byte[head.length + body.remaining()];
+    System.arraycopy(head, 0, out, 0, head.length);
+    body.get(out, head.length, out.length - head.length);
+    return out;
+  }
+
+  /** The whole body of a record built in memory. */
+  private static byte[] readAll(MessageBody body) {
+    try {
+      return body.stream().readAllBytes();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // in memory: cannot happen
+    }
+  }
+}
