@@ -2,16 +2,12 @@ package dev.sieve.serve;
 
 import crawlercommons.urlfrontier.URLFrontierGrpc;
 import crawlercommons.urlfrontier.Urlfrontier.AckMessage;
-import crawlercommons.urlfrontier.Urlfrontier.DiscoveredURLItem;
 import crawlercommons.urlfrontier.Urlfrontier.GetParams;
-import crawlercommons.urlfrontier.Urlfrontier.KnownURLItem;
 import crawlercommons.urlfrontier.Urlfrontier.QueueWithinCrawlParams;
 import crawlercommons.urlfrontier.Urlfrontier.Stats;
-import crawlercommons.urlfrontier.Urlfrontier.URLInfo;
 import crawlercommons.urlfrontier.Urlfrontier.URLItem;
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
-import io.grpc.stub.StreamObserver;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Instant;
@@ -19,7 +15,6 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -51,17 +46,15 @@ final class ServeFixture implements AutoCloseable {
   }
 
   static URLItem discovered(String url) {
-    return discovered(url, "", "");
+    return FrontierClient.discovered(url);
   }
 
   static URLItem discovered(String url, String key, String crawlId) {
-    return URLItem.newBuilder().setDiscovered(DiscoveredURLItem.newBuilder()
-        .setInfo(URLInfo.newBuilder().setUrl(url).setKey(key).setCrawlID(crawlId))).build();
+    return FrontierClient.discovered(url, key, crawlId);
   }
 
   static URLItem known(String url, long refetchFrom) {
-    return URLItem.newBuilder().setKnown(KnownURLItem.newBuilder()
-        .setInfo(URLInfo.newBuilder().setUrl(url)).setRefetchableFromDate(refetchFrom)).build();
+    return FrontierClient.known(url, refetchFrom);
   }
 
   /** Streams {@code items} through one PutURLs call and returns the acks, in order. */
@@ -70,32 +63,7 @@ final class ServeFixture implements AutoCloseable {
   }
 
   List<AckMessage> put(List<URLItem> items) {
-    List<AckMessage> acks = new ArrayList<>();
-    CompletableFuture<Void> done = new CompletableFuture<>();
-    StreamObserver<URLItem> requests = async.putURLs(new StreamObserver<>() {
-      @Override
-      public void onNext(AckMessage ack) {
-        synchronized (acks) {
-          acks.add(ack);
-        }
-      }
-
-      @Override
-      public void onError(Throwable t) {
-        done.completeExceptionally(t);
-      }
-
-      @Override
-      public void onCompleted() {
-        done.complete(null);
-      }
-    });
-    items.forEach(requests::onNext);
-    requests.onCompleted();
-    done.orTimeout(60, TimeUnit.SECONDS).join();
-    synchronized (acks) {
-      return List.copyOf(acks);
-    }
+    return FrontierClient.put(channel, items);
   }
 
   /** The URLs one GetURLs call hands out. */
