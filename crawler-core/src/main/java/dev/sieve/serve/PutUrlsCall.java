@@ -18,14 +18,16 @@ import org.slf4j.LoggerFactory;
  */
 final class PutUrlsCall implements StreamObserver<URLItem> {
   private static final Logger log = LoggerFactory.getLogger(PutUrlsCall.class);
+  /** Items read ahead while the client reads acks: enough to keep the transport busy. */
+  private static final int WINDOW = 256;
 
   private final ServerCallStreamObserver<AckMessage> acks;
   private final Crawls crawls;
   private final ServeSettings settings;
   private final Counters counters;
   private final Clock clock;
-  /** Whether the transport could take more acks when last looked at; serialized by gRPC. */
-  private boolean wasReady;
+  /** Items asked of the client and not yet received (at most {@link #WINDOW}); serialized by gRPC. */
+  private int requested;
 
   private PutUrlsCall(ServerCallStreamObserver<AckMessage> acks, Crawls crawls,
       ServeSettings settings, Counters counters, Clock clock) {
@@ -49,10 +51,11 @@ final class PutUrlsCall implements StreamObserver<URLItem> {
     return call;
   }
 
+  /** Tops the read-ahead up to {@link #WINDOW} while the client takes acks. */
   private void onReady() {
-    if (acks.isReady() && !wasReady) {
-      wasReady = true;
-      acks.request(1);
+    if (acks.isReady() && requested < WINDOW) {
+      acks.request(WINDOW - requested);
+      requested = WINDOW;
     }
   }
 
@@ -69,11 +72,8 @@ final class PutUrlsCall implements StreamObserver<URLItem> {
     if (!acks.isCancelled()) {
       acks.onNext(AckMessage.newBuilder().setID(PutItem.ackId(item)).setStatus(status).build());
     }
-    if (acks.isReady()) {
-      acks.request(1);
-    } else {
-      wasReady = false;
-    }
+    requested--;
+    onReady();
   }
 
   private AckMessage.Status apply(URLItem item) {
