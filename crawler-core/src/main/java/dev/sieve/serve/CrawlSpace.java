@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 /**
@@ -125,7 +126,7 @@ final class CrawlSpace {
   }
 
   /** Applies {@code change} to queue {@code key}; false if there is no such queue. */
-  synchronized boolean withQueue(String key, java.util.function.Consumer<WorkQueue> change) {
+  synchronized boolean withQueue(String key, Consumer<WorkQueue> change) {
     WorkQueue queue = queues.get(key);
     if (queue != null) {
       change.accept(queue);

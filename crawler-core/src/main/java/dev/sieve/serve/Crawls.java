@@ -33,9 +33,9 @@ final class Crawls {
 
   /** The crawl, created with a fresh Sieve if it is new. */
   synchronized CrawlSpace getOrCreate(String crawlId) {
-    return crawls.computeIfAbsent(normalise(crawlId), id -> new CrawlSpace(id,
-        Sieve.over(SeenFilter.BLOCKED.create(settings.expectedUrls, settings.falsePositiveRate, true),
-            settings.falsePositiveRate, warning -> {})));
+    return crawls.computeIfAbsent(normalise(crawlId), id -> new CrawlSpace(id, Sieve.over(
+        SeenFilter.BLOCKED.create(settings.expectedUrls, settings.falsePositiveRate, true),
+        settings.falsePositiveRate, warning -> { })));
   }
 
   synchronized Optional<CrawlSpace> get(String crawlId) {

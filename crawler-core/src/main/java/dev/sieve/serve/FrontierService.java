@@ -101,7 +101,8 @@ final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
     Stats.Builder stats = Stats.newBuilder().setCrawlID(crawlId);
     crawls.get(crawlId).ifPresent(crawl -> {
       QueueStats totals = crawl.stats(key, now());
-      stats.setSize(totals.size()).setInProcess((int) Math.min(totals.inFlight(), Integer.MAX_VALUE))
+      stats.setSize(totals.size())
+          .setInProcess((int) Math.min(totals.inFlight(), Integer.MAX_VALUE))
           .setNumberOfQueues(totals.queues())
           .putCounts("completed", totals.completed())
           .putCounts("active_queues", totals.activeQueues())
@@ -120,7 +121,8 @@ final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
     }
     long removed = crawls.get(request.getCrawlID())
         .map(crawl -> crawl.deleteQueue(request.getKey())).orElse(-1L);
-    Replies.reply(responses, Urlfrontier.Long.newBuilder().setValue(Math.max(removed, 0)).build());
+    Replies.reply(responses,
+        Urlfrontier.Long.newBuilder().setValue(Math.max(removed, 0)).build());
   }
 
   @Override
@@ -134,11 +136,11 @@ final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
   @Override
   public void setDelay(QueueDelayParams request, StreamObserver<Empty> responses) {
     if (request.getKey().isEmpty()) {
-      crawls.defaultDelaySeconds(request.getDelayRequestable());
+      crawls.defaultDelaySeconds(Protos.unsigned(request.getDelayRequestable()));
       Replies.reply(responses, Empty.getDefaultInstance());
     } else {
       changeQueue("SetDelay", request.getCrawlID(), request.getKey(),
-          queue -> queue.delay(request.getDelayRequestable()), responses);
+          queue -> queue.delay(Protos.unsigned(request.getDelayRequestable())), responses);
     }
   }
 
@@ -164,7 +166,8 @@ final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
   @Override
   public void setLogLevel(LogLevelParams request, StreamObserver<Empty> responses) {
     if (logLevels == null) {
-      Replies.fail(responses, counters, Status.UNIMPLEMENTED, "SetLogLevel: this server has no logging backend");
+      Replies.fail(responses, counters, Status.UNIMPLEMENTED,
+          "SetLogLevel: this server has no logging backend");
       return;
     }
     String name = request.getPackage().isBlank() ? "ROOT" : request.getPackage();
@@ -196,8 +199,8 @@ final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
     if (found) {
       Replies.reply(responses, Empty.getDefaultInstance());
     } else {
-      Replies.fail(responses, counters, Status.NOT_FOUND, rpc + ": no queue '" + key + "' in crawl '"
-          + Crawls.normalise(crawlId) + "'");
+      Replies.fail(responses, counters, Status.NOT_FOUND,
+          rpc + ": no queue '" + key + "' in crawl '" + Crawls.normalise(crawlId) + "'");
     }
   }
 

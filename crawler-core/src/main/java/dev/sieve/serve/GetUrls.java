@@ -23,8 +23,9 @@ final class GetUrls {
     boolean anyCrawl = request.getItemCase() != GetParams.ItemCase.CRAWLID;
     String key = request.getKey().isEmpty() ? null : request.getKey();
     if (key != null && anyCrawl) {
-      Replies.fail(responses, counters, Status.INVALID_ARGUMENT, "GetURLs: key '" + key
-          + "' needs a crawlID (" + Crawls.normalise("") + " for the default crawl), not any crawl");
+      Replies.fail(responses, counters, Status.INVALID_ARGUMENT,
+          "GetURLs: key '" + key + "' needs a crawlID (" + Crawls.normalise("")
+              + " for the default crawl), not any crawl");
       return;
     }
     if (!crawls.active()) {
@@ -35,7 +36,8 @@ final class GetUrls {
         orUnlimited(request.getMaxUrlsPerQueue()),
         orUnlimited(request.getMaxQueues()),
         settings.maxUrlsPerCall,
-        request.getDelayRequestable() == 0 ? settings.leaseSeconds : request.getDelayRequestable(),
+        request.getDelayRequestable() == 0 ? settings.leaseSeconds
+            : Protos.unsigned(request.getDelayRequestable()),
         crawls.defaultDelaySeconds());
     List<CrawlSpace> visit = anyCrawl
         ? crawls.all()
@@ -60,6 +62,6 @@ final class GetUrls {
   }
 
   private static int orUnlimited(int limit) {
-    return limit == 0 ? Integer.MAX_VALUE : limit;
+    return limit == 0 ? Integer.MAX_VALUE : Protos.unsigned(limit);
   }
 }

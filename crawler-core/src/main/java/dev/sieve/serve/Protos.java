@@ -9,6 +9,11 @@ import crawlercommons.urlfrontier.Urlfrontier.URLItem;
 final class Protos {
   private Protos() {}
 
+  /** A proto uint32 as a Java int: values past {@link Integer#MAX_VALUE} become that. */
+  static int unsigned(int value) {
+    return (int) Math.min(Integer.toUnsignedLong(value), Integer.MAX_VALUE);
+  }
+
   /** The client's metadata of {@code info} as kept in {@link PendingUrl#metadata}; null if none. */
   static byte[] metadataOf(URLInfo info) {
     if (info.getMetadataCount() == 0) {

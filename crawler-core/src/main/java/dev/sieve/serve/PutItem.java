@@ -33,7 +33,8 @@ record PutItem(String crawlId, String key, String url, boolean discovered, long 
       return rejected("malformed_url");
     }
     String key = info.getKey().isBlank() ? defaultKey(parsed.get()) : info.getKey();
-    if (key.length() > settings.maxKeyLength || info.getCrawlID().length() > settings.maxKeyLength) {
+    int longest = Math.max(key.length(), info.getCrawlID().length());
+    if (longest > settings.maxKeyLength) {
       return rejected("key_too_long");
     }
     byte[] metadata = Protos.metadataOf(info);

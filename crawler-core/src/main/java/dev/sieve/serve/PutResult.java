@@ -4,7 +4,7 @@ package dev.sieve.serve;
 enum PutResult {
   /** A discovered URL never seen: now pending. */
   CREATED,
-  /** A discovered URL the Sieve says was seen (or, with probability ε, a false positive): dropped. */
+  /** A discovered URL the Sieve says was seen (or, with probability ε, wrongly): dropped. */
   SEEN,
   /** A known URL with a refetch date: pending from that date, any lease ended. */
   SCHEDULED,

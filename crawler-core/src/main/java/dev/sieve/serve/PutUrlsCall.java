@@ -26,7 +26,7 @@ final class PutUrlsCall implements StreamObserver<URLItem> {
   private final ServeSettings settings;
   private final Counters counters;
   private final Clock clock;
-  /** Items asked of the client and not yet received (at most {@link #WINDOW}); serialized by gRPC. */
+  /** Items asked of the client and not received yet (at most {@link #WINDOW}). */
   private int requested;
 
   private PutUrlsCall(ServerCallStreamObserver<AckMessage> acks, Crawls crawls,

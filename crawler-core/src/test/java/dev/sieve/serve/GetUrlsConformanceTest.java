@@ -195,4 +195,14 @@ class GetUrlsConformanceTest {
     assertThat(serve.stats("", "").getCountsMap())
         .containsEntry("service.not_found", 2L).containsEntry("service.invalid_argument", 1L);
   }
+
+  @Test
+  void get_uint32Limits_pastIntMaxAreHugeNotNegative() {
+    serve.put(discovered("http://a.test/1"), discovered("http://a.test/2"));
+    GetParams huge = fromDefault().setMaxUrlsPerQueue(-1).setDelayRequestable(-1).build();
+
+    assertThat(serve.get(huge)).as("max_urls_per_queue 2^32-1").hasSize(2);
+    serve.clock.advance(86_400);
+    assertThat(serve.get(huge)).as("a lease of 2^31-1 s still holds a day later").isEmpty();
+  }
 }
