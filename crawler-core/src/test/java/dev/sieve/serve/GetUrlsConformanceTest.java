@@ -12,8 +12,14 @@ import crawlercommons.urlfrontier.Urlfrontier.CrawlLimitParams;
 import crawlercommons.urlfrontier.Urlfrontier.GetParams;
 import crawlercommons.urlfrontier.Urlfrontier.Local;
 import crawlercommons.urlfrontier.Urlfrontier.QueueDelayParams;
+import crawlercommons.urlfrontier.Urlfrontier.URLInfo;
+import io.grpc.Context;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import io.grpc.stub.StreamObserver;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -92,7 +98,7 @@ class GetUrlsConformanceTest {
     String second = serve.get(one).get(0);
     String third = serve.get(one).get(0);
 
-    assertThat(java.util.List.of(first, second, third))
+    assertThat(List.of(first, second, third))
         .containsExactlyInAnyOrder("http://a.test/", "http://b.test/", "http://c.test/");
   }
 
@@ -204,5 +210,33 @@ class GetUrlsConformanceTest {
     assertThat(serve.get(huge)).as("max_urls_per_queue 2^32-1").hasSize(2);
     serve.clock.advance(86_400);
     assertThat(serve.get(huge)).as("a lease of 2^31-1 s still holds a day later").isEmpty();
+  }
+
+  @Test
+  void get_clientVanishesMidStream_itsLeasesExpireAndTheUrlsComeBack() throws Exception {
+    for (int i = 0; i < 50; i++) {
+      serve.put(discovered("http://h" + i + ".test/"));
+    }
+    CountDownLatch first = new CountDownLatch(1);
+    Context.CancellableContext context = Context.current().withCancellation();
+    context.run(() -> serve.async.getURLs(fromDefault().setDelayRequestable(60).build(),
+        new StreamObserver<>() {
+          @Override
+          public void onNext(URLInfo value) {
+            first.countDown();
+          }
+
+          @Override
+          public void onError(Throwable t) { }
+
+          @Override
+          public void onCompleted() { }
+        }));
+    assertThat(first.await(10, TimeUnit.SECONDS)).isTrue();
+    context.cancel(null);
+
+    assertThat(serve.getAll(60)).as("all leased to the vanished client").isEmpty();
+    serve.clock.advance(60);
+    assertThat(serve.getAll(60)).as("leases expired").hasSize(50);
   }
 }
