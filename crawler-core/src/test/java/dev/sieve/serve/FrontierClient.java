@@ -11,6 +11,7 @@ import io.grpc.stub.StreamObserver;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /** What a test's URL Frontier client needs: items to put, and a PutURLs call that waits. */
@@ -62,5 +63,21 @@ public final class FrontierClient {
     synchronized (acks) {
       return List.copyOf(acks);
     }
+  }
+
+  /** A response observer that counts {@code latch} down per message and ignores the end. */
+  public static <T> StreamObserver<T> countingDown(CountDownLatch latch) {
+    return new StreamObserver<>() {
+      @Override
+      public void onNext(T value) {
+        latch.countDown();
+      }
+
+      @Override
+      public void onError(Throwable t) { }
+
+      @Override
+      public void onCompleted() { }
+    };
   }
 }

@@ -12,11 +12,9 @@ import crawlercommons.urlfrontier.Urlfrontier.CrawlLimitParams;
 import crawlercommons.urlfrontier.Urlfrontier.GetParams;
 import crawlercommons.urlfrontier.Urlfrontier.Local;
 import crawlercommons.urlfrontier.Urlfrontier.QueueDelayParams;
-import crawlercommons.urlfrontier.Urlfrontier.URLInfo;
 import io.grpc.Context;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import io.grpc.stub.StreamObserver;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -220,18 +218,7 @@ class GetUrlsConformanceTest {
     CountDownLatch first = new CountDownLatch(1);
     Context.CancellableContext context = Context.current().withCancellation();
     context.run(() -> serve.async.getURLs(fromDefault().setDelayRequestable(60).build(),
-        new StreamObserver<>() {
-          @Override
-          public void onNext(URLInfo value) {
-            first.countDown();
-          }
-
-          @Override
-          public void onError(Throwable t) { }
-
-          @Override
-          public void onCompleted() { }
-        }));
+        FrontierClient.countingDown(first)));
     assertThat(first.await(10, TimeUnit.SECONDS)).isTrue();
     context.cancel(null);
 

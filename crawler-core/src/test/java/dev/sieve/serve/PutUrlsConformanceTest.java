@@ -156,18 +156,8 @@ class PutUrlsConformanceTest {
   void put_clientVanishesMidStream_serverKeepsServingAndCounts() throws Exception {
     CountDownLatch firstAck = new CountDownLatch(1);
     Context.CancellableContext context = Context.current().withCancellation();
-    StreamObserver<URLItem> requests = context.call(() -> serve.async.putURLs(new StreamObserver<>() {
-      @Override
-      public void onNext(AckMessage value) {
-        firstAck.countDown();
-      }
-
-      @Override
-      public void onError(Throwable t) { }
-
-      @Override
-      public void onCompleted() { }
-    }));
+    StreamObserver<URLItem> requests = context.call(
+        () -> serve.async.putURLs(FrontierClient.<AckMessage>countingDown(firstAck)));
     requests.onNext(discovered("http://a.test/1"));
     assertThat(firstAck.await(10, TimeUnit.SECONDS)).isTrue();
     context.cancel(null);
