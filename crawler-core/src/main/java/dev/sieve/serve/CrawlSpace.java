@@ -116,6 +116,10 @@ final class CrawlSpace {
     return queue == null ? -1 : queue.size();
   }
 
+  synchronized int queues() {
+    return queues.size();
+  }
+
   /** URLs pending in all queues. */
   synchronized long pending() {
     long total = 0;

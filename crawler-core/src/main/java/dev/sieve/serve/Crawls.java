@@ -61,8 +61,15 @@ final class Crawls {
     }
   }
 
+  /** The IDs of the crawls that have queues, as the reference lists crawls (by their queues). */
   synchronized List<String> ids() {
-    return new ArrayList<>(crawls.keySet());
+    List<String> ids = new ArrayList<>();
+    for (CrawlSpace crawl : crawls.values()) {
+      if (crawl.queues() > 0) {
+        ids.add(crawl.id);
+      }
+    }
+    return ids;
   }
 
   boolean active() {

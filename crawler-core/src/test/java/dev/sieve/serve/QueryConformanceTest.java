@@ -109,6 +109,8 @@ class QueryConformanceTest {
     assertThat(serve.stats("a.test", "").getNumberOfQueues()).isZero();
     assertThat(serve.blocking.deleteQueue(
         QueueWithinCrawlParams.newBuilder().setKey("a.test").build()).getValue()).isZero();
+    assertThat(serve.blocking.listCrawls(Local.getDefaultInstance()).getValuesList())
+        .as("a crawl without queues is not listed").isEmpty();
     assertThatThrownBy(() -> serve.blocking.deleteQueue(QueueWithinCrawlParams.getDefaultInstance()))
         .hasMessageContaining("INVALID_ARGUMENT");
   }
