@@ -21,6 +21,8 @@ final class CrawlSpace {
   private final Sieve sieve;
   private final Map<String, WorkQueue> queues = new LinkedHashMap<>();
   private int nextSalt;
+  /** Set once DeleteCrawl removed this crawl: puts must go to the crawl created anew. */
+  private boolean retired;
 
   CrawlSpace(String id, Sieve sieve) {
     this.id = id;
@@ -31,9 +33,15 @@ final class CrawlSpace {
    * Applies one item: a discovered URL is created only if the Sieve never saw it in this queue; a
    * known URL is updated (completed with {@code refetchFrom} 0, else due from then), created if
    * it was not pending.
+   *
+   * @return what the item did, or null if this crawl was deleted meanwhile (put it again into
+   *     the crawl of that ID, created anew, so that an acknowledged URL is never lost)
    */
   synchronized PutResult put(String key, String url, boolean discovered, long refetchFrom,
       byte[] metadata, long now) {
+    if (retired) {
+      return null;
+    }
     WorkQueue queue = queues.computeIfAbsent(key, k -> new WorkQueue(k, nextSalt++));
     PutResult result;
     if (discovered) {
@@ -118,6 +126,12 @@ final class CrawlSpace {
 
   synchronized int queues() {
     return queues.size();
+  }
+
+  /** Marks this crawl deleted (see {@link #put}); returns the URLs that were pending in it. */
+  synchronized long retire() {
+    retired = true;
+    return pending();
   }
 
   /** URLs pending in all queues. */

@@ -77,7 +77,7 @@ final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
 
   @Override
   public void deleteCrawl(DeleteCrawlMessage request, StreamObserver<Urlfrontier.Long> responses) {
-    long removed = crawls.remove(request.getValue()).map(CrawlSpace::pending).orElse(0L);
+    long removed = crawls.remove(request.getValue()).map(CrawlSpace::retire).orElse(0L);
     Replies.reply(responses, Urlfrontier.Long.newBuilder().setValue(removed).build());
   }
 

@@ -84,8 +84,11 @@ final class PutUrlsCall implements StreamObserver<URLItem> {
       return AckMessage.Status.SKIPPED;
     }
     long now = clock.instant().getEpochSecond();
-    PutResult result = crawls.getOrCreate(put.crawlId()).put(put.key(), put.url(),
-        put.discovered(), put.refetchFrom(), put.metadata(), now);
+    PutResult result;
+    do {
+      result = crawls.getOrCreate(put.crawlId()).put(put.key(), put.url(), put.discovered(),
+          put.refetchFrom(), put.metadata(), now);
+    } while (result == null);
     return result == PutResult.SEEN ? AckMessage.Status.SKIPPED : AckMessage.Status.OK;
   }
 
