@@ -22,7 +22,7 @@ import picocli.CommandLine.Command;
     versionProvider = Main.Version.class,
     description = "Sieve: a polite web crawler whose URL frontier is built on Bloom filters.",
     subcommands = {CrawlCommand.class, DemoCommand.class, SizeCommand.class, BenchCommand.class,
-        CommandLine.HelpCommand.class})
+        ServeCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 

@@ -172,7 +172,7 @@ class CrawlerCliIT {
     Result result = run();
 
     assertThat(result.exitCode).isEqualTo(2);
-    assertThat(result.stderr).contains("Missing command: one of crawl, demo, size, bench (or help)");
+    assertThat(result.stderr).contains("Missing command: one of crawl, demo, size, bench, serve (or help)");
   }
 
   @Test

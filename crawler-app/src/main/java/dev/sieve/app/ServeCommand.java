@@ -1,0 +1,84 @@
+package dev.sieve.app;
+
+import ch.qos.logback.classic.Level;
+import dev.sieve.frontier.FrontierSettings;
+import dev.sieve.serve.FrontierServer;
+import dev.sieve.serve.LogLevels;
+import dev.sieve.serve.ServeSettings;
+import java.io.IOException;
+import java.time.Clock;
+import java.util.concurrent.Callable;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code serve}: the URL Frontier API (gRPC, 2.5) from memory, each crawl ID with its own Sieve,
+ * until SIGINT or SIGTERM. Exit codes: 2 for a bad option or an address it cannot listen on.
+ */
+@Command(
+    name = "serve",
+    mixinStandardHelpOptions = true,
+    versionProvider = Main.Version.class,
+    sortOptions = false,
+    description = "Serve the URL Frontier API 2.5 (gRPC) from memory, so that any crawler that speaks"
+        + " it (StormCrawler, ...) can use the Sieve: each crawl ID gets its own Bloom filter of the"
+        + " URLs it has seen; completed URLs are only bits in it.")
+final class ServeCommand implements Callable<Integer> {
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Option(names = "--port", defaultValue = "" + ServeSettings.DEFAULT_PORT, paramLabel = "PORT",
+      description = "Port to listen on; 0 picks a free one (default ${DEFAULT-VALUE}).")
+  int port;
+
+  @Option(names = "--host", defaultValue = ServeSettings.DEFAULT_HOST, paramLabel = "ADDRESS",
+      description = "Address to listen on; 0.0.0.0 for every interface (default ${DEFAULT-VALUE}).")
+  String host;
+
+  @Option(names = "--expected-urls", defaultValue = "" + ServeSettings.DEFAULT_EXPECTED_URLS,
+      paramLabel = "N", description = "Distinct URLs each crawl ID's Sieve is first sized for; it"
+          + " grows past that, keeping --fpp (default ${DEFAULT-VALUE}).")
+  long expectedUrls;
+
+  @Option(names = "--fpp", defaultValue = FrontierSettings.DEFAULT_FALSE_POSITIVE_RATE,
+      paramLabel = "P", description = "Target false-positive rate of each Sieve: the chance that a"
+          + " discovered URL never seen is dropped as seen (default ${DEFAULT-VALUE}).")
+  double fpp;
+
+  @Override
+  public Integer call() throws InterruptedException {
+    ServeSettings settings;
+    try {
+      settings = ServeSettings.builder().host(host).port(port).expectedUrls(expectedUrls)
+          .falsePositiveRate(fpp).build();
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+    }
+    FrontierServer server;
+    try {
+      server = FrontierServer.start(settings, Clock.systemUTC(), logbackLevels());
+    } catch (IOException e) {
+      System.err.println("serve: cannot listen on " + host + ":" + port + ": "
+          + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage()));
+      return CommandLine.ExitCode.USAGE;
+    }
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      try {
+        server.close();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }, "serve-shutdown"));
+    System.out.println("Serving the URL Frontier API 2.5 on " + server.address());
+    System.out.flush();
+    server.awaitTermination();
+    return 0;
+  }
+
+  /** SetLogLevel through Logback, which the application logs with. */
+  private static LogLevels logbackLevels() {
+    return (name, level) -> ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger(name))
+        .setLevel(Level.toLevel(level));
+  }
+}

@@ -1,0 +1,65 @@
+package dev.sieve.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.assertj.core.api.SoftAssertions;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.OptionSpec;
+
+/** Every option of {@code serve} has a row in README's serve table showing its --help default. */
+class ServeOptionsTest {
+  private final CommandLine serve = new CommandLine(new Main()).getSubcommands().get("serve");
+
+  @Test
+  void readmeServeTable_showsEachOptionWithItsDefault() throws IOException {
+    String readme = Files.readString(Path.of("..", "README.md"));
+    int start = readme.indexOf("### `serve`");
+    assertThat(start).as("README has a serve section").isNotNegative();
+    int end = readme.indexOf("\n#", start + 1);
+    Map<String, String> rows = new LinkedHashMap<>();
+    for (String line : readme.substring(start, end).split("\\R")) {
+      String[] cells = line.split("\\|");
+      if (cells.length >= 4 && cells[1].strip().startsWith("`--")) {
+        rows.put(cells[1].strip().replace("`", "").split(" ")[0],
+            cells[2].strip().replaceAll("(?<=\\d),(?=\\d{3})", ""));
+      }
+    }
+    SoftAssertions softly = new SoftAssertions();
+    for (OptionSpec option : serve.getCommandSpec().options()) {
+      if (option.usageHelp() || option.versionHelp()) {
+        continue;
+      }
+      softly.assertThat(rows.get(option.longestName())).as("README row of " + option.longestName())
+          .isEqualTo(option.defaultValue());
+    }
+    softly.assertThat(rows.keySet()).as("README rows for options serve does not have")
+        .allMatch(name -> serve.getCommandSpec().findOption(name) != null);
+    softly.assertAll();
+  }
+
+  @Test
+  void badOption_isAUsageErrorNamingIt() {
+    assertThat(usageError("--fpp", "2")).contains("--fpp (2.0) must be in (0, 1)");
+    assertThat(usageError("--port", "70000")).contains("--port (70000) must be between 0 and 65535");
+  }
+
+  /** What {@code serve ARGS} prints when it exits 2 without starting. */
+  private static String usageError(String... args) {
+    CommandLine cli = new CommandLine(new Main());
+    StringWriter err = new StringWriter();
+    cli.setErr(new PrintWriter(err, true));
+    String[] command = new String[args.length + 1];
+    command[0] = "serve";
+    System.arraycopy(args, 0, command, 1, args.length);
+    assertThat(cli.execute(command)).isEqualTo(CommandLine.ExitCode.USAGE);
+    return err.toString();
+  }
+}

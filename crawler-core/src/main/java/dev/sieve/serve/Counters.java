@@ -1,0 +1,31 @@
+package dev.sieve.serve;
+
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+
+/** Named event counters, reported by GetStats. Thread-safe. */
+final class Counters {
+  private final Map<String, LongAdder> counts = new ConcurrentHashMap<>();
+
+  void add(String name, long n) {
+    counts.computeIfAbsent(name, k -> new LongAdder()).add(n);
+  }
+
+  void increment(String name) {
+    add(name, 1);
+  }
+
+  long get(String name) {
+    LongAdder adder = counts.get(name);
+    return adder == null ? 0 : adder.sum();
+  }
+
+  /** Every counter, by name, each prefixed with {@code prefix}. */
+  Map<String, Long> snapshot(String prefix) {
+    Map<String, Long> out = new TreeMap<>();
+    counts.forEach((name, adder) -> out.put(prefix + name, adder.sum()));
+    return out;
+  }
+}

@@ -1,0 +1,233 @@
+package dev.sieve.serve;
+
+import dev.sieve.frontier.Sieve;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
+
+/**
+ * One crawl ID's namespace: its queues and its own {@link Sieve}, which remembers every URL ever
+ * put in a queue (as {@link WorkQueue#seenKey}). Pending URLs are strings in their queues; a
+ * completed URL is only bits in the Sieve. Queues are served round-robin: a queue that produced
+ * moves to the back. Thread-safe: every method holds this crawl's lock.
+ */
+final class CrawlSpace {
+  final String id;
+  final Counters counters = new Counters();
+  private final Sieve sieve;
+  private final Map<String, WorkQueue> queues = new LinkedHashMap<>();
+  private int nextSalt;
+  /** Set once DeleteCrawl removed this crawl: puts must go to the crawl created anew. */
+  private boolean retired;
+
+  CrawlSpace(String id, Sieve sieve) {
+    this.id = id;
+    this.sieve = sieve;
+  }
+
+  /**
+   * Applies one item: a discovered URL is created only if the Sieve never saw it in this queue; a
+   * known URL is updated (completed with {@code refetchFrom} 0, else due from then), created if
+   * it was not pending.
+   *
+   * @return what the item did, or null if this crawl was deleted meanwhile (put it again into
+   *     the crawl of that ID, created anew, so that an acknowledged URL is never lost)
+   */
+  synchronized PutResult put(String key, String url, boolean discovered, long refetchFrom,
+      byte[] metadata, long now) {
+    if (retired) {
+      return null;
+    }
+    WorkQueue queue = queues.computeIfAbsent(key, k -> new WorkQueue(k, nextSalt++));
+    PutResult result;
+    if (discovered) {
+      if (sieve.admit(queue.seenKey(url))) {
+        queue.add(new PendingUrl(url, now, metadata));
+        result = PutResult.CREATED;
+      } else {
+        result = PutResult.SEEN;
+      }
+    } else {
+      PendingUrl entry = queue.pending(url);
+      boolean isNew = entry == null && sieve.admit(queue.seenKey(url));
+      if (refetchFrom == 0) {
+        if (entry != null) {
+          queue.complete(url);
+        } else if (isNew) {
+          queue.countCompleted();
+        }
+        result = PutResult.COMPLETED;
+      } else {
+        if (entry != null) {
+          queue.reschedule(entry, refetchFrom, metadata);
+        } else {
+          queue.add(new PendingUrl(url, refetchFrom, metadata));
+        }
+        result = PutResult.SCHEDULED;
+      }
+    }
+    counters.increment(result.counter());
+    return result;
+  }
+
+  /**
+   * Leases due URLs into {@code out}: from queue {@code key} only, or from every queue in turn,
+   * at most {@code maxPerQueue} per queue, from at most {@code maxQueues} queues, at most {@code
+   * maxUrls} in all.
+   *
+   * @return how many queues produced
+   */
+  synchronized int take(String key, TakeLimits limits, long now, List<QueuedUrl> out) {
+    List<WorkQueue> candidates = new ArrayList<>();
+    if (key != null) {
+      Optional.ofNullable(queues.get(key)).ifPresent(candidates::add);
+    } else {
+      candidates.addAll(queues.values());
+    }
+    List<WorkQueue> produced = new ArrayList<>();
+    for (WorkQueue queue : candidates) {
+      if (produced.size() >= limits.maxQueues() || out.size() >= limits.maxUrls()) {
+        break;
+      }
+      int max = Math.min(limits.maxPerQueue(), limits.maxUrls() - out.size());
+      List<PendingUrl> taken = queue.take(now, max, now + limits.leaseSeconds(),
+          limits.defaultDelaySeconds());
+      if (!taken.isEmpty()) {
+        produced.add(queue);
+        taken.forEach(entry -> out.add(QueuedUrl.of(queue.key, entry)));
+      }
+    }
+    for (WorkQueue queue : produced) {
+      queues.remove(queue.key);
+      queues.put(queue.key, queue);
+    }
+    counters.add("get.leased", out.size());
+    return produced.size();
+  }
+
+  /** Totals over queue {@code key}, or over every queue when it is null. */
+  synchronized QueueStats stats(String key, long now) {
+    QueueStats stats = QueueStats.NONE;
+    for (WorkQueue queue : key == null ? queues.values() : single(key)) {
+      stats = stats.plus(queue, now);
+    }
+    return stats;
+  }
+
+  /** Removes queue {@code key}; returns how many URLs were pending in it, -1 if there was none. */
+  synchronized long deleteQueue(String key) {
+    WorkQueue queue = queues.remove(key);
+    return queue == null ? -1 : queue.size();
+  }
+
+  synchronized int queues() {
+    return queues.size();
+  }
+
+  /** Marks this crawl deleted (see {@link #put}); returns the URLs that were pending in it. */
+  synchronized long retire() {
+    retired = true;
+    return pending();
+  }
+
+  /** URLs pending in all queues. */
+  synchronized long pending() {
+    long total = 0;
+    for (WorkQueue queue : queues.values()) {
+      total += queue.size();
+    }
+    return total;
+  }
+
+  /** Applies {@code change} to queue {@code key}; false if there is no such queue. */
+  synchronized boolean withQueue(String key, Consumer<WorkQueue> change) {
+    WorkQueue queue = queues.get(key);
+    if (queue != null) {
+      change.accept(queue);
+    }
+    return queue != null;
+  }
+
+  /**
+   * The state of {@code url} in queue {@code key}: pending (with its due date), completed
+   * (refetch 0: the Sieve says it was seen and it is not pending), or empty when unknown.
+   */
+  synchronized Optional<QueuedUrl> status(String key, String url) {
+    WorkQueue queue = queues.get(key);
+    if (queue == null) {
+      return Optional.empty();
+    }
+    PendingUrl entry = queue.pending(url);
+    if (entry != null) {
+      return Optional.of(QueuedUrl.of(key, entry));
+    }
+    return sieve.mightHaveSeen(queue.seenKey(url))
+        ? Optional.of(new QueuedUrl(key, url, 0, null))
+        : Optional.empty();
+  }
+
+  /** Queue keys in key order: all, or only those not blocked and with URLs pending. */
+  synchronized List<String> queueKeys(boolean includeInactive, long now) {
+    List<String> keys = new ArrayList<>();
+    for (WorkQueue queue : queues.values()) {
+      if (includeInactive || (queue.size() > 0 && !queue.blocked(now))) {
+        keys.add(queue.key);
+      }
+    }
+    keys.sort(null);
+    return keys;
+  }
+
+  /**
+   * Pending URLs of queue {@code key} (or all queues, when null) whose URL matches {@code
+   * filter}: {@code size} of them from position {@code start}.
+   */
+  synchronized List<QueuedUrl> list(String key, Predicate<String> filter, long start, long size) {
+    List<QueuedUrl> out = new ArrayList<>();
+    long position = 0;
+    for (WorkQueue queue : key == null ? queues.values() : single(key)) {
+      for (PendingUrl entry : queue.list()) {
+        if (out.size() >= size) {
+          return out;
+        }
+        if (filter.test(entry.url) && position++ >= start) {
+          out.add(QueuedUrl.of(queue.key, entry));
+        }
+      }
+    }
+    return out;
+  }
+
+  /** The number of pending URLs {@link #list} would walk. */
+  synchronized long count(String key, Predicate<String> filter) {
+    long count = 0;
+    for (WorkQueue queue : key == null ? queues.values() : single(key)) {
+      for (PendingUrl entry : queue.list()) {
+        if (filter.test(entry.url)) {
+          count++;
+        }
+      }
+    }
+    return count;
+  }
+
+  /** The Sieve's estimate of URLs it saw, its estimated and target rates, bits and layers. */
+  Map<String, Long> filterStats() {
+    Map<String, Long> out = new LinkedHashMap<>();
+    out.put("filter.estimated_urls", sieve.approximateSeen());
+    out.put("filter.estimated_fpp_ppb", Math.round(sieve.expectedFpp() * 1e9));
+    out.put("filter.target_fpp_ppb", Math.round(sieve.targetFpp() * 1e9));
+    out.put("filter.bits", sieve.filterBits());
+    out.put("filter.layers", (long) sieve.filterLayers());
+    return out;
+  }
+
+  private List<WorkQueue> single(String key) {
+    WorkQueue queue = queues.get(key);
+    return queue == null ? List.of() : List.of(queue);
+  }
+}

@@ -1,0 +1,213 @@
+package dev.sieve.serve;
+
+import crawlercommons.urlfrontier.URLFrontierGrpc;
+import crawlercommons.urlfrontier.Urlfrontier;
+import crawlercommons.urlfrontier.Urlfrontier.AckMessage;
+import crawlercommons.urlfrontier.Urlfrontier.Active;
+import crawlercommons.urlfrontier.Urlfrontier.BlockQueueParams;
+import crawlercommons.urlfrontier.Urlfrontier.CrawlLimitParams;
+import crawlercommons.urlfrontier.Urlfrontier.DeleteCrawlMessage;
+import crawlercommons.urlfrontier.Urlfrontier.Empty;
+import crawlercommons.urlfrontier.Urlfrontier.GetParams;
+import crawlercommons.urlfrontier.Urlfrontier.Local;
+import crawlercommons.urlfrontier.Urlfrontier.LogLevelParams;
+import crawlercommons.urlfrontier.Urlfrontier.Pagination;
+import crawlercommons.urlfrontier.Urlfrontier.QueueDelayParams;
+import crawlercommons.urlfrontier.Urlfrontier.QueueList;
+import crawlercommons.urlfrontier.Urlfrontier.QueueWithinCrawlParams;
+import crawlercommons.urlfrontier.Urlfrontier.Stats;
+import crawlercommons.urlfrontier.Urlfrontier.StringList;
+import crawlercommons.urlfrontier.Urlfrontier.URLInfo;
+import crawlercommons.urlfrontier.Urlfrontier.URLItem;
+import io.grpc.Status;
+import io.grpc.stub.StreamObserver;
+import java.time.Clock;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * The URL Frontier API 2.5 over {@link Crawls}: the queue and crawl RPCs here, PutURLs in {@link
+ * PutUrlsCall}, GetURLs in {@link GetUrls}, the URL queries in {@link UrlQueries}. Bad arguments
+ * get INVALID_ARGUMENT, a queue or crawl that a change names but that does not exist NOT_FOUND,
+ * each counted; queries about an unknown crawl answer empty, as the reference service does.
+ */
+final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
+  private final Crawls crawls;
+  private final ServeSettings settings;
+  private final Counters counters = new Counters();
+  private final Clock clock;
+  private final Supplier<String> address;
+  private final LogLevels logLevels;
+  private final UrlQueries queries;
+
+  FrontierService(ServeSettings settings, Clock clock, Supplier<String> address,
+      LogLevels logLevels) {
+    this.settings = settings;
+    this.crawls = new Crawls(settings);
+    this.clock = clock;
+    this.address = address;
+    this.logLevels = logLevels;
+    this.queries = new UrlQueries(crawls, settings, counters);
+  }
+
+  private long now() {
+    return clock.instant().getEpochSecond();
+  }
+
+  @Override
+  public StreamObserver<URLItem> putURLs(StreamObserver<AckMessage> responses) {
+    return PutUrlsCall.start(responses, crawls, settings, counters, clock);
+  }
+
+  @Override
+  public void getURLs(GetParams request, StreamObserver<URLInfo> responses) {
+    GetUrls.serve(request, responses, crawls, settings, counters, now());
+  }
+
+  @Override
+  public void listNodes(Empty request, StreamObserver<StringList> responses) {
+    Replies.reply(responses, StringList.newBuilder().addValues(address.get()).build());
+  }
+
+  @Override
+  public void listCrawls(Local request, StreamObserver<StringList> responses) {
+    Replies.reply(responses, StringList.newBuilder().addAllValues(crawls.ids()).build());
+  }
+
+  @Override
+  public void deleteCrawl(DeleteCrawlMessage request, StreamObserver<Urlfrontier.Long> responses) {
+    long removed = crawls.remove(request.getValue()).map(CrawlSpace::retire).orElse(0L);
+    Replies.reply(responses, Urlfrontier.Long.newBuilder().setValue(removed).build());
+  }
+
+  @Override
+  public void listQueues(Pagination request, StreamObserver<QueueList> responses) {
+    String crawlId = Crawls.normalise(request.getCrawlID());
+    List<String> keys = crawls.get(crawlId)
+        .map(crawl -> crawl.queueKeys(request.getIncludeInactive(), now()))
+        .orElse(List.of());
+    int start = (int) Math.min(Integer.toUnsignedLong(request.getStart()), keys.size());
+    int size = request.getSize() == 0 ? 100 : Math.min(request.getSize(), settings.maxUrlsPerCall);
+    List<String> page = keys.subList(start, Math.min(keys.size(), start + size));
+    Replies.reply(responses, QueueList.newBuilder().addAllValues(page).setTotal(keys.size())
+        .setStart(start).setSize(page.size()).setCrawlID(crawlId).build());
+  }
+
+  @Override
+  public void getStats(QueueWithinCrawlParams request, StreamObserver<Stats> responses) {
+    String crawlId = Crawls.normalise(request.getCrawlID());
+    String key = request.getKey().isEmpty() ? null : request.getKey();
+    Stats.Builder stats = Stats.newBuilder().setCrawlID(crawlId);
+    crawls.get(crawlId).ifPresent(crawl -> {
+      QueueStats totals = crawl.stats(key, now());
+      stats.setSize(totals.size())
+          .setInProcess((int) Math.min(totals.inFlight(), Integer.MAX_VALUE))
+          .setNumberOfQueues(totals.queues())
+          .putCounts("completed", totals.completed())
+          .putCounts("active_queues", totals.activeQueues())
+          .putAllCounts(crawl.filterStats())
+          .putAllCounts(crawl.counters.snapshot("crawl."));
+    });
+    stats.putAllCounts(counters.snapshot("service."));
+    Replies.reply(responses, stats.build());
+  }
+
+  @Override
+  public void deleteQueue(QueueWithinCrawlParams request,
+      StreamObserver<Urlfrontier.Long> responses) {
+    if (missingKey("DeleteQueue", request.getKey(), responses)) {
+      return;
+    }
+    long removed = crawls.get(request.getCrawlID())
+        .map(crawl -> crawl.deleteQueue(request.getKey())).orElse(-1L);
+    Replies.reply(responses,
+        Urlfrontier.Long.newBuilder().setValue(Math.max(removed, 0)).build());
+  }
+
+  @Override
+  public void blockQueueUntil(BlockQueueParams request, StreamObserver<Empty> responses) {
+    if (!missingKey("BlockQueueUntil", request.getKey(), responses)) {
+      changeQueue("BlockQueueUntil", request.getCrawlID(), request.getKey(),
+          queue -> queue.blockUntil(request.getTime()), responses);
+    }
+  }
+
+  @Override
+  public void setDelay(QueueDelayParams request, StreamObserver<Empty> responses) {
+    if (request.getKey().isEmpty()) {
+      crawls.defaultDelaySeconds(Protos.unsigned(request.getDelayRequestable()));
+      Replies.reply(responses, Empty.getDefaultInstance());
+    } else {
+      changeQueue("SetDelay", request.getCrawlID(), request.getKey(),
+          queue -> queue.delay(Protos.unsigned(request.getDelayRequestable())), responses);
+    }
+  }
+
+  @Override
+  public void setCrawlLimit(CrawlLimitParams request, StreamObserver<Empty> responses) {
+    if (!missingKey("SetCrawlLimit", request.getKey(), responses)) {
+      changeQueue("SetCrawlLimit", request.getCrawlID(), request.getKey(),
+          queue -> queue.crawlLimit(Integer.toUnsignedLong(request.getLimit())), responses);
+    }
+  }
+
+  @Override
+  public void setActive(Active request, StreamObserver<Empty> responses) {
+    crawls.active(request.getState());
+    Replies.reply(responses, Empty.getDefaultInstance());
+  }
+
+  @Override
+  public void getActive(Local request, StreamObserver<Urlfrontier.Boolean> responses) {
+    Replies.reply(responses, Urlfrontier.Boolean.newBuilder().setState(crawls.active()).build());
+  }
+
+  @Override
+  public void setLogLevel(LogLevelParams request, StreamObserver<Empty> responses) {
+    if (logLevels == null) {
+      Replies.fail(responses, counters, Status.UNIMPLEMENTED,
+          "SetLogLevel: this server has no logging backend");
+      return;
+    }
+    String name = request.getPackage().isBlank() ? "ROOT" : request.getPackage();
+    logLevels.set(name, request.getLevel().name());
+    Replies.reply(responses, Empty.getDefaultInstance());
+  }
+
+  @Override
+  public void getURLStatus(Urlfrontier.URLStatusRequest request,
+      StreamObserver<URLItem> responses) {
+    queries.status(request, responses);
+  }
+
+  @Override
+  public void listURLs(Urlfrontier.ListUrlParams request, StreamObserver<URLItem> responses) {
+    queries.list(request, responses);
+  }
+
+  @Override
+  public void countURLs(Urlfrontier.CountUrlParams request,
+      StreamObserver<Urlfrontier.Long> responses) {
+    queries.count(request, responses);
+  }
+
+  /** Applies {@code change} to an existing queue, or answers NOT_FOUND. */
+  private void changeQueue(String rpc, String crawlId, String key, Consumer<WorkQueue> change,
+      StreamObserver<Empty> responses) {
+    boolean found = crawls.get(crawlId).map(crawl -> crawl.withQueue(key, change)).orElse(false);
+    if (found) {
+      Replies.reply(responses, Empty.getDefaultInstance());
+    } else {
+      Replies.fail(responses, counters, Status.NOT_FOUND,
+          rpc + ": no queue '" + key + "' in crawl '" + Crawls.normalise(crawlId) + "'");
+    }
+  }
+
+  private boolean missingKey(String rpc, String key, StreamObserver<?> responses) {
+    if (key.isEmpty()) {
+      Replies.fail(responses, counters, Status.INVALID_ARGUMENT, rpc + ": key must not be empty");
+    }
+    return key.isEmpty();
+  }
+}

@@ -1,0 +1,67 @@
+package dev.sieve.serve;
+
+import crawlercommons.urlfrontier.Urlfrontier.GetParams;
+import crawlercommons.urlfrontier.Urlfrontier.URLInfo;
+import io.grpc.Status;
+import io.grpc.stub.ServerCallStreamObserver;
+import io.grpc.stub.StreamObserver;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * GetURLs: leases due URLs and streams them. A URL handed out is not handed out again until its
+ * lease (delay_requestable, or {@link ServeSettings#leaseSeconds} when 0) has passed or a
+ * PutURLs updates it. Nothing while the service is inactive.
+ */
+final class GetUrls {
+  private GetUrls() {}
+
+  static void serve(GetParams request, StreamObserver<URLInfo> responses, Crawls crawls,
+      ServeSettings settings, Counters counters, long now) {
+    // Sends to a client that went away are dropped rather than thrown; their leases expire.
+    ((ServerCallStreamObserver<URLInfo>) responses).setOnCancelHandler(() -> { });
+    boolean anyCrawl = request.getItemCase() != GetParams.ItemCase.CRAWLID;
+    String key = request.getKey().isEmpty() ? null : request.getKey();
+    if (key != null && anyCrawl) {
+      Replies.fail(responses, counters, Status.INVALID_ARGUMENT,
+          "GetURLs: key '" + key + "' needs a crawlID (" + Crawls.normalise("")
+              + " for the default crawl), not any crawl");
+      return;
+    }
+    if (!crawls.active()) {
+      responses.onCompleted();
+      return;
+    }
+    TakeLimits limits = new TakeLimits(
+        orUnlimited(request.getMaxUrlsPerQueue()),
+        orUnlimited(request.getMaxQueues()),
+        settings.maxUrlsPerCall,
+        request.getDelayRequestable() == 0 ? settings.leaseSeconds
+            : Protos.unsigned(request.getDelayRequestable()),
+        crawls.defaultDelaySeconds());
+    List<CrawlSpace> visit = anyCrawl
+        ? crawls.all()
+        : crawls.get(request.getCrawlID()).map(List::of).orElse(List.of());
+    List<CrawlSpace> produced = new ArrayList<>();
+    for (CrawlSpace crawl : visit) {
+      if (limits.maxQueues() <= 0 || limits.maxUrls() <= 0) {
+        break;
+      }
+      List<QueuedUrl> taken = new ArrayList<>();
+      int queues = crawl.take(key, limits, now, taken);
+      for (QueuedUrl url : taken) {
+        responses.onNext(Protos.info(crawl.id, url));
+      }
+      if (queues > 0) {
+        produced.add(crawl);
+      }
+      limits = limits.after(taken.size(), queues);
+    }
+    crawls.served(produced);
+    responses.onCompleted();
+  }
+
+  private static int orUnlimited(int limit) {
+    return limit == 0 ? Integer.MAX_VALUE : Protos.unsigned(limit);
+  }
+}

@@ -1,0 +1,47 @@
+package dev.sieve.serve;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import crawlercommons.urlfrontier.Urlfrontier.KnownURLItem;
+import crawlercommons.urlfrontier.Urlfrontier.URLInfo;
+import crawlercommons.urlfrontier.Urlfrontier.URLItem;
+
+/** Conversions between the API's messages and what the service keeps. */
+final class Protos {
+  private Protos() {}
+
+  /** A proto uint32 as a Java int: values past {@link Integer#MAX_VALUE} become that. */
+  static int unsigned(int value) {
+    return (int) Math.min(Integer.toUnsignedLong(value), Integer.MAX_VALUE);
+  }
+
+  /** The client's metadata of {@code info} as kept in {@link PendingUrl#metadata}; null if none. */
+  static byte[] metadataOf(URLInfo info) {
+    if (info.getMetadataCount() == 0) {
+      return null;
+    }
+    return URLInfo.newBuilder().putAllMetadata(info.getMetadataMap()).build().toByteArray();
+  }
+
+  /** The URLInfo GetURLs hands out for {@code url} of crawl {@code crawlId}. */
+  static URLInfo info(String crawlId, QueuedUrl url) {
+    URLInfo.Builder info = URLInfo.newBuilder();
+    if (url.metadata() != null) {
+      try {
+        info.mergeFrom(url.metadata());
+      } catch (InvalidProtocolBufferException e) {
+        // Written by metadataOf from a parsed message: it always parses.
+        throw new IllegalStateException("stored metadata of " + url.url() + " does not parse", e);
+      }
+    }
+    return info.setUrl(url.url()).setKey(url.key()).setCrawlID(crawlId).build();
+  }
+
+  /** A known item: what GetURLStatus and ListURLs answer, with its refetch date (0: completed). */
+  static URLItem known(String crawlId, QueuedUrl url) {
+    return URLItem.newBuilder()
+        .setKnown(KnownURLItem.newBuilder()
+            .setInfo(info(crawlId, url))
+            .setRefetchableFromDate(url.refetchFrom()))
+        .build();
+  }
+}

@@ -1,0 +1,62 @@
+package dev.sieve.serve;
+
+import crawlercommons.urlfrontier.Urlfrontier.URLInfo;
+import crawlercommons.urlfrontier.Urlfrontier.URLItem;
+import dev.sieve.url.Url;
+import java.util.Optional;
+
+/**
+ * One PutURLs item read and checked: its crawl, queue key (the client's, or the URL's host), URL
+ * string as the client sent it, kind, refetch date and metadata; or, when it cannot be taken, the
+ * reason (a counter name: {@code malformed_url}, {@code url_too_long}, {@code key_too_long},
+ * {@code metadata_too_large}, {@code empty_item}).
+ */
+record PutItem(String crawlId, String key, String url, boolean discovered, long refetchFrom,
+    byte[] metadata, String rejection) {
+
+  /** The ID the ack carries: the client's, or the URL when it gave none. */
+  static String ackId(URLItem item) {
+    return item.getID().isEmpty() ? info(item).getUrl() : item.getID();
+  }
+
+  static PutItem read(URLItem item, ServeSettings settings) {
+    if (!item.hasDiscovered() && !item.hasKnown()) {
+      return rejected("empty_item");
+    }
+    URLInfo info = info(item);
+    String url = info.getUrl();
+    if (url.length() > settings.maxUrlLength) {
+      return rejected("url_too_long");
+    }
+    Optional<Url> parsed = Url.parse(url);
+    if (url.isBlank() || parsed.isEmpty()) {
+      return rejected("malformed_url");
+    }
+    String key = info.getKey().isBlank() ? defaultKey(parsed.get()) : info.getKey();
+    int longest = Math.max(key.length(), info.getCrawlID().length());
+    if (longest > settings.maxKeyLength) {
+      return rejected("key_too_long");
+    }
+    byte[] metadata = Protos.metadataOf(info);
+    if (metadata != null && metadata.length > settings.maxMetadataBytes) {
+      return rejected("metadata_too_large");
+    }
+    boolean discovered = item.hasDiscovered();
+    long refetchFrom = discovered ? 0 : item.getKnown().getRefetchableFromDate();
+    return new PutItem(Crawls.normalise(info.getCrawlID()), key, url, discovered, refetchFrom,
+        metadata, null);
+  }
+
+  /** The key of a URL whose client gave none: its host, as the reference service keys it. */
+  static String defaultKey(Url url) {
+    return url.host();
+  }
+
+  private static URLInfo info(URLItem item) {
+    return item.hasKnown() ? item.getKnown().getInfo() : item.getDiscovered().getInfo();
+  }
+
+  private static PutItem rejected(String reason) {
+    return new PutItem(null, null, null, false, 0, null, reason);
+  }
+}

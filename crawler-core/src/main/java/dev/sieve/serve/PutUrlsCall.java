@@ -1,0 +1,119 @@
+package dev.sieve.serve;
+
+import crawlercommons.urlfrontier.Urlfrontier.AckMessage;
+import crawlercommons.urlfrontier.Urlfrontier.URLItem;
+import io.grpc.Status;
+import io.grpc.stub.ServerCallStreamObserver;
+import io.grpc.stub.StreamObserver;
+import java.time.Clock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One PutURLs stream: each item is applied and acknowledged in order, and the next one is read
+ * only while the client reads its acks (flow control), so a client streaming millions of items
+ * holds a bounded amount of the server's memory. A bad item is acked SKIPPED (do not resend) and
+ * counted by reason; an item the service could not apply is acked FAIL (may be resent). A client
+ * that vanishes mid-stream ends its call; what was acked stays applied.
+ */
+final class PutUrlsCall implements StreamObserver<URLItem> {
+  private static final Logger log = LoggerFactory.getLogger(PutUrlsCall.class);
+  /** Items read ahead while the client reads acks: enough to keep the transport busy. */
+  private static final int WINDOW = 256;
+
+  private final ServerCallStreamObserver<AckMessage> acks;
+  private final Crawls crawls;
+  private final ServeSettings settings;
+  private final Counters counters;
+  private final Clock clock;
+  /** Items asked of the client and not received yet (at most {@link #WINDOW}). */
+  private int requested;
+
+  private PutUrlsCall(ServerCallStreamObserver<AckMessage> acks, Crawls crawls,
+      ServeSettings settings, Counters counters, Clock clock) {
+    this.acks = acks;
+    this.crawls = crawls;
+    this.settings = settings;
+    this.counters = counters;
+    this.clock = clock;
+  }
+
+  static StreamObserver<URLItem> start(StreamObserver<AckMessage> responses, Crawls crawls,
+      ServeSettings settings, Counters counters, Clock clock) {
+    ServerCallStreamObserver<AckMessage> acks = (ServerCallStreamObserver<AckMessage>) responses;
+    PutUrlsCall call = new PutUrlsCall(acks, crawls, settings, counters, clock);
+    acks.disableAutoRequest();
+    acks.setOnReadyHandler(call::onReady);
+    // With a cancel handler, acks to a vanished client are dropped instead of thrown; onError
+    // counts the vanishing.
+    acks.setOnCancelHandler(() -> { });
+    counters.increment("put.streams");
+    return call;
+  }
+
+  /** Tops the read-ahead up to {@link #WINDOW} while the client takes acks. */
+  private void onReady() {
+    if (acks.isReady() && requested < WINDOW) {
+      acks.request(WINDOW - requested);
+      requested = WINDOW;
+    }
+  }
+
+  @Override
+  public void onNext(URLItem item) {
+    AckMessage.Status status;
+    try {
+      status = apply(item);
+    } catch (RuntimeException e) {
+      counters.increment("put.failed");
+      log.error("PutURLs: item {} failed: {}", PutItem.ackId(item), e.toString());
+      status = AckMessage.Status.FAIL;
+    }
+    if (!acks.isCancelled()) {
+      acks.onNext(AckMessage.newBuilder().setID(PutItem.ackId(item)).setStatus(status).build());
+    }
+    requested--;
+    onReady();
+  }
+
+  private AckMessage.Status apply(URLItem item) {
+    counters.increment("put.items");
+    PutItem put = PutItem.read(item, settings);
+    if (put.rejection() != null) {
+      reject(put.rejection(), PutItem.ackId(item));
+      return AckMessage.Status.SKIPPED;
+    }
+    long now = clock.instant().getEpochSecond();
+    PutResult result;
+    do {
+      result = crawls.getOrCreate(put.crawlId()).put(put.key(), put.url(), put.discovered(),
+          put.refetchFrom(), put.metadata(), now);
+    } while (result == null);
+    return result == PutResult.SEEN ? AckMessage.Status.SKIPPED : AckMessage.Status.OK;
+  }
+
+  private void reject(String reason, String id) {
+    String counter = "put.rejected." + reason;
+    counters.increment(counter);
+    if (counters.get(counter) == 1) {
+      log.warn("PutURLs: item {} skipped: {} (further ones are counted as {} in GetStats)",
+          id, reason.replace('_', ' '), counter);
+    } else {
+      log.debug("PutURLs: item {} skipped: {}", id, reason.replace('_', ' '));
+    }
+  }
+
+  @Override
+  public void onError(Throwable t) {
+    // The client went away or broke the stream: nothing to answer; acked items stay applied.
+    counters.increment("put.streams_broken");
+    log.debug("PutURLs stream ended by the client: {}", Status.fromThrowable(t));
+  }
+
+  @Override
+  public void onCompleted() {
+    if (!acks.isCancelled()) {
+      acks.onCompleted();
+    }
+  }
+}

@@ -1,0 +1,127 @@
+package dev.sieve.serve;
+
+import dev.sieve.frontier.FrontierSettings;
+import dev.sieve.settings.Check;
+
+/**
+ * What {@code serve} runs with: where it listens, how each crawl's Sieve is sized, and the limits
+ * that keep bad input from hurting the service. Immutable; validated once in {@link
+ * Builder#build()}, with messages naming the setting as its option.
+ */
+public final class ServeSettings {
+  public static final String DEFAULT_HOST = "127.0.0.1";
+  public static final int DEFAULT_PORT = 7071;
+  /** Per crawl ID: its Sieve starts at this capacity and grows, keeping the rate. */
+  public static final long DEFAULT_EXPECTED_URLS = 1_000_000;
+  /** A GetURLs lease when the request's delay_requestable is 0, as the reference service's. */
+  public static final int DEFAULT_LEASE_SECONDS = 30;
+  /** Seconds between two productions of a queue until SetDelay says otherwise (reference's). */
+  public static final int DEFAULT_QUEUE_DELAY_SECONDS = 1;
+  /** The most URLs one GetURLs, ListURLs or ListQueues answer carries. */
+  public static final int DEFAULT_MAX_URLS_PER_CALL = 100_000;
+  public static final int DEFAULT_MAX_URL_LENGTH = 8_192;
+  /** Longer keys are refused, as the reference service refuses them. */
+  public static final int DEFAULT_MAX_KEY_LENGTH = 255;
+  public static final int DEFAULT_MAX_METADATA_BYTES = 65_536;
+
+  public final String host;
+  public final int port;
+  public final long expectedUrls;
+  public final double falsePositiveRate;
+  public final int leaseSeconds;
+  public final int queueDelaySeconds;
+  public final int maxUrlsPerCall;
+  public final int maxUrlLength;
+  public final int maxKeyLength;
+  public final int maxMetadataBytes;
+
+  private ServeSettings(Builder b) {
+    this.host = b.host;
+    this.port = b.port;
+    this.expectedUrls = b.expectedUrls;
+    this.falsePositiveRate = b.falsePositiveRate;
+    this.leaseSeconds = b.leaseSeconds;
+    this.queueDelaySeconds = b.queueDelaySeconds;
+    this.maxUrlsPerCall = b.maxUrlsPerCall;
+    this.maxUrlLength = b.maxUrlLength;
+    this.maxKeyLength = b.maxKeyLength;
+    this.maxMetadataBytes = b.maxMetadataBytes;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Builds {@link ServeSettings}; every setting has its default. */
+  public static final class Builder {
+    private String host = DEFAULT_HOST;
+    private int port = DEFAULT_PORT;
+    private long expectedUrls = DEFAULT_EXPECTED_URLS;
+    private double falsePositiveRate =
+        Double.parseDouble(FrontierSettings.DEFAULT_FALSE_POSITIVE_RATE);
+    private int leaseSeconds = DEFAULT_LEASE_SECONDS;
+    private int queueDelaySeconds = DEFAULT_QUEUE_DELAY_SECONDS;
+    private int maxUrlsPerCall = DEFAULT_MAX_URLS_PER_CALL;
+    private int maxUrlLength = DEFAULT_MAX_URL_LENGTH;
+    private int maxKeyLength = DEFAULT_MAX_KEY_LENGTH;
+    private int maxMetadataBytes = DEFAULT_MAX_METADATA_BYTES;
+
+    private Builder() {}
+
+    public Builder host(String host) {
+      this.host = host;
+      return this;
+    }
+
+    /** The port to listen on; 0 picks a free one. */
+    public Builder port(int port) {
+      this.port = port;
+      return this;
+    }
+
+    public Builder expectedUrls(long expectedUrls) {
+      this.expectedUrls = expectedUrls;
+      return this;
+    }
+
+    public Builder falsePositiveRate(double falsePositiveRate) {
+      this.falsePositiveRate = falsePositiveRate;
+      return this;
+    }
+
+    public Builder leaseSeconds(int leaseSeconds) {
+      this.leaseSeconds = leaseSeconds;
+      return this;
+    }
+
+    public Builder queueDelaySeconds(int queueDelaySeconds) {
+      this.queueDelaySeconds = queueDelaySeconds;
+      return this;
+    }
+
+    public Builder maxUrlsPerCall(int maxUrlsPerCall) {
+      this.maxUrlsPerCall = maxUrlsPerCall;
+      return this;
+    }
+
+    public Builder maxUrlLength(int maxUrlLength) {
+      this.maxUrlLength = maxUrlLength;
+      return this;
+    }
+
+    /** @throws IllegalArgumentException naming the first bad setting */
+    public ServeSettings build() {
+      Check.notBlank("--host", host);
+      Check.between("--port", port, 0, 65_535);
+      Check.positive("--expected-urls", expectedUrls);
+      Check.rate("--fpp", falsePositiveRate);
+      Check.positive("lease seconds", leaseSeconds);
+      Check.atLeast("queue delay seconds", queueDelaySeconds, 0);
+      Check.positive("max URLs per call", maxUrlsPerCall);
+      Check.positive("max URL length", maxUrlLength);
+      Check.positive("max key length", maxKeyLength);
+      Check.positive("max metadata bytes", maxMetadataBytes);
+      return new ServeSettings(this);
+    }
+  }
+}

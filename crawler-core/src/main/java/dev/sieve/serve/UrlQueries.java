@@ -1,0 +1,89 @@
+package dev.sieve.serve;
+
+import crawlercommons.urlfrontier.Urlfrontier;
+import crawlercommons.urlfrontier.Urlfrontier.CountUrlParams;
+import crawlercommons.urlfrontier.Urlfrontier.ListUrlParams;
+import crawlercommons.urlfrontier.Urlfrontier.URLItem;
+import crawlercommons.urlfrontier.Urlfrontier.URLStatusRequest;
+import dev.sieve.url.Url;
+import io.grpc.Status;
+import io.grpc.stub.StreamObserver;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.function.Predicate;
+
+/**
+ * GetURLStatus, ListURLs and CountURLs. Pending URLs are answered from their queues; a completed
+ * URL is no longer a string anywhere, so GetURLStatus answers "completed" (refetch date 0) when
+ * the crawl's Sieve says the URL was seen in that queue and it is not pending, and ListURLs and
+ * CountURLs see pending URLs only.
+ */
+final class UrlQueries {
+  private final Crawls crawls;
+  private final ServeSettings settings;
+  private final Counters counters;
+
+  UrlQueries(Crawls crawls, ServeSettings settings, Counters counters) {
+    this.crawls = crawls;
+    this.settings = settings;
+    this.counters = counters;
+  }
+
+  void status(URLStatusRequest request, StreamObserver<URLItem> responses) {
+    String url = request.getUrl();
+    Optional<Url> parsed = Url.parse(url);
+    if (url.isBlank() || parsed.isEmpty()) {
+      Replies.fail(responses, counters, Status.INVALID_ARGUMENT,
+          "GetURLStatus: URL '" + url + "' is not an absolute http(s) URL");
+      return;
+    }
+    String key = request.getKey().isEmpty() ? PutItem.defaultKey(parsed.get()) : request.getKey();
+    String crawlId = Crawls.normalise(request.getCrawlID());
+    Optional<QueuedUrl> state = crawls.get(crawlId).flatMap(crawl -> crawl.status(key, url));
+    if (state.isEmpty()) {
+      Replies.fail(responses, counters, Status.NOT_FOUND,
+          "GetURLStatus: " + url + " is not in queue '" + key + "' of crawl '" + crawlId + "'");
+      return;
+    }
+    Replies.reply(responses, Protos.known(crawlId, state.get()));
+  }
+
+  void list(ListUrlParams request, StreamObserver<URLItem> responses) {
+    String crawlId = Crawls.normalise(request.getCrawlID());
+    long size = request.getSize() == 0 ? 100 : Math.min(request.getSize(), settings.maxUrlsPerCall);
+    List<QueuedUrl> urls = crawls.get(crawlId)
+        .map(crawl -> crawl.list(keyOrNull(request.getKey()),
+            filter(request.getFilter(), request.getIgnoreCase()),
+            Integer.toUnsignedLong(request.getStart()), size))
+        .orElse(List.of());
+    for (QueuedUrl url : urls) {
+      responses.onNext(Protos.known(crawlId, url));
+    }
+    responses.onCompleted();
+  }
+
+  void count(CountUrlParams request, StreamObserver<Urlfrontier.Long> responses) {
+    long count = crawls.get(request.getCrawlID())
+        .map(crawl -> crawl.count(keyOrNull(request.getKey()),
+            filter(request.getFilter(), request.getIgnoreCase())))
+        .orElse(0L);
+    Replies.reply(responses, Urlfrontier.Long.newBuilder().setValue(count).build());
+  }
+
+  private static String keyOrNull(String key) {
+    return key.isEmpty() ? null : key;
+  }
+
+  /** Matches URLs containing {@code text} (all when blank), optionally ignoring case. */
+  static Predicate<String> filter(String text, boolean ignoreCase) {
+    if (text.isBlank()) {
+      return url -> true;
+    }
+    if (ignoreCase) {
+      String lower = text.toLowerCase(Locale.ROOT);
+      return url -> url.toLowerCase(Locale.ROOT).contains(lower);
+    }
+    return url -> url.contains(text);
+  }
+}

@@ -1,0 +1,83 @@
+package dev.sieve.serve;
+
+import crawlercommons.urlfrontier.URLFrontierGrpc;
+import crawlercommons.urlfrontier.Urlfrontier.AckMessage;
+import crawlercommons.urlfrontier.Urlfrontier.DiscoveredURLItem;
+import crawlercommons.urlfrontier.Urlfrontier.KnownURLItem;
+import crawlercommons.urlfrontier.Urlfrontier.URLInfo;
+import crawlercommons.urlfrontier.Urlfrontier.URLItem;
+import io.grpc.Channel;
+import io.grpc.stub.StreamObserver;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/** What a test's URL Frontier client needs: items to put, and a PutURLs call that waits. */
+public final class FrontierClient {
+  private FrontierClient() {}
+
+  /** A discovered item of {@code url}, with no key (queued by host) in the default crawl. */
+  public static URLItem discovered(String url) {
+    return discovered(url, "", "");
+  }
+
+  public static URLItem discovered(String url, String key, String crawlId) {
+    return URLItem.newBuilder().setDiscovered(DiscoveredURLItem.newBuilder()
+        .setInfo(URLInfo.newBuilder().setUrl(url).setKey(key).setCrawlID(crawlId))).build();
+  }
+
+  /** A known item of {@code url}: completed with 0, else to be refetched from that second. */
+  public static URLItem known(String url, long refetchFrom) {
+    return URLItem.newBuilder().setKnown(KnownURLItem.newBuilder()
+        .setInfo(URLInfo.newBuilder().setUrl(url)).setRefetchableFromDate(refetchFrom)).build();
+  }
+
+  /** Streams {@code items} through one PutURLs call and returns the acks, in order (60 s at most). */
+  public static List<AckMessage> put(Channel channel, List<URLItem> items) {
+    List<AckMessage> acks = new ArrayList<>();
+    CompletableFuture<Void> done = new CompletableFuture<>();
+    StreamObserver<URLItem> requests = URLFrontierGrpc.newStub(channel).putURLs(
+        new StreamObserver<>() {
+          @Override
+          public void onNext(AckMessage ack) {
+            synchronized (acks) {
+              acks.add(ack);
+            }
+          }
+
+          @Override
+          public void onError(Throwable t) {
+            done.completeExceptionally(t);
+          }
+
+          @Override
+          public void onCompleted() {
+            done.complete(null);
+          }
+        });
+    items.forEach(requests::onNext);
+    requests.onCompleted();
+    done.orTimeout(60, TimeUnit.SECONDS).join();
+    synchronized (acks) {
+      return List.copyOf(acks);
+    }
+  }
+
+  /** A response observer that counts {@code latch} down per message and ignores the end. */
+  public static <T> StreamObserver<T> countingDown(CountDownLatch latch) {
+    return new StreamObserver<>() {
+      @Override
+      public void onNext(T value) {
+        latch.countDown();
+      }
+
+      @Override
+      public void onError(Throwable t) { }
+
+      @Override
+      public void onCompleted() { }
+    };
+  }
+}
