@@ -29,6 +29,7 @@ class CrawlerWarcKillIT {
 
   @Test
   void crawlWithWarc_killedAndResumed_everyFileValidAndNoResponseLost() throws Exception {
+    WarcioReader warcio = WarcioReader.require();
     Path warc = dir.resolve("warc");
     CrawlerJar jar = new CrawlerJar(dir);
     try (TestSite site = TestSite.start(1200)) {
@@ -74,6 +75,8 @@ class CrawlerWarcKillIT {
                 .isEqualTo(record.blockSha1());
           }
         }
+        // An independent reader finds the same records, every one complete.
+        assertThat(warcio.read(file).records()).as(file.toString()).isEqualTo(records.size());
         String name = file.getFileName().toString();
         assertThat(warc.resolve(name.replace(".warc.gz", ".cdxj"))).exists();
       }
