@@ -37,7 +37,8 @@ final class Recorder {
 
   /**
    * Adds counters that belong to no URL's ending (a sitemap read in a URL's politeness slot, and
-   * the fates of what it lists) to the live counters only: they are not journaled.
+   * the fates of what it lists) to the live counters only: they are not journaled (a sitemap's
+   * are kept in the sitemaps' memo instead).
    */
   void countAside(Map<String, Long> delta) {
     stats.add(delta);

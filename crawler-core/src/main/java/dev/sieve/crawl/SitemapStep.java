@@ -29,9 +29,10 @@ import org.slf4j.LoggerFactory;
  * cross-authority}). The URLs it lists get a link fate each, like a page's links, at depth 1, and
  * the followable ones go to the frontier through {@link #pushListed}.
  *
- * <p>With a state directory, the sitemaps read are noted in {@link ReadSitemaps}, so a resumed
- * crawl does not read them again. Counters ({@code sitemap.*} and the listed URLs' {@code link.*}
- * fates) are live only, not journaled: a resumed crawl counts what it reads itself. Thread-safe.
+ * <p>With a state directory, the sitemaps read are noted in {@link ReadSitemaps} with what their
+ * reading counted ({@code sitemap.*} and the listed URLs' {@code link.*} fates), so a resumed
+ * crawl does not read them again and adds those counts back: they are not journaled with a URL,
+ * since a sitemap is read in a slot the URL then gives back. Thread-safe.
  */
 final class SitemapStep {
   private static final Logger log = LoggerFactory.getLogger(SitemapStep.class);
@@ -67,6 +68,7 @@ final class SitemapStep {
     this.counters = counters;
     this.memo = memo;
     this.maxPerAuthority = settings.maxPerAuthority();
+    counters.accept(memo.countsBefore());
     for (String read : memo.before()) {
       Url.parse(read).ifPresent(sitemap -> queue.readBefore(sitemap.origin(), sitemap.toString()));
     }
@@ -130,32 +132,36 @@ final class SitemapStep {
       return;
     }
     SitemapContent content = reader.read(sitemap, result.body(), result.truncated());
+    Map<String, Long> delta = new HashMap<>();
     if (content.cut()) {
-      count("cut", 1);
+      delta.put(CrawlStats.SITEMAP + "cut", 1L);
       log.info("Sitemap {} is larger than the caps (--max-sitemap-bytes after gunzip,"
           + " --max-body-bytes as fetched): reading its first part only", sitemap);
     }
     if (content.failure() != null) {
+      counters.accept(delta);
       failed(sitemap, content.failure());
       return;
     }
-    count("fetched", 1);
+    delta.put(CrawlStats.SITEMAP + "fetched", 1L);
     for (SitemapContent.Entry nested : content.sitemaps()) {
       offer(sitemap.origin(), nested.url(), "sitemap index " + sitemap);
     }
     if (content.overCap() > 0) {
-      count("over-url-cap", content.overCap());
+      delta.put(CrawlStats.SITEMAP + "over-url-cap", (long) content.overCap());
       log.info("Sitemap {} lists more URLs than --max-sitemap-urls: {} not followed,"
           + " counted over-url-cap", sitemap, content.overCap());
     }
-    listed(sitemap, content.urls());
-    // Its URLs durable first: a resume that skips this sitemap must find them in the frontier.
+    listed(sitemap, content.urls(), delta);
+    // Its URLs durable first: a resume that skips this sitemap must find them in the frontier,
+    // and counts what it counted from the memo.
     frontier.flushLog();
-    memo.add(sitemap.toString());
+    memo.add(sitemap.toString(), delta);
+    counters.accept(delta);
   }
 
-  /** Gives each listed URL its fate, like a page's links, and counts them. */
-  private void listed(Url sitemap, List<SitemapContent.Entry> entries) {
+  /** Gives each listed URL its fate, like a page's links, and counts them into {@code delta}. */
+  private void listed(Url sitemap, List<SitemapContent.Entry> entries, Map<String, Long> delta) {
     LinkCounts.Tally tally = new LinkCounts.Tally();
     for (SitemapContent.Entry entry : entries) {
       Url url = Url.parse(entry.url()).orElse(null);
@@ -166,14 +172,12 @@ final class SitemapStep {
       tally.add(fate);
     }
     LinkCounts fates = tally.counts();
-    Map<String, Long> delta = new HashMap<>();
     delta.put(CrawlStats.SITEMAP + "from-sitemap", (long) fates.found());
     for (LinkFate fate : LinkFate.values()) {
       if (fates.count(fate) > 0) {
         delta.put(CrawlStats.LINK + fate.label(), (long) fates.count(fate));
       }
     }
-    counters.accept(delta);
     log.debug("Sitemap {}: {}", sitemap, fates);
   }
 
