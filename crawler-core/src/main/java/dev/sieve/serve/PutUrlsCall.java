@@ -20,6 +20,8 @@ final class PutUrlsCall implements StreamObserver<URLItem> {
   private static final Logger log = LoggerFactory.getLogger(PutUrlsCall.class);
   /** Items read ahead while the client reads acks: enough to keep the transport busy. */
   private static final int WINDOW = 256;
+  /** Prefix of the counters of acks sent, by status: {@code put.acked.ok}, {@code .skipped}, {@code .fail}. */
+  static final String ACKED = "put.acked.";
 
   private final ServerCallStreamObserver<AckMessage> acks;
   private final Crawls crawls;
@@ -71,6 +73,7 @@ final class PutUrlsCall implements StreamObserver<URLItem> {
     }
     if (!acks.isCancelled()) {
       acks.onNext(AckMessage.newBuilder().setID(PutItem.ackId(item)).setStatus(status).build());
+      counters.increment(ACKED + status.name().toLowerCase(java.util.Locale.ROOT));
     }
     requested--;
     onReady();
