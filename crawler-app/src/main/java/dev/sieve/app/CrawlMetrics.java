@@ -3,12 +3,15 @@ package dev.sieve.app;
 import dev.sieve.crawl.CrawlListener;
 import dev.sieve.crawl.CrawlProgress;
 import dev.sieve.crawl.PageRecord;
+import dev.sieve.frontier.CapacityWarning;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import io.prometheus.metrics.model.snapshots.Unit;
+import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -61,12 +64,12 @@ final class CrawlMetrics implements MultiCollector {
       }
 
       @Override
-      public void onCapacityWarning(dev.sieve.frontier.CapacityWarning warning) {
+      public void onCapacityWarning(CapacityWarning warning) {
         listener.onCapacityWarning(warning);
       }
 
       @Override
-      public Map<String, PageRecord> recordedBefore(java.util.Set<String> urls) {
+      public Map<String, PageRecord> recordedBefore(Set<String> urls) {
         return listener.recordedBefore(urls);
       }
 
@@ -109,7 +112,7 @@ final class CrawlMetrics implements MultiCollector {
   }
 
   private static Map<String, Long> withoutFound(Map<String, Long> links) {
-    Map<String, Long> fates = new java.util.LinkedHashMap<>(links);
+    Map<String, Long> fates = new LinkedHashMap<>(links);
     fates.remove("found");
     return fates;
   }

@@ -8,6 +8,7 @@ import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -52,7 +53,7 @@ final class MetricFamilies {
   }
 
   private static String[] with(String[] labels, String name, String value) {
-    String[] out = java.util.Arrays.copyOf(labels, labels.length + 2);
+    String[] out = Arrays.copyOf(labels, labels.length + 2);
     out[labels.length] = name;
     out[labels.length + 1] = value;
     return out;

@@ -8,12 +8,14 @@ import static org.assertj.core.api.Assertions.within;
 import crawlercommons.urlfrontier.URLFrontierGrpc;
 import crawlercommons.urlfrontier.Urlfrontier.AckMessage;
 import crawlercommons.urlfrontier.Urlfrontier.GetParams;
+import crawlercommons.urlfrontier.Urlfrontier.QueueWithinCrawlParams;
 import crawlercommons.urlfrontier.Urlfrontier.URLItem;
 import dev.sieve.serve.FrontierClient;
 import dev.sieve.serve.FrontierServer;
 import dev.sieve.serve.ServeSettings;
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
+import io.grpc.StatusRuntimeException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -77,6 +79,10 @@ class ServeMetricsTest {
     FrontierClient.put(channel, got.subList(0, 3).stream()
         .map(url -> FrontierClient.known(url, 0)).toList());
 
+    assertThatThrownBy(() -> URLFrontierGrpc.newBlockingStub(channel)
+        .deleteQueue(QueueWithinCrawlParams.getDefaultInstance()))
+        .isInstanceOf(StatusRuntimeException.class); // no key: INVALID_ARGUMENT
+
     Scrape scrape = Scrape.of(endpoint.port());
     assertThat(scrape.value("sieve_serve_put_items_total")).isEqualTo(124);
     assertThat(scrape.value("sieve_serve_urls_put_total" + CRAWL + ",result=\"created\"}"))
@@ -101,6 +107,10 @@ class ServeMetricsTest {
     assertThat(scrape.value("sieve_serve_rpc_seconds_count{code=\"OK\",method=\"GetURLs\"}"))
         .isEqualTo(1);
     assertThat(scrape.value("sieve_serve_rpc_seconds_bucket{code=\"OK\",method=\"GetURLs\",le=\"+Inf\"}"))
+        .isEqualTo(1);
+    assertThat(scrape.value("sieve_serve_errors_total{code=\"invalid_argument\"}")).isEqualTo(1);
+    assertThat(scrape.value(
+        "sieve_serve_rpc_seconds_count{code=\"INVALID_ARGUMENT\",method=\"DeleteQueue\"}"))
         .isEqualTo(1);
   }
 

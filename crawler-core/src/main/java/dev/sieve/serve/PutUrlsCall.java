@@ -6,6 +6,7 @@ import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import java.time.Clock;
+import java.util.Locale;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -73,7 +74,7 @@ final class PutUrlsCall implements StreamObserver<URLItem> {
     }
     if (!acks.isCancelled()) {
       acks.onNext(AckMessage.newBuilder().setID(PutItem.ackId(item)).setStatus(status).build());
-      counters.increment(ACKED + status.name().toLowerCase(java.util.Locale.ROOT));
+      counters.increment(ACKED + status.name().toLowerCase(Locale.ROOT));
     }
     requested--;
     onReady();

@@ -1,6 +1,7 @@
 package dev.sieve.serve;
 
 import io.grpc.ForwardingServerCall.SimpleForwardingServerCall;
+import io.grpc.ForwardingServerCallListener.SimpleForwardingServerCallListener;
 import io.grpc.Metadata;
 import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
@@ -37,7 +38,7 @@ final class RpcTiming implements ServerInterceptor {
       }
     };
     ServerCall.Listener<Q> inner = next.startCall(timed, headers);
-    return new io.grpc.ForwardingServerCallListener.SimpleForwardingServerCallListener<>(inner) {
+    return new SimpleForwardingServerCallListener<>(inner) {
       @Override
       public void onCancel() {
         cancelled.run();
