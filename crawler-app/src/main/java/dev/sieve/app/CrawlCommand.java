@@ -1,6 +1,7 @@
 package dev.sieve.app;
 
 import dev.sieve.crawl.CrawlConfig;
+import dev.sieve.crawl.CrawlListener;
 import dev.sieve.crawl.CrawlProgress;
 import dev.sieve.crawl.Crawler;
 import dev.sieve.fetch.Fetcher;
@@ -114,6 +115,8 @@ final class CrawlCommand implements Callable<Integer> {
       description = "Seconds between progress lines (default ${DEFAULT-VALUE}).")
   long progressSeconds;
 
+  @Mixin MetricsOptions metricsOptions;
+
   @Option(names = "--config", paramLabel = "FILE",
       description = "Properties file with defaults for any option (default config/crawler.properties when present); command-line options win.")
   Path config;
@@ -135,7 +138,7 @@ final class CrawlCommand implements Callable<Integer> {
   }
 
   private int crawl() throws IOException, InterruptedException {
-    String misuse = where.misuse();
+    String misuse = where.misuse() != null ? where.misuse() : metricsOptions.misuse();
     if (misuse != null) {
       throw usage(misuse);
     }
@@ -165,21 +168,34 @@ final class CrawlCommand implements Callable<Integer> {
       throw usage("--overwrite cannot replace the output of the crawl resumed from " + stateDir
           + ": its records are part of it; add --fresh to start over");
     }
+    CrawlMetrics metrics = metricsOptions.enabled() ? new CrawlMetrics() : null;
+    try (MetricsEndpoint endpoint = startMetrics(metrics)) {
+      return crawl(seedFile, crawlConfig, output, files, metrics);
+    }
+  }
+
+  private int crawl(SeedFile seedFile, CrawlConfig crawlConfig, OutputSettings output,
+      CrawlFiles files, CrawlMetrics metrics) throws IOException, InterruptedException {
+    boolean redis = where.redis();
     Frontier shared = redis ? joinShared(crawlConfig) : null;
     try (JsonlOutput jsonl = files.openOutput()) {
       CrawlRun run = new CrawlRun(jsonl, output);
+      CrawlListener listener = metrics == null ? run.listener() : metrics.tee(run.listener());
       Crawler crawler;
       if (redis) {
         files.begin(jsonl);
         log.info("Joined crawl '{}' in {}", where.crawlId, where.frontier);
         try {
-          crawler = new Crawler(crawlConfig, shared, run.listener());
+          crawler = new Crawler(crawlConfig, shared, listener);
         } catch (UncheckedIOException e) { // the WARC archive
           throw CrawlStop.of(e);
         }
       } else {
-        crawler = openLocal(crawlConfig, run);
+        crawler = openLocal(crawlConfig, listener);
         files.begin(jsonl);
+      }
+      if (metrics != null) {
+        metrics.watch(crawler::progress);
       }
       CrawlRun.Result result = run.run(crawler, seedFile, threads);
       finalProgress = result.summary();
@@ -188,6 +204,20 @@ final class CrawlCommand implements Callable<Integer> {
       if (shared != null) {
         shared.disconnect();
       }
+    }
+  }
+
+  /** The metrics endpoint, or null without --metrics-port; a port in use stops the run (exit 2). */
+  private MetricsEndpoint startMetrics(CrawlMetrics metrics) {
+    if (metrics == null) {
+      return null;
+    }
+    try {
+      MetricsEndpoint endpoint = metricsOptions.start(metrics.registry());
+      log.info("Serving metrics on http://{}:{}/metrics", metricsOptions.host, endpoint.port());
+      return endpoint;
+    } catch (UncheckedIOException e) {
+      throw CrawlStop.refused(e.getMessage());
     }
   }
 
@@ -200,11 +230,11 @@ final class CrawlCommand implements Callable<Integer> {
   }
 
   /** A crawl over the local frontier, its state restored from --state; refused when unusable. */
-  private Crawler openLocal(CrawlConfig crawlConfig, CrawlRun run) {
+  private Crawler openLocal(CrawlConfig crawlConfig, CrawlListener listener) {
     try {
       Frontier local = Frontiers.open(crawlConfig.frontierSettings(), crawlConfig.seeds(),
-          Crawler.frontierListener(run.listener()));
-      return new Crawler(crawlConfig, local, run.listener());
+          Crawler.frontierListener(listener));
+      return new Crawler(crawlConfig, local, listener);
     } catch (CrawlStateException e) {
       throw CrawlStop.of(e);
     } catch (IllegalArgumentException e) {

@@ -4,8 +4,10 @@ import ch.qos.logback.classic.Level;
 import dev.sieve.frontier.FrontierSettings;
 import dev.sieve.serve.FrontierServer;
 import dev.sieve.serve.LogLevels;
+import dev.sieve.serve.RpcListener;
 import dev.sieve.serve.ServeSettings;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.util.concurrent.Callable;
 import org.slf4j.LoggerFactory;
@@ -46,6 +48,8 @@ final class ServeCommand implements Callable<Integer> {
           + " discovered URL never seen is dropped as seen (default ${DEFAULT-VALUE}).")
   double fpp;
 
+  @CommandLine.Mixin MetricsOptions metricsOptions;
+
   @Override
   public Integer call() throws InterruptedException {
     ServeSettings settings;
@@ -55,12 +59,27 @@ final class ServeCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
+    if (metricsOptions.misuse() != null) {
+      throw new CommandLine.ParameterException(spec.commandLine(), metricsOptions.misuse());
+    }
+    ServeMetrics metrics = metricsOptions.enabled() ? new ServeMetrics() : null;
+    MetricsEndpoint endpoint;
+    try {
+      endpoint = metrics == null ? null : metricsOptions.start(metrics.registry());
+    } catch (UncheckedIOException e) {
+      System.err.println("serve: " + e.getMessage());
+      return CommandLine.ExitCode.USAGE;
+    }
     FrontierServer server;
     try {
-      server = FrontierServer.start(settings, Clock.systemUTC(), logbackLevels());
+      server = FrontierServer.start(settings, Clock.systemUTC(), logbackLevels(),
+          metrics == null ? RpcListener.NONE : metrics);
     } catch (IOException e) {
       System.err.println("serve: cannot listen on " + host + ":" + port + ": "
           + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage()));
+      if (endpoint != null) {
+        endpoint.close();
+      }
       return CommandLine.ExitCode.USAGE;
     }
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -68,9 +87,18 @@ final class ServeCommand implements Callable<Integer> {
         server.close();
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
+      } finally {
+        if (endpoint != null) {
+          endpoint.close();
+        }
       }
     }, "serve-shutdown"));
     System.out.println("Serving the URL Frontier API 2.5 on " + server.address());
+    if (metrics != null) {
+      metrics.watch(server);
+      System.out.println("Serving metrics on http://" + metricsOptions.host + ":"
+          + endpoint.port() + "/metrics");
+    }
     System.out.flush();
     server.awaitTermination();
     return 0;

@@ -226,6 +226,14 @@ final class CrawlSpace {
     return out;
   }
 
+  /** This crawl's totals, filter estimate and counters, for monitoring. */
+  CrawlSnapshot snapshot(long now) {
+    QueueStats totals = stats(null, now);
+    return new CrawlSnapshot(id, totals.size(), totals.inFlight(), totals.queues(),
+        totals.activeQueues(), totals.completed(), sieve.approximateSeen(), sieve.expectedFpp(),
+        counters.snapshot(""));
+  }
+
   private List<WorkQueue> single(String key) {
     WorkQueue queue = queues.get(key);
     return queue == null ? List.of() : List.of(queue);

@@ -22,7 +22,9 @@ import crawlercommons.urlfrontier.Urlfrontier.URLItem;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
@@ -92,6 +94,21 @@ final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
     List<String> page = keys.subList(start, Math.min(keys.size(), start + size));
     Replies.reply(responses, QueueList.newBuilder().addAllValues(page).setTotal(keys.size())
         .setStart(start).setSize(page.size()).setCrawlID(crawlId).build());
+  }
+
+  /** Every crawl's totals now, for monitoring. */
+  List<CrawlSnapshot> snapshots() {
+    long now = now();
+    List<CrawlSnapshot> out = new ArrayList<>();
+    for (CrawlSpace crawl : crawls.all()) {
+      out.add(crawl.snapshot(now));
+    }
+    return out;
+  }
+
+  /** The service-wide counters by name. */
+  Map<String, Long> counters() {
+    return counters.snapshot("");
   }
 
   @Override

@@ -6,6 +6,7 @@ import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import java.time.Clock;
+import java.util.Locale;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,6 +21,8 @@ final class PutUrlsCall implements StreamObserver<URLItem> {
   private static final Logger log = LoggerFactory.getLogger(PutUrlsCall.class);
   /** Items read ahead while the client reads acks: enough to keep the transport busy. */
   private static final int WINDOW = 256;
+  /** Prefix of the counters of acks sent, by status: {@code put.acked.ok}, {@code .skipped}, {@code .fail}. */
+  static final String ACKED = "put.acked.";
 
   private final ServerCallStreamObserver<AckMessage> acks;
   private final Crawls crawls;
@@ -71,6 +74,7 @@ final class PutUrlsCall implements StreamObserver<URLItem> {
     }
     if (!acks.isCancelled()) {
       acks.onNext(AckMessage.newBuilder().setID(PutItem.ackId(item)).setStatus(status).build());
+      counters.increment(ACKED + status.name().toLowerCase(Locale.ROOT));
     }
     requested--;
     onReady();
