@@ -154,9 +154,10 @@ final class CrawlCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw invalid(e);
     }
-    boolean redis = where.redis();
+    boolean redis = where.shared();
     if (redis && stateDir != null) {
-      throw usage("--state keeps a local frontier's state; a Redis frontier keeps its own: drop --state");
+      throw usage("--state keeps a local frontier's state; a "
+          + (where.urlFrontier() ? "URL Frontier service" : "Redis frontier") + " keeps its own: drop --state");
     }
     // Every check before the output changes: the state (read only), the output's lock and
     // contents, then the state's lock and settings as the frontier opens it.
@@ -171,7 +172,7 @@ final class CrawlCommand implements Callable<Integer> {
       Crawler crawler;
       if (redis) {
         files.begin(jsonl);
-        log.info("Joined crawl '{}' in {}", where.crawlId, where.frontier);
+        log.info("Joined crawl '{}' in {}", where.crawlId == null ? "(default)" : where.crawlId, where.frontier);
         try {
           crawler = new Crawler(crawlConfig, shared, run.listener());
         } catch (UncheckedIOException e) { // the WARC archive
@@ -193,6 +194,11 @@ final class CrawlCommand implements Callable<Integer> {
 
   private Frontier joinShared(CrawlConfig crawlConfig) {
     try {
+      if (where.urlFrontier()) {
+        return Frontiers.open(crawlConfig.frontierSettings().toBuilder()
+            .urlFrontier(where.frontier, where.crawlId, where.lease()).build(), crawlConfig.seeds(),
+            dev.sieve.frontier.FrontierListener.NONE);
+      }
       return RedisCrawl.join(crawlConfig, where.frontier, where.crawlId, where.lease(), threads + 4);
     } catch (IllegalArgumentException e) {
       throw invalid(e);
