@@ -195,9 +195,16 @@ final class CrawlCommand implements Callable<Integer> {
   private Frontier joinShared(CrawlConfig crawlConfig) {
     try {
       if (where.urlFrontier()) {
-        return Frontiers.open(crawlConfig.frontierSettings().toBuilder()
+        Frontier service = Frontiers.open(crawlConfig.frontierSettings().toBuilder()
             .urlFrontier(where.frontier, where.crawlId, where.lease()).build(), crawlConfig.seeds(),
             dev.sieve.frontier.FrontierListener.NONE);
+        try {
+          service.isFinished(); // one GetStats: the service answers before the output is touched
+        } catch (UncheckedIOException e) {
+          service.disconnect();
+          throw CrawlStop.refused(e.getMessage());
+        }
+        return service;
       }
       return RedisCrawl.join(crawlConfig, where.frontier, where.crawlId, where.lease(), threads + 4);
     } catch (IllegalArgumentException e) {

@@ -101,6 +101,20 @@ class UrlFrontierCrawlIT {
     }
   }
 
+  @Test
+  void serviceUnreachable_isOneLineAndExit2_beforeAnyOutput() throws Exception {
+    Path seeds = Files.writeString(dir.resolve("seeds.txt"), "http://127.0.0.1:1/\n");
+
+    CrawlerJar.Run run = new CrawlerJar(dir).run("crawl", "--seeds", seeds.toString(),
+        "--frontier", "urlfrontier://127.0.0.1:1", "--output", output("down", 0).toString());
+
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.stderr().strip()).as(run.stderr())
+        .startsWith("URL Frontier at urlfrontier://127.0.0.1:1: GetStats failed (UNAVAILABLE")
+        .doesNotContain("\n").doesNotContain("Exception");
+    assertThat(output("down", 0)).doesNotExist();
+  }
+
   private List<Process> startThree(TestSite site, String name, String... extra) throws Exception {
     Path seeds = Files.writeString(dir.resolve("seeds-" + name + ".txt"), site.url("/p/0.html") + "\n");
     List<Process> crawls = new ArrayList<>();

@@ -16,10 +16,6 @@ import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -66,14 +62,12 @@ public final class ServiceFrontier implements Frontier {
   private final String crawlId;
   private final Politeness politeness;
   private final int leaseSeconds;
-  private final int defaultDelaySeconds;
   private final Clock clock;
+  private final HostControls hosts;
   private final Object lock = new Object();
   private final ArrayDeque<Lease> buffer = new ArrayDeque<>();
-  /** Keys whose delay this process set, to the seconds it set. */
-  private final Map<String, Integer> delays = new ConcurrentHashMap<>();
-  private final Set<String> skipped = ConcurrentHashMap.newKeySet();
-  private final AtomicLong droppedSkipped = new AtomicLong();
+  /** The service's last answer to GetStats, for the counters when a call fails. */
+  private volatile Stats lastStats = Stats.getDefaultInstance();
   private volatile boolean closed;
 
   private ServiceFrontier(ServiceCalls calls, String crawlId, Politeness politeness,
@@ -81,9 +75,9 @@ public final class ServiceFrontier implements Frontier {
     this.calls = calls;
     this.crawlId = crawlId;
     this.politeness = politeness;
-    this.leaseSeconds = (int) Math.min(Integer.MAX_VALUE, Math.max(1, seconds(lease)));
-    this.defaultDelaySeconds = (int) Math.min(Integer.MAX_VALUE, seconds(politeness.delay()));
+    this.leaseSeconds = (int) Math.min(Integer.MAX_VALUE, Math.max(1, HostControls.seconds(lease)));
     this.clock = clock;
+    this.hosts = new HostControls(calls, politeness.delay(), this::nowSeconds);
   }
 
   /**
@@ -124,8 +118,7 @@ public final class ServiceFrontier implements Frontier {
     List<String> keys = new ArrayList<>(urls.size());
     for (Url url : urls) {
       String key = hostKey(url);
-      if (skipped.contains(key)) {
-        droppedSkipped.incrementAndGet();
+      if (hosts.dropsLink(key)) {
         continue;
       }
       URLInfo.Builder info = info(url.toString(), key);
@@ -147,16 +140,11 @@ public final class ServiceFrontier implements Frontier {
             "item " + items.get(i).getDiscovered().getInfo().getUrl() + " acked " + acks.get(i)));
       }
     }
-    keys.stream().distinct().forEach(key -> delays.computeIfAbsent(key, this::applyDefaultDelay));
+    keys.stream().distinct().forEach(hosts::queued);
     if (created > 0) {
       wake();
     }
     return created;
-  }
-
-  /** The politeness delay for a key first met here; 0 when the service has no such queue yet. */
-  private Integer applyDefaultDelay(String key) {
-    return calls.setDelay(key, defaultDelaySeconds) ? defaultDelaySeconds : null;
   }
 
   // ---------------------------------------------------------------- take and give back
@@ -202,7 +190,7 @@ public final class ServiceFrontier implements Frontier {
 
   @Override
   public void retry(Lease lease, Duration backoff) {
-    giveBack(lease, lease.nextAttempt(), nowSeconds() + seconds(backoff));
+    giveBack(lease, lease.nextAttempt(), nowSeconds() + HostControls.seconds(backoff));
   }
 
   @Override
@@ -212,7 +200,7 @@ public final class ServiceFrontier implements Frontier {
 
   /** A known item: completed ({@code refetchFrom} 0) or due again from then, with its metadata. */
   private void giveBack(Lease lease, Lease requeued, long refetchFrom) {
-    long date = skipped.contains(lease.hostKey()) ? 0 : refetchFrom;
+    long date = hosts.skipped(lease.hostKey()) ? 0 : refetchFrom;
     URLInfo.Builder info = info(lease.url(), lease.hostKey());
     if (date != 0) {
       LeaseMetadata.write(info, requeued);
@@ -240,28 +228,17 @@ public final class ServiceFrontier implements Frontier {
 
   @Override
   public void delayHost(String hostKey, Duration wait) {
-    if (!calls.blockUntil(hostKey, nowSeconds() + seconds(wait))) {
-      log.debug("BlockQueueUntil: the service has no queue {}", hostKey);
-    }
+    hosts.block(hostKey, wait);
   }
 
   @Override
   public void setHostDelay(String hostKey, Duration delay) {
-    int wanted = (int) Math.min(Integer.MAX_VALUE, Math.max(seconds(delay), defaultDelaySeconds));
-    Integer set = delays.get(hostKey);
-    if (set == null || set != wanted) {
-      if (calls.setDelay(hostKey, wanted)) {
-        delays.put(hostKey, wanted);
-      }
-    }
+    hosts.crawlDelay(hostKey, delay);
   }
 
   @Override
   public int skipHost(String hostKey) {
-    skipped.add(hostKey);
-    long dropped = calls.deleteQueue(hostKey);
-    droppedSkipped.addAndGet(dropped);
-    return (int) Math.min(dropped, Integer.MAX_VALUE);
+    return (int) Math.min(hosts.skip(hostKey), Integer.MAX_VALUE);
   }
 
   /** Stops handing out URLs; the leases buffered here go back to the service, due at once. */
@@ -277,8 +254,13 @@ public final class ServiceFrontier implements Frontier {
       buffer.clear();
       lock.notifyAll();
     }
-    for (Lease lease : unused) {
-      putBack(lease);
+    try {
+      for (Lease lease : unused) {
+        putBack(lease);
+      }
+    } catch (java.io.UncheckedIOException e) {
+      log.warn("{}: the {} URL(s) leased and not started are handed out again when their leases"
+          + " expire", e.getMessage(), unused.size());
     }
   }
 
@@ -304,19 +286,19 @@ public final class ServiceFrontier implements Frontier {
   /** URLs in the crawl's queues not leased, by the service's count. */
   @Override
   public long pending() {
-    Stats stats = calls.stats();
+    Stats stats = counters();
     return Math.max(0, stats.getSize() - stats.getInProcess());
   }
 
   /** URLs leased by every process of the crawl, by the service's count. */
   @Override
   public long inFlight() {
-    return calls.stats().getInProcess();
+    return counters().getInProcess();
   }
 
   @Override
   public int hosts() {
-    return (int) Math.min(Integer.MAX_VALUE, calls.stats().getNumberOfQueues());
+    return (int) Math.min(Integer.MAX_VALUE, counters().getNumberOfQueues());
   }
 
   /** Always 0: a host budget is refused with a URL Frontier service. */
@@ -328,7 +310,7 @@ public final class ServiceFrontier implements Frontier {
   /** Links dropped by this process because their host was skipped, and the URLs then pending. */
   @Override
   public long droppedBySkippedHost() {
-    return droppedSkipped.get();
+    return hosts.dropped();
   }
 
   @Override
@@ -339,13 +321,13 @@ public final class ServiceFrontier implements Frontier {
   /** The service's filter estimate ({@code filter.estimated_urls} of GetStats; 0 if it has none). */
   @Override
   public long approximateSeen() {
-    return calls.stats().getCountsOrDefault("filter.estimated_urls", 0);
+    return counters().getCountsOrDefault("filter.estimated_urls", 0);
   }
 
   /** The service's estimated rate ({@code filter.estimated_fpp_ppb}; 0 if it has none). */
   @Override
   public double seenFpp() {
-    return calls.stats().getCountsOrDefault("filter.estimated_fpp_ppb", 0) / 1e9;
+    return counters().getCountsOrDefault("filter.estimated_fpp_ppb", 0) / 1e9;
   }
 
   @Override
@@ -357,9 +339,13 @@ public final class ServiceFrontier implements Frontier {
     return clock.instant().getEpochSecond();
   }
 
-  /** Whole seconds, rounded up: the service's unit of time. */
-  private static long seconds(Duration duration) {
-    long ms = Math.max(0, duration.toMillis());
-    return (ms + 999) / 1000;
+  /** GetStats of the crawl for a counter; the last answer when the service fails (logged). */
+  private Stats counters() {
+    try {
+      lastStats = calls.stats();
+    } catch (java.io.UncheckedIOException e) {
+      log.debug("Counters as of the last GetStats: {}", e.getMessage());
+    }
+    return lastStats;
   }
 }
