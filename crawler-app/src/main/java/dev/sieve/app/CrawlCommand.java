@@ -157,9 +157,10 @@ final class CrawlCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw invalid(e);
     }
-    boolean redis = where.redis();
+    boolean redis = where.shared();
     if (redis && stateDir != null) {
-      throw usage("--state keeps a local frontier's state; a Redis frontier keeps its own: drop --state");
+      throw usage("--state keeps a local frontier's state; a "
+          + (where.urlFrontier() ? "URL Frontier service" : "Redis frontier") + " keeps its own: drop --state");
     }
     // Every check before the output changes: the state (read only), the output's lock and
     // contents, then the state's lock and settings as the frontier opens it.
@@ -176,7 +177,7 @@ final class CrawlCommand implements Callable<Integer> {
 
   private int crawl(SeedFile seedFile, CrawlConfig crawlConfig, OutputSettings output,
       CrawlFiles files, CrawlMetrics metrics) throws IOException, InterruptedException {
-    boolean redis = where.redis();
+    boolean redis = where.shared();
     Frontier shared = redis ? joinShared(crawlConfig) : null;
     try (JsonlOutput jsonl = files.openOutput()) {
       CrawlRun run = new CrawlRun(jsonl, output);
@@ -184,7 +185,7 @@ final class CrawlCommand implements Callable<Integer> {
       Crawler crawler;
       if (redis) {
         files.begin(jsonl);
-        log.info("Joined crawl '{}' in {}", where.crawlId, where.frontier);
+        log.info("Joined crawl '{}' in {}", where.crawlId == null ? "(default)" : where.crawlId, where.frontier);
         try {
           crawler = new Crawler(crawlConfig, shared, listener);
         } catch (UncheckedIOException e) { // the WARC archive
@@ -223,6 +224,18 @@ final class CrawlCommand implements Callable<Integer> {
 
   private Frontier joinShared(CrawlConfig crawlConfig) {
     try {
+      if (where.urlFrontier()) {
+        Frontier service = Frontiers.open(crawlConfig.frontierSettings().toBuilder()
+            .urlFrontier(where.frontier, where.crawlId, where.lease()).build(), crawlConfig.seeds(),
+            dev.sieve.frontier.FrontierListener.NONE);
+        try {
+          service.isFinished(); // one GetStats: the service answers before the output is touched
+        } catch (UncheckedIOException e) {
+          service.disconnect();
+          throw CrawlStop.refused(e.getMessage());
+        }
+        return service;
+      }
       return RedisCrawl.join(crawlConfig, where.frontier, where.crawlId, where.lease(), threads + 4);
     } catch (IllegalArgumentException e) {
       throw invalid(e);

@@ -5,44 +5,58 @@ import java.time.Duration;
 import picocli.CommandLine.Option;
 
 /**
- * {@code crawl}'s options for where the frontier lives: in this process, or in Redis as a crawl
- * that processes create or join by name (see {@link RedisCrawl}).
+ * {@code crawl}'s options for where the frontier lives: in this process, in Redis as a crawl that
+ * processes create or join by name (see {@link RedisCrawl}), or in a URL Frontier service that
+ * schedules the crawl ({@code urlfrontier://HOST:PORT}).
  */
 final class FrontierOptions {
   @Setting("frontier")
-  @Option(names = "--frontier", defaultValue = "local", paramLabel = "local|redis://HOST:PORT[/DB]|redis-cluster://HOST:PORT,...",
-      description = "Where the frontier lives: in this process (local), or in Redis, shared by every process given the same --crawl-id (default ${DEFAULT-VALUE}).")
+  @Option(names = "--frontier", defaultValue = "local", paramLabel = "local|redis://HOST:PORT[/DB]|redis-cluster://HOST:PORT,...|urlfrontier://HOST:PORT",
+      description = "Where the frontier lives: in this process (local), in Redis, shared by every process given the same --crawl-id, or in a URL Frontier service (e.g. serve) that schedules the crawl for every process given the same service and --crawl-id; --expected-urls and --fpp are then the service's (default ${DEFAULT-VALUE}).")
   String frontier;
 
   @Option(names = "--crawl-id", paramLabel = "NAME",
-      description = "With a Redis frontier: the crawl to create or join (letters, digits, . _ -).")
+      description = "With a Redis frontier: the crawl to create or join (letters, digits, . _ -); with a URL Frontier service: its crawlID (default: the service's default crawl).")
   String crawlId;
 
   @Option(names = "--lease-seconds", defaultValue = "" + FrontierSettings.DEFAULT_LEASE_SECONDS, paramLabel = "S",
-      description = "With a Redis frontier: a URL taken by a process that has not given it back after S seconds (it died) is queued again (default ${DEFAULT-VALUE}).")
+      description = "With a Redis frontier or a URL Frontier service: a URL taken by a process that has not given it back after S seconds (it died) is queued again; the service's lease (GetURLs delay_requestable) (default ${DEFAULT-VALUE}).")
   long leaseSeconds;
 
   @Option(names = "--status",
       description = "With a Redis frontier: print the crawl's shared counters and exit.")
   boolean status;
 
-  /** Whether the frontier is in Redis rather than local. */
-  boolean redis() {
+  /** Whether the frontier is shared (Redis or a URL Frontier service) rather than local. */
+  boolean shared() {
     return !frontier.strip().equalsIgnoreCase("local");
+  }
+
+  /** Whether a URL Frontier service schedules the crawl. */
+  boolean urlFrontier() {
+    return frontier.strip().toLowerCase(java.util.Locale.ROOT).startsWith("urlfrontier:");
+  }
+
+  /** Whether the frontier is in Redis. */
+  boolean redis() {
+    return shared() && !urlFrontier();
   }
 
   /** The usage error of options that do not go together, or null when they do. */
   String misuse() {
+    if (urlFrontier() && status) {
+      return "--status needs --frontier redis://HOST:PORT (a URL Frontier service has its own GetStats)";
+    }
     if (redis() && (crawlId == null || crawlId.isBlank())) {
       return "--frontier " + frontier + " needs --crawl-id NAME: the crawl to create or join";
     }
-    if (!redis() && (status || crawlId != null)) {
+    if (!shared() && (status || crawlId != null)) {
       return (status ? "--status" : "--crawl-id") + " needs --frontier redis://HOST:PORT";
     }
     return null;
   }
 
-  /** How long a URL taken from Redis stays leased to this process. */
+  /** How long a URL taken from Redis or the service stays leased to this process. */
   Duration lease() {
     return Duration.ofSeconds(leaseSeconds);
   }

@@ -35,6 +35,8 @@ public final class FrontierSettings {
   public final String crawlId;
   public final Duration leaseDuration;
   public final int connections;
+  /** {@code urlfrontier://HOST:PORT} for a URL Frontier service doing the scheduling, or null. */
+  public final String urlFrontierUri;
 
   private FrontierSettings(Builder b) {
     this.seenFilter = b.seenFilter;
@@ -54,6 +56,7 @@ public final class FrontierSettings {
     this.crawlId = b.crawlId;
     this.leaseDuration = b.leaseDuration;
     this.connections = b.connections;
+    this.urlFrontierUri = b.urlFrontierUri;
   }
 
   public static Builder builder() {
@@ -66,6 +69,9 @@ public final class FrontierSettings {
         .politeness(politeness).pendingMemoryBytes(pendingMemoryBytes).ticker(ticker)
         .state(stateDir, freshState, checkpointInterval, diskReserveBytes).addSeeds(addSeeds);
     fixedOnResume.forEach(b::fixedOnResume);
+    if (urlFrontierUri != null) {
+      return b.urlFrontier(urlFrontierUri, crawlId, leaseDuration);
+    }
     return redisUri == null ? b : b.redis(redisUri, crawlId, leaseDuration, connections);
   }
 
@@ -106,6 +112,7 @@ public final class FrontierSettings {
     private String crawlId;
     private Duration leaseDuration = Duration.ofSeconds(DEFAULT_LEASE_SECONDS);
     private int connections = 8;
+    private String urlFrontierUri;
 
     private Builder() {}
 
@@ -170,6 +177,18 @@ public final class FrontierSettings {
       return this;
     }
 
+    /**
+     * Schedules through the URL Frontier service at {@code uri} ({@code urlfrontier://HOST:PORT})
+     * as crawl {@code crawlId} (null or blank: the service's default crawl); a URL handed out is
+     * leased for {@code leaseDuration} (GetURLs' delay_requestable, whole seconds).
+     */
+    public Builder urlFrontier(String uri, String crawlId, Duration leaseDuration) {
+      this.urlFrontierUri = Objects.requireNonNull(uri, "uri");
+      this.crawlId = crawlId;
+      this.leaseDuration = Objects.requireNonNull(leaseDuration, "leaseDuration");
+      return this;
+    }
+
     /** @throws IllegalArgumentException naming the first setting out of range */
     public FrontierSettings build() {
       Check.positive("expectedUrls", expectedUrls);
@@ -183,6 +202,14 @@ public final class FrontierSettings {
       if (redisUri != null && stateDir != null) {
         throw new IllegalArgumentException("stateDir (" + stateDir + ") keeps a local frontier's"
             + " state; a Redis frontier keeps its own");
+      }
+      if (urlFrontierUri != null && (stateDir != null || redisUri != null)) {
+        throw new IllegalArgumentException("urlFrontierUri (" + urlFrontierUri + ") schedules"
+            + " through a URL Frontier service, which keeps the state: no stateDir or redisUri");
+      }
+      if (urlFrontierUri != null && politeness.maxUrlsPerHost() != Long.MAX_VALUE) {
+        throw new IllegalArgumentException("maxUrlsPerHost (" + politeness.maxUrlsPerHost()
+            + ") is not enforced by a URL Frontier service: leave it unset");
       }
       return new FrontierSettings(this);
     }

@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sieve.bloom.MembershipFilter;
 import dev.sieve.frontier.local.LocalFrontier;
 import dev.sieve.frontier.redis.RedisFrontier;
+import dev.sieve.frontier.urlfrontier.ServiceFrontier;
+import dev.sieve.serve.FrontierServer;
+import dev.sieve.serve.ServeSettings;
 import dev.sieve.testing.RedisServers;
 import dev.sieve.url.Url;
 import java.io.ByteArrayInputStream;
@@ -14,6 +17,7 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -30,11 +34,13 @@ import org.junit.jupiter.params.provider.EnumSource;
  * What every {@link Frontier} keeps of a URL besides the URL: its referrer ({@code via}) and its
  * sitemap {@code lastmod}, from push to lease, through retries, and across a restart (the local
  * frontier's snapshot with spilled URLs and the journal after it; a second process on the same
- * Redis crawl).
+ * Redis crawl, or on the same crawl of a URL Frontier service, here an in-process {@code serve} on a
+ * free loopback port).
  */
 class FrontierContractTest {
   private static final Instant LASTMOD = Instant.parse("2025-06-01T12:30:00.5Z");
   private static RedisServers redis;
+  private static FrontierServer service;
 
   @TempDir Path dir;
   private final List<Runnable> cleanup = new CopyOnWriteArrayList<>();
@@ -42,7 +48,8 @@ class FrontierContractTest {
   /** The frontiers under test, each able to stand for a process that stops and resumes. */
   enum Kind {
     LOCAL,
-    REDIS
+    REDIS,
+    URLFRONTIER
   }
 
   @AfterEach
@@ -51,9 +58,12 @@ class FrontierContractTest {
   }
 
   @AfterAll
-  static void stopRedis() {
+  static void stopServers() throws InterruptedException {
     if (redis != null) {
       redis.close();
+    }
+    if (service != null) {
+      service.close();
     }
   }
 
@@ -163,7 +173,11 @@ class FrontierContractTest {
   }
 
   private Opened open(Kind kind) {
-    return kind == Kind.LOCAL ? new Local() : new Redis("contract-" + System.nanoTime());
+    return switch (kind) {
+      case LOCAL -> new Local();
+      case REDIS -> new Redis("contract-" + System.nanoTime());
+      case URLFRONTIER -> service("contract-" + System.nanoTime());
+    };
   }
 
   /** Spilling within 4 KiB, journaled, checkpointed as the crawl state does. */
@@ -265,6 +279,44 @@ class FrontierContractTest {
     public Frontier restart() {
       return connect();
     }
+  }
+
+  /**
+   * A crawl ID of a URL Frontier service; a restart is another process on it, taking the first
+   * one's leases when they expire (after a second). The service keeps every acknowledged change,
+   * so a checkpoint has nothing to do.
+   */
+  private Opened service(String crawlId) {
+    if (service == null) {
+      try {
+        service = FrontierServer.start(ServeSettings.builder().host("127.0.0.1").port(0).build(),
+            Clock.systemUTC(), null);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    java.util.function.Supplier<Frontier> connect = () -> {
+      ServiceFrontier opened = ServiceFrontier.connect("urlfrontier://127.0.0.1:" + service.port(),
+          crawlId, new Politeness(Duration.ZERO, 4, Long.MAX_VALUE, QueueKey.HOST),
+          Duration.ofSeconds(1), Clock.systemUTC());
+      cleanup.add(opened::disconnect);
+      return opened;
+    };
+    Frontier first = connect.get();
+    return new Opened() {
+      @Override
+      public Frontier frontier() {
+        return first;
+      }
+
+      @Override
+      public void checkpoint() { }
+
+      @Override
+      public Frontier restart() {
+        return connect.get();
+      }
+    };
   }
 
   /** Takes and completes until the frontier is finished; leases by URL. */

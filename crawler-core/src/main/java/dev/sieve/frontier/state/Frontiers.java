@@ -6,11 +6,13 @@ import dev.sieve.frontier.FrontierSettings;
 import dev.sieve.frontier.Sieve;
 import dev.sieve.frontier.local.LocalFrontierBuilder;
 import dev.sieve.frontier.redis.RedisFrontier;
+import dev.sieve.frontier.urlfrontier.ServiceFrontier;
 import dev.sieve.url.Url;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.Comparator;
 import java.util.List;
 
@@ -25,6 +27,9 @@ public final class Frontiers {
    * Opens the frontier {@code settings} describe:
    *
    * <ul>
+   *   <li>scheduled by a URL Frontier service ({@link FrontierSettings#urlFrontierUri}): the
+   *       crawl ID's queues there, which the service's own Sieve fills (the seen filter settings
+   *       are the service's, not these);
    *   <li>shared ({@link FrontierSettings#redisUri}): creates the crawl in Redis, or joins it;
    *   <li>with a state directory: resumes the crawl saved there (checkpoint, then journals, the
    *       URLs in flight at a crash fetched again unless {@code listener} recorded them; the saved
@@ -40,10 +45,15 @@ public final class Frontiers {
    * @throws CrawlStateException if the state directory cannot be used (the message says why)
    * @throws dev.sieve.frontier.redis.RedisFrontierException if Redis is unreachable or the crawl
    *     there has other settings
-   * @throws IllegalArgumentException for a setting out of range (the message names it)
+   * @throws IllegalArgumentException for a setting out of range or a malformed service URI (the
+   *     message names it)
    * @throws UncheckedIOException if no temporary directory can be made
    */
   public static Frontier open(FrontierSettings settings, List<Url> seeds, FrontierListener listener) {
+    if (settings.urlFrontierUri != null) {
+      return ServiceFrontier.connect(settings.urlFrontierUri, settings.crawlId,
+          settings.politeness, settings.leaseDuration, Clock.systemUTC());
+    }
     if (settings.shared()) {
       return RedisFrontier.builder()
           .uri(settings.redisUri)
