@@ -1,9 +1,8 @@
 package dev.sieve.serve;
 
+import dev.sieve.frontier.state.DirectoryLock;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,8 +44,7 @@ final class ServeState implements Durability, AutoCloseable {
 
   private final Path dir;
   private final Crawls crawls;
-  private final FileChannel lockChannel;
-  private final FileLock lock;
+  private final DirectoryLock lock;
   private final ReadWriteLock changes = new ReentrantReadWriteLock();
   private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
     Thread thread = new Thread(r, "serve-checkpoint");
@@ -57,10 +55,9 @@ final class ServeState implements Durability, AutoCloseable {
   /** The index of the journal being written. */
   private long index;
 
-  private ServeState(Path dir, Crawls crawls, FileChannel lockChannel, FileLock lock) {
+  private ServeState(Path dir, Crawls crawls, DirectoryLock lock) {
     this.dir = dir;
     this.crawls = crawls;
-    this.lockChannel = lockChannel;
     this.lock = lock;
   }
 
@@ -71,22 +68,13 @@ final class ServeState implements Durability, AutoCloseable {
    * @throws ServeStateException when DIR is in use by another serve, or cannot be read or written
    */
   static ServeState open(Path dir, Crawls crawls, long intervalSeconds) {
-    FileChannel channel = null;
     try {
       Files.createDirectories(dir);
-      channel = FileChannel.open(dir.resolve("lock"), StandardOpenOption.CREATE,
-          StandardOpenOption.WRITE);
-      FileLock held;
-      try {
-        held = channel.tryLock();
-      } catch (OverlappingFileLockException e) {
-        held = null;
-      }
+      DirectoryLock held = DirectoryLock.tryLock(dir);
       if (held == null) {
         throw new ServeStateException("state directory " + dir + " is in use by another serve");
       }
-      ServeState state = new ServeState(dir, crawls, channel, held);
-      channel = null;
+      ServeState state = new ServeState(dir, crawls, held);
       try {
         state.restore();
         state.journal = ServeJournal.open(dir.resolve(journalName(state.index)));
@@ -100,14 +88,10 @@ final class ServeState implements Durability, AutoCloseable {
       return state;
     } catch (IOException e) {
       throw new ServeStateException("cannot use state directory " + dir + ": " + e.getMessage(), e);
-    } finally {
-      if (channel != null) {
-        try {
-          channel.close();
-        } catch (IOException ignored) {
-          // the lock was not taken
-        }
-      }
+    } catch (ServeStateException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      throw new ServeStateException("cannot use state directory " + dir + ": " + e, e);
     }
   }
 
@@ -233,8 +217,7 @@ final class ServeState implements Durability, AutoCloseable {
       if (journal != null) {
         journal.close();
       }
-      lock.release();
-      lockChannel.close();
+      lock.close();
     } catch (IOException e) {
       log.warn("Cannot release {}: {}", dir, e.getMessage());
     }
