@@ -46,6 +46,7 @@ final class ServeState implements Durability, AutoCloseable {
   private final Crawls crawls;
   private final DirectoryLock lock;
   private final ReadWriteLock changes = new ReentrantReadWriteLock();
+  private final Object order = new Object();
   private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
     Thread thread = new Thread(r, "serve-checkpoint");
     thread.setDaemon(true);
@@ -123,8 +124,13 @@ final class ServeState implements Durability, AutoCloseable {
   public void apply(Supplier<Change> change, Runnable answer) {
     changes.readLock().lock();
     try {
-      Change done = change.get();
-      journal.append(done == null ? 0 : done.type(), done == null ? null : done.payload(), answer);
+      // Applied and appended as one step, so the journal holds changes in the order they were
+      // applied: two streams updating one URL replay to the state they left.
+      synchronized (order) {
+        Change done = change.get();
+        journal.append(done == null ? 0 : done.type(), done == null ? null : done.payload(),
+            answer);
+      }
     } finally {
       changes.readLock().unlock();
     }

@@ -97,6 +97,32 @@ class DurableServeTest {
   }
 
   @Test
+  void restart_keepsDeletedQueuesDeletedAndTheServiceSwitches() throws Exception {
+    Path dir = tmp.resolve("state");
+    Path crashed = tmp.resolve("crashed");
+    try (ServeFixture first = serve(dir)) {
+      first.put(ServeFixture.discovered("http://a.test/1"),
+          ServeFixture.discovered("http://b.test/1"));
+      first.blocking.deleteQueue(crawlercommons.urlfrontier.Urlfrontier.QueueWithinCrawlParams
+          .newBuilder().setKey("b.test").setCrawlID("DEFAULT").build());
+      first.blocking.setActive(crawlercommons.urlfrontier.Urlfrontier.Active.newBuilder()
+          .setState(false).build());
+      copyState(dir, crashed);
+    }
+    try (ServeFixture second = serve(crashed)) {
+      assertThat(second.blocking.getActive(
+          crawlercommons.urlfrontier.Urlfrontier.Local.getDefaultInstance()).getState()).isFalse();
+      assertThat(second.getAll(60)).as("inactive").isEmpty();
+      second.blocking.setActive(crawlercommons.urlfrontier.Urlfrontier.Active.newBuilder()
+          .setState(true).build());
+      assertThat(second.getAll(60)).containsExactly("http://a.test/1");
+      assertThat(second.put(ServeFixture.discovered("http://b.test/1")))
+          .extracting(AckMessage::getStatus).as("a deleted queue starts with nothing seen")
+          .containsExactly(AckMessage.Status.OK);
+    }
+  }
+
+  @Test
   void tornJournalTail_isCut_andEveryWholeRecordKept() throws Exception {
     Path crashed = twoUrlsPutThenKilled();
     Path journal = journals(crashed).get(0);
