@@ -34,9 +34,7 @@ class DurableServeTest {
 
   @Test
   void restartFromJournal_keepsPendingCompletedScheduledAndQueueSettings() throws Exception {
-    Path dir = tmp.resolve("state");
-    Path crashed = tmp.resolve("crashed");
-    try (ServeFixture first = serve(dir)) {
+    Path crashed = killedAfter(first -> {
       List<URLItem> items = new ArrayList<>();
       for (int i = 0; i < 50; i++) {
         items.add(ServeFixture.discovered("http://a.test/" + i));
@@ -51,8 +49,7 @@ class DurableServeTest {
           .newBuilder().setKey("k").setCrawlID("other").setLimit(7).build());
       first.blocking.blockQueueUntil(BlockQueueParams.newBuilder().setKey("k")
           .setCrawlID("other").setTime(ServeFixture.START + 1000).build());
-      copyState(dir, crashed);
-    }
+    });
 
     try (ServeFixture second = serve(crashed)) {
       assertThat(second.stats("", "DEFAULT").getSize()).as("pending in DEFAULT").isEqualTo(49);
@@ -75,17 +72,14 @@ class DurableServeTest {
 
   @Test
   void restartFromCheckpointAndJournal_keepsBoth_andDeletesReplay() throws Exception {
-    Path dir = tmp.resolve("state");
-    Path crashed = tmp.resolve("crashed");
-    try (ServeFixture first = serve(dir)) {
+    Path crashed = killedAfter(first -> {
       first.put(ServeFixture.discovered("http://a.test/before"),
           ServeFixture.discovered("http://a.test/done"));
       first.put(ServeFixture.known("http://a.test/done", 0));
       first.server.checkpoint();
       first.put(ServeFixture.discovered("http://a.test/after"));
       first.blocking.deleteCrawl(DeleteCrawlMessage.newBuilder().setValue("gone").build());
-      copyState(dir, crashed);
-    }
+    });
     try (ServeFixture second = serve(crashed)) {
       assertThat(second.blocking.countURLs(CountUrlParams.newBuilder().build()).getValue())
           .isEqualTo(2);
@@ -98,17 +92,14 @@ class DurableServeTest {
 
   @Test
   void restart_keepsDeletedQueuesDeletedAndTheServiceSwitches() throws Exception {
-    Path dir = tmp.resolve("state");
-    Path crashed = tmp.resolve("crashed");
-    try (ServeFixture first = serve(dir)) {
+    Path crashed = killedAfter(first -> {
       first.put(ServeFixture.discovered("http://a.test/1"),
           ServeFixture.discovered("http://b.test/1"));
       first.blocking.deleteQueue(crawlercommons.urlfrontier.Urlfrontier.QueueWithinCrawlParams
           .newBuilder().setKey("b.test").setCrawlID("DEFAULT").build());
       first.blocking.setActive(crawlercommons.urlfrontier.Urlfrontier.Active.newBuilder()
           .setState(false).build());
-      copyState(dir, crashed);
-    }
+    });
     try (ServeFixture second = serve(crashed)) {
       assertThat(second.blocking.getActive(
           crawlercommons.urlfrontier.Urlfrontier.Local.getDefaultInstance()).getState()).isFalse();
@@ -177,14 +168,23 @@ class DurableServeTest {
 
   /** The state a process leaves when killed right after two discovered URLs were acked. */
   private Path twoUrlsPutThenKilled() throws Exception {
+    return killedAfter(first -> first.put(ServeFixture.discovered("http://a.test/1"),
+        ServeFixture.discovered("http://a.test/2")));
+  }
+
+  /** What a server on a state directory leaves there when killed right after {@code steps}. */
+  private Path killedAfter(Steps steps) throws Exception {
     Path dir = tmp.resolve("state");
     Path crashed = tmp.resolve("crashed");
     try (ServeFixture first = serve(dir)) {
-      first.put(ServeFixture.discovered("http://a.test/1"),
-          ServeFixture.discovered("http://a.test/2"));
+      steps.run(first);
       copyState(dir, crashed);
     }
     return crashed;
+  }
+
+  private interface Steps {
+    void run(ServeFixture serve) throws Exception;
   }
 
   private static URLItem status(ServeFixture serve, String url, String crawlId) {
