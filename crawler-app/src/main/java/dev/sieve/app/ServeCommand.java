@@ -25,7 +25,8 @@ import picocli.CommandLine.Option;
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
     sortOptions = false,
-    description = "Serve the URL Frontier API 2.5 (gRPC) from memory, so that any crawler that speaks"
+    description = "Serve the URL Frontier API 2.5 (gRPC) from memory (durable with --state), so that"
+        + " any crawler that speaks"
         + " it (StormCrawler, ...) can use the Sieve: each crawl ID gets its own Bloom filter of the"
         + " URLs it has seen; completed URLs are only bits in it.")
 final class ServeCommand implements Callable<Integer> {
