@@ -6,8 +6,10 @@ import dev.sieve.serve.FrontierServer;
 import dev.sieve.serve.LogLevels;
 import dev.sieve.serve.RpcListener;
 import dev.sieve.serve.ServeSettings;
+import dev.sieve.serve.ServeStateException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.util.concurrent.Callable;
 import org.slf4j.LoggerFactory;
@@ -16,15 +18,17 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code serve}: the URL Frontier API (gRPC, 2.5) from memory, each crawl ID with its own Sieve,
- * until SIGINT or SIGTERM. Exit codes: 2 for a bad option or an address it cannot listen on.
+ * {@code serve}: the URL Frontier API (gRPC, 2.5) from memory or durable in a state directory,
+ * each crawl ID with its own Sieve, until SIGINT or SIGTERM. Exit codes: 2 for a bad option, an
+ * address it cannot listen on, or a state directory in use or unusable.
  */
 @Command(
     name = "serve",
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
     sortOptions = false,
-    description = "Serve the URL Frontier API 2.5 (gRPC) from memory, so that any crawler that speaks"
+    description = "Serve the URL Frontier API 2.5 (gRPC) from memory (durable with --state), so that"
+        + " any crawler that speaks"
         + " it (StormCrawler, ...) can use the Sieve: each crawl ID gets its own Bloom filter of the"
         + " URLs it has seen; completed URLs are only bits in it.")
 final class ServeCommand implements Callable<Integer> {
@@ -48,6 +52,18 @@ final class ServeCommand implements Callable<Integer> {
           + " discovered URL never seen is dropped as seen (default ${DEFAULT-VALUE}).")
   double fpp;
 
+  @Option(names = "--state", paramLabel = "DIR",
+      description = "Keep every crawl in DIR (checkpoints and a journal): an item is acked once it is"
+          + " journaled, and a serve started again on DIR goes on where the last one stopped, kill"
+          + " -9 included. Default: in memory only.")
+  Path stateDir;
+
+  @Option(names = "--checkpoint-interval",
+      defaultValue = "" + ServeSettings.DEFAULT_CHECKPOINT_SECONDS, paramLabel = "SECONDS",
+      description = "Seconds between two checkpoints of --state, each ending the journal before it"
+          + " (default ${DEFAULT-VALUE}).")
+  int checkpointSeconds;
+
   @CommandLine.Mixin MetricsOptions metricsOptions;
 
   @Override
@@ -55,7 +71,7 @@ final class ServeCommand implements Callable<Integer> {
     ServeSettings settings;
     try {
       settings = ServeSettings.builder().host(host).port(port).expectedUrls(expectedUrls)
-          .falsePositiveRate(fpp).build();
+          .falsePositiveRate(fpp).stateDir(stateDir).checkpointSeconds(checkpointSeconds).build();
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
@@ -77,6 +93,12 @@ final class ServeCommand implements Callable<Integer> {
     } catch (IOException e) {
       System.err.println("serve: cannot listen on " + host + ":" + port + ": "
           + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage()));
+      if (endpoint != null) {
+        endpoint.close();
+      }
+      return CommandLine.ExitCode.USAGE;
+    } catch (ServeStateException e) {
+      System.err.println("serve: " + e.getMessage());
       if (endpoint != null) {
         endpoint.close();
       }

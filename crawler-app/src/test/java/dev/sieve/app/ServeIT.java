@@ -77,7 +77,7 @@ class ServeIT {
     assertThat(run.exitCode()).as(run.stderr()).isEqualTo(143);
   }
 
-  private static int awaitPort(CrawlerJar.Started serve) throws Exception {
+  static int awaitPort(CrawlerJar.Started serve) throws Exception {
     int[] port = {0};
     await(() -> {
       try {
@@ -93,7 +93,7 @@ class ServeIT {
   }
 
   /** Waits up to 30 s for {@code condition}, looking every 50 ms. */
-  private static void await(BooleanSupplier condition, String what) {
+  static void await(BooleanSupplier condition, String what) {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     while (!condition.getAsBoolean()) {
       assertThat(System.nanoTime()).as("within 30 s: " + what).isLessThan(deadline);

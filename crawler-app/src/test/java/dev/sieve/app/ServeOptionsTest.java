@@ -38,7 +38,7 @@ class ServeOptionsTest {
         continue;
       }
       softly.assertThat(rows.get(option.longestName())).as("README row of " + option.longestName())
-          .isEqualTo(option.defaultValue());
+          .isEqualTo(option.defaultValue() == null ? "none" : option.defaultValue());
     }
     softly.assertThat(rows.keySet()).as("README rows for options serve does not have")
         .allMatch(name -> serve.getCommandSpec().findOption(name) != null);
@@ -49,6 +49,8 @@ class ServeOptionsTest {
   void badOption_isAUsageErrorNamingIt() {
     assertThat(usageError("--fpp", "2")).contains("--fpp (2.0) must be in (0, 1)");
     assertThat(usageError("--port", "70000")).contains("--port (70000) must be between 0 and 65535");
+    assertThat(usageError("--checkpoint-interval", "0"))
+        .contains("--checkpoint-interval (0) must be");
   }
 
   /** What {@code serve ARGS} prints when it exits 2 without starting. */

@@ -25,8 +25,24 @@ final class CrawlSpace {
   private boolean retired;
 
   CrawlSpace(String id, Sieve sieve) {
+    this(id, sieve, 0);
+  }
+
+  /** A crawl restored from a checkpoint: its Sieve, and the salt its next new queue takes. */
+  CrawlSpace(String id, Sieve sieve, int nextSalt) {
     this.id = id;
     this.sieve = sieve;
+    this.nextSalt = nextSalt;
+  }
+
+  /** Adds a queue read back from a checkpoint. */
+  synchronized void restore(WorkQueue queue) {
+    queues.put(queue.key, queue);
+  }
+
+  /** Writes this crawl as {@link ServeSnapshot} saves it, holding its lock meanwhile. */
+  synchronized void writeTo(java.io.DataOutputStream out) throws java.io.IOException {
+    ServeSnapshot.writeCrawl(id, sieve, nextSalt, queues.values(), out);
   }
 
   /**

@@ -38,6 +38,15 @@ final class Crawls {
         settings.falsePositiveRate, warning -> { })));
   }
 
+  /** Adds a crawl read back from a checkpoint. */
+  synchronized void restore(CrawlSpace crawl) {
+    crawls.put(crawl.id, crawl);
+  }
+
+  ServeSettings settings() {
+    return settings;
+  }
+
   synchronized Optional<CrawlSpace> get(String crawlId) {
     return Optional.ofNullable(crawls.get(normalise(crawlId)));
   }

@@ -11,18 +11,22 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The URL Frontier gRPC server: the in-memory service on Netty, listening on the settings' host
- * and port (0: a free port, see {@link #port()}).
+ * The URL Frontier gRPC server: the service on Netty, listening on the settings' host and port (0:
+ * a free port, see {@link #port()}); in memory, or durable in the settings' state directory.
  */
 public final class FrontierServer implements AutoCloseable {
   private final Server server;
   private final ServeSettings settings;
   private final FrontierService service;
+  /** Null in memory. */
+  private final ServeState state;
 
-  private FrontierServer(Server server, ServeSettings settings, FrontierService service) {
+  private FrontierServer(Server server, ServeSettings settings, FrontierService service,
+      ServeState state) {
     this.server = server;
     this.settings = settings;
     this.service = service;
+    this.state = state;
   }
 
   /**
@@ -30,6 +34,7 @@ public final class FrontierServer implements AutoCloseable {
    * {@code clock} is the service's time (leases, refetch dates, blocks).
    *
    * @throws IOException when the address cannot be bound
+   * @throws ServeStateException when the state directory is in use or cannot be used
    */
   public static FrontierServer start(ServeSettings settings, Clock clock, LogLevels logLevels)
       throws IOException {
@@ -44,9 +49,27 @@ public final class FrontierServer implements AutoCloseable {
   public static FrontierServer start(ServeSettings settings, Clock clock, LogLevels logLevels,
       RpcListener rpcs) throws IOException {
     FrontierServer[] self = new FrontierServer[1];
-    FrontierService service = new FrontierService(settings, clock,
-        () -> self[0].address(), logLevels);
-    Server server = NettyServerBuilder
+    Crawls crawls = new Crawls(settings);
+    ServeState state = settings.stateDir == null ? null
+        : ServeState.open(settings.stateDir, crawls, settings.checkpointSeconds);
+    FrontierService service = new FrontierService(crawls, state == null ? Durability.NONE : state,
+        clock, () -> self[0].address(), logLevels);
+    Server server;
+    try {
+      server = listen(settings, service, rpcs);
+    } catch (IOException | RuntimeException e) {
+      if (state != null) {
+        state.close();
+      }
+      throw e;
+    }
+    self[0] = new FrontierServer(server, settings, service, state);
+    return self[0];
+  }
+
+  private static Server listen(ServeSettings settings, FrontierService service,
+      RpcListener rpcs) throws IOException {
+    return NettyServerBuilder
         .forAddress(new InetSocketAddress(settings.host, settings.port))
         .addService(ServerInterceptors.intercept(service, new RpcTiming(rpcs, System::nanoTime)))
         // Every handler is short and never blocks (a crawl's lock is held for one item or one
@@ -55,8 +78,6 @@ public final class FrontierServer implements AutoCloseable {
         .directExecutor()
         .build()
         .start();
-    self[0] = new FrontierServer(server, settings, service);
-    return self[0];
   }
 
   /** The port listened on. */
@@ -84,17 +105,33 @@ public final class FrontierServer implements AutoCloseable {
     return service.counters();
   }
 
+  /** Writes a checkpoint now (tests; the state directory's timer does it periodically). */
+  void checkpoint() throws IOException {
+    if (state != null) {
+      state.checkpoint();
+    }
+  }
+
   /** Waits until the server has stopped. */
   public void awaitTermination() throws InterruptedException {
     server.awaitTermination();
   }
 
-  /** Stops taking calls, lets running ones finish for up to 5 seconds, then cancels them. */
+  /**
+   * Stops taking calls, lets running ones finish for up to 5 seconds, then cancels them; with a
+   * state directory, writes a final checkpoint and releases it.
+   */
   @Override
   public void close() throws InterruptedException {
-    server.shutdown();
-    if (!server.awaitTermination(5, TimeUnit.SECONDS)) {
-      server.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    try {
+      server.shutdown();
+      if (!server.awaitTermination(5, TimeUnit.SECONDS)) {
+        server.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+      }
+    } finally {
+      if (state != null) {
+        state.close();
+      }
     }
   }
 }

@@ -42,11 +42,13 @@ final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
   private final Supplier<String> address;
   private final LogLevels logLevels;
   private final UrlQueries queries;
+  private final Durability durability;
 
-  FrontierService(ServeSettings settings, Clock clock, Supplier<String> address,
+  FrontierService(Crawls crawls, Durability durability, Clock clock, Supplier<String> address,
       LogLevels logLevels) {
-    this.settings = settings;
-    this.crawls = new Crawls(settings);
+    this.settings = crawls.settings();
+    this.crawls = crawls;
+    this.durability = durability;
     this.clock = clock;
     this.address = address;
     this.logLevels = logLevels;
@@ -59,7 +61,7 @@ final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
 
   @Override
   public StreamObserver<URLItem> putURLs(StreamObserver<AckMessage> responses) {
-    return PutUrlsCall.start(responses, crawls, settings, counters, clock);
+    return PutUrlsCall.start(responses, crawls, settings, counters, clock, durability);
   }
 
   @Override
@@ -79,8 +81,12 @@ final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
 
   @Override
   public void deleteCrawl(DeleteCrawlMessage request, StreamObserver<Urlfrontier.Long> responses) {
-    long removed = crawls.remove(request.getValue()).map(CrawlSpace::retire).orElse(0L);
-    Replies.reply(responses, Urlfrontier.Long.newBuilder().setValue(removed).build());
+    long[] removed = {0};
+    change(() -> {
+      removed[0] = crawls.remove(request.getValue()).map(CrawlSpace::retire).orElse(-1L);
+      return removed[0] < 0 ? null : Change.deleteCrawl(request.getValue());
+    }, () -> Replies.reply(responses,
+        Urlfrontier.Long.newBuilder().setValue(Math.max(removed[0], 0)).build()), responses);
   }
 
   @Override
@@ -136,43 +142,52 @@ final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
     if (missingKey("DeleteQueue", request.getKey(), responses)) {
       return;
     }
-    long removed = crawls.get(request.getCrawlID())
-        .map(crawl -> crawl.deleteQueue(request.getKey())).orElse(-1L);
-    Replies.reply(responses,
-        Urlfrontier.Long.newBuilder().setValue(Math.max(removed, 0)).build());
+    long[] removed = {0};
+    change(() -> {
+      removed[0] = crawls.get(request.getCrawlID())
+          .map(crawl -> crawl.deleteQueue(request.getKey())).orElse(-1L);
+      return removed[0] < 0 ? null
+          : Change.queue(request.getCrawlID(), request.getKey(), Change.DELETE_QUEUE, 0);
+    }, () -> Replies.reply(responses,
+        Urlfrontier.Long.newBuilder().setValue(Math.max(removed[0], 0)).build()), responses);
   }
 
   @Override
   public void blockQueueUntil(BlockQueueParams request, StreamObserver<Empty> responses) {
     if (!missingKey("BlockQueueUntil", request.getKey(), responses)) {
-      changeQueue("BlockQueueUntil", request.getCrawlID(), request.getKey(),
-          queue -> queue.blockUntil(request.getTime()), responses);
+      changeQueue("BlockQueueUntil", request.getCrawlID(), request.getKey(), Change.BLOCK,
+          request.getTime(), responses);
     }
   }
 
   @Override
   public void setDelay(QueueDelayParams request, StreamObserver<Empty> responses) {
+    int delay = Protos.unsigned(request.getDelayRequestable());
     if (request.getKey().isEmpty()) {
-      crawls.defaultDelaySeconds(Protos.unsigned(request.getDelayRequestable()));
-      Replies.reply(responses, Empty.getDefaultInstance());
+      change(() -> {
+        crawls.defaultDelaySeconds(delay);
+        return Change.service(Change.DEFAULT_DELAY, delay);
+      }, () -> Replies.reply(responses, Empty.getDefaultInstance()), responses);
     } else {
-      changeQueue("SetDelay", request.getCrawlID(), request.getKey(),
-          queue -> queue.delay(Protos.unsigned(request.getDelayRequestable())), responses);
+      changeQueue("SetDelay", request.getCrawlID(), request.getKey(), Change.DELAY, delay,
+          responses);
     }
   }
 
   @Override
   public void setCrawlLimit(CrawlLimitParams request, StreamObserver<Empty> responses) {
     if (!missingKey("SetCrawlLimit", request.getKey(), responses)) {
-      changeQueue("SetCrawlLimit", request.getCrawlID(), request.getKey(),
-          queue -> queue.crawlLimit(Integer.toUnsignedLong(request.getLimit())), responses);
+      changeQueue("SetCrawlLimit", request.getCrawlID(), request.getKey(), Change.LIMIT,
+          Integer.toUnsignedLong(request.getLimit()), responses);
     }
   }
 
   @Override
   public void setActive(Active request, StreamObserver<Empty> responses) {
-    crawls.active(request.getState());
-    Replies.reply(responses, Empty.getDefaultInstance());
+    change(() -> {
+      crawls.active(request.getState());
+      return Change.service(Change.ACTIVE, request.getState() ? 1 : 0);
+    }, () -> Replies.reply(responses, Empty.getDefaultInstance()), responses);
   }
 
   @Override
@@ -209,15 +224,30 @@ final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
     queries.count(request, responses);
   }
 
-  /** Applies {@code change} to an existing queue, or answers NOT_FOUND. */
-  private void changeQueue(String rpc, String crawlId, String key, Consumer<WorkQueue> change,
+  /** Applies a queue control to an existing queue and journals it, or answers NOT_FOUND. */
+  private void changeQueue(String rpc, String crawlId, String key, byte op, long value,
       StreamObserver<Empty> responses) {
-    boolean found = crawls.get(crawlId).map(crawl -> crawl.withQueue(key, change)).orElse(false);
-    if (found) {
-      Replies.reply(responses, Empty.getDefaultInstance());
-    } else {
-      Replies.fail(responses, counters, Status.NOT_FOUND,
-          rpc + ": no queue '" + key + "' in crawl '" + Crawls.normalise(crawlId) + "'");
+    boolean[] found = {false};
+    change(() -> {
+      found[0] = crawls.get(crawlId)
+          .map(crawl -> Change.applyToQueue(crawl, key, op, value)).orElse(false);
+      return found[0] ? Change.queue(crawlId, key, op, value) : null;
+    }, () -> {
+      if (found[0]) {
+        Replies.reply(responses, Empty.getDefaultInstance());
+      } else {
+        Replies.fail(responses, counters, Status.NOT_FOUND,
+            rpc + ": no queue '" + key + "' in crawl '" + Crawls.normalise(crawlId) + "'");
+      }
+    }, responses);
+  }
+
+  /** Applies {@code change}, answering once it is durable; UNAVAILABLE if it cannot be. */
+  private void change(Supplier<Change> change, Runnable answer, StreamObserver<?> responses) {
+    try {
+      durability.apply(change, answer);
+    } catch (IllegalStateException e) {
+      Replies.fail(responses, counters, Status.UNAVAILABLE, e.getMessage());
     }
   }
 

@@ -13,13 +13,15 @@ import org.slf4j.LoggerFactory;
 /**
  * One PutURLs stream: each item is applied and acknowledged in order, and the next one is read
  * only while the client reads its acks (flow control), so a client streaming millions of items
- * holds a bounded amount of the server's memory. A bad item is acked SKIPPED (do not resend) and
- * counted by reason; an item the service could not apply is acked FAIL (may be resent). A client
- * that vanishes mid-stream ends its call; what was acked stays applied.
+ * holds a bounded amount of the server's memory. With a state directory an item is acked only
+ * once its change is journaled ({@link Durability}); acks then come from the journal's writer,
+ * still in order. A bad item is acked SKIPPED (do not resend) and counted by reason; an item the
+ * service could not apply is acked FAIL (may be resent). A client that vanishes mid-stream ends
+ * its call; what was acked stays applied.
  */
 final class PutUrlsCall implements StreamObserver<URLItem> {
   private static final Logger log = LoggerFactory.getLogger(PutUrlsCall.class);
-  /** Items read ahead while the client reads acks: enough to keep the transport busy. */
+  /** Items read ahead and not acked yet while the client reads acks: keeps the transport busy. */
   private static final int WINDOW = 256;
   /** Prefix of the counters of acks sent, by status: {@code put.acked.ok}, {@code .skipped}, {@code .fail}. */
   static final String ACKED = "put.acked.";
@@ -29,24 +31,26 @@ final class PutUrlsCall implements StreamObserver<URLItem> {
   private final ServeSettings settings;
   private final Counters counters;
   private final Clock clock;
-  /** Items asked of the client and not received yet (at most {@link #WINDOW}). */
-  private int requested;
+  private final Durability durability;
+  /** Items asked of the client and not acked yet (at most {@link #WINDOW}); guarded by this. */
+  private int outstanding;
 
   private PutUrlsCall(ServerCallStreamObserver<AckMessage> acks, Crawls crawls,
-      ServeSettings settings, Counters counters, Clock clock) {
+      ServeSettings settings, Counters counters, Clock clock, Durability durability) {
     this.acks = acks;
     this.crawls = crawls;
     this.settings = settings;
     this.counters = counters;
     this.clock = clock;
+    this.durability = durability;
   }
 
   static StreamObserver<URLItem> start(StreamObserver<AckMessage> responses, Crawls crawls,
-      ServeSettings settings, Counters counters, Clock clock) {
+      ServeSettings settings, Counters counters, Clock clock, Durability durability) {
     ServerCallStreamObserver<AckMessage> acks = (ServerCallStreamObserver<AckMessage>) responses;
-    PutUrlsCall call = new PutUrlsCall(acks, crawls, settings, counters, clock);
+    PutUrlsCall call = new PutUrlsCall(acks, crawls, settings, counters, clock, durability);
     acks.disableAutoRequest();
-    acks.setOnReadyHandler(call::onReady);
+    acks.setOnReadyHandler(call::topUp);
     // With a cancel handler, acks to a vanished client are dropped instead of thrown; onError
     // counts the vanishing.
     acks.setOnCancelHandler(() -> { });
@@ -55,45 +59,63 @@ final class PutUrlsCall implements StreamObserver<URLItem> {
   }
 
   /** Tops the read-ahead up to {@link #WINDOW} while the client takes acks. */
-  private void onReady() {
-    if (acks.isReady() && requested < WINDOW) {
-      acks.request(WINDOW - requested);
-      requested = WINDOW;
+  private synchronized void topUp() {
+    if (acks.isReady() && outstanding < WINDOW) {
+      acks.request(WINDOW - outstanding);
+      outstanding = WINDOW;
     }
+  }
+
+  private synchronized void ack(String id, AckMessage.Status status) {
+    if (!acks.isCancelled()) {
+      acks.onNext(AckMessage.newBuilder().setID(id).setStatus(status).build());
+      counters.increment(ACKED + status.name().toLowerCase(Locale.ROOT));
+    }
+    outstanding--;
+    topUp();
   }
 
   @Override
   public void onNext(URLItem item) {
-    AckMessage.Status status;
+    String id = PutItem.ackId(item);
+    AckMessage.Status[] status = {AckMessage.Status.FAIL};
     try {
-      status = apply(item);
+      durability.apply(() -> apply(item, status), () -> ack(id, status[0]));
+    } catch (RuntimeException e) {
+      counters.increment("put.failed");
+      log.error("PutURLs: item {} failed: {}", id, e.getMessage());
+      ack(id, AckMessage.Status.FAIL);
+    }
+  }
+
+  /** Applies an item, setting its ack status; returns the change to journal, or null. */
+  private Change apply(URLItem item, AckMessage.Status[] status) {
+    try {
+      counters.increment("put.items");
+      PutItem put = PutItem.read(item, settings);
+      if (put.rejection() != null) {
+        reject(put.rejection(), PutItem.ackId(item));
+        status[0] = AckMessage.Status.SKIPPED;
+        return null;
+      }
+      long now = clock.instant().getEpochSecond();
+      PutResult result;
+      do {
+        result = crawls.getOrCreate(put.crawlId()).put(put.key(), put.url(), put.discovered(),
+            put.refetchFrom(), put.metadata(), now);
+      } while (result == null);
+      if (result == PutResult.SEEN) {
+        status[0] = AckMessage.Status.SKIPPED;
+        return null;
+      }
+      status[0] = AckMessage.Status.OK;
+      return Change.put(put, now);
     } catch (RuntimeException e) {
       counters.increment("put.failed");
       log.error("PutURLs: item {} failed: {}", PutItem.ackId(item), e.toString());
-      status = AckMessage.Status.FAIL;
+      status[0] = AckMessage.Status.FAIL;
+      return null;
     }
-    if (!acks.isCancelled()) {
-      acks.onNext(AckMessage.newBuilder().setID(PutItem.ackId(item)).setStatus(status).build());
-      counters.increment(ACKED + status.name().toLowerCase(Locale.ROOT));
-    }
-    requested--;
-    onReady();
-  }
-
-  private AckMessage.Status apply(URLItem item) {
-    counters.increment("put.items");
-    PutItem put = PutItem.read(item, settings);
-    if (put.rejection() != null) {
-      reject(put.rejection(), PutItem.ackId(item));
-      return AckMessage.Status.SKIPPED;
-    }
-    long now = clock.instant().getEpochSecond();
-    PutResult result;
-    do {
-      result = crawls.getOrCreate(put.crawlId()).put(put.key(), put.url(), put.discovered(),
-          put.refetchFrom(), put.metadata(), now);
-    } while (result == null);
-    return result == PutResult.SEEN ? AckMessage.Status.SKIPPED : AckMessage.Status.OK;
   }
 
   private void reject(String reason, String id) {
@@ -116,6 +138,14 @@ final class PutUrlsCall implements StreamObserver<URLItem> {
 
   @Override
   public void onCompleted() {
+    try {
+      durability.apply(() -> null, this::complete); // after the acks still to come
+    } catch (RuntimeException e) {
+      complete();
+    }
+  }
+
+  private synchronized void complete() {
     if (!acks.isCancelled()) {
       acks.onCompleted();
     }

@@ -2,6 +2,7 @@ package dev.sieve.serve;
 
 import dev.sieve.frontier.FrontierSettings;
 import dev.sieve.settings.Check;
+import java.nio.file.Path;
 
 /**
  * What {@code serve} runs with: where it listens, how each crawl's Sieve is sized, and the limits
@@ -23,6 +24,8 @@ public final class ServeSettings {
   /** Longer keys are refused, as the reference service refuses them. */
   public static final int DEFAULT_MAX_KEY_LENGTH = 255;
   public static final int DEFAULT_MAX_METADATA_BYTES = 65_536;
+  /** Seconds between two checkpoints of {@code --state}. */
+  public static final int DEFAULT_CHECKPOINT_SECONDS = 60;
 
   public final String host;
   public final int port;
@@ -34,6 +37,9 @@ public final class ServeSettings {
   public final int maxUrlLength;
   public final int maxKeyLength;
   public final int maxMetadataBytes;
+  /** Where the service keeps its checkpoint and journal; null: in memory only. */
+  public final Path stateDir;
+  public final int checkpointSeconds;
 
   private ServeSettings(Builder b) {
     this.host = b.host;
@@ -46,6 +52,8 @@ public final class ServeSettings {
     this.maxUrlLength = b.maxUrlLength;
     this.maxKeyLength = b.maxKeyLength;
     this.maxMetadataBytes = b.maxMetadataBytes;
+    this.stateDir = b.stateDir;
+    this.checkpointSeconds = b.checkpointSeconds;
   }
 
   public static Builder builder() {
@@ -65,6 +73,8 @@ public final class ServeSettings {
     private int maxUrlLength = DEFAULT_MAX_URL_LENGTH;
     private int maxKeyLength = DEFAULT_MAX_KEY_LENGTH;
     private int maxMetadataBytes = DEFAULT_MAX_METADATA_BYTES;
+    private Path stateDir;
+    private int checkpointSeconds = DEFAULT_CHECKPOINT_SECONDS;
 
     private Builder() {}
 
@@ -109,6 +119,17 @@ public final class ServeSettings {
       return this;
     }
 
+    /** The state directory: the service survives a restart there; null keeps it in memory. */
+    public Builder stateDir(Path stateDir) {
+      this.stateDir = stateDir;
+      return this;
+    }
+
+    public Builder checkpointSeconds(int checkpointSeconds) {
+      this.checkpointSeconds = checkpointSeconds;
+      return this;
+    }
+
     /** @throws IllegalArgumentException naming the first bad setting */
     public ServeSettings build() {
       Check.notBlank("--host", host);
@@ -121,6 +142,7 @@ public final class ServeSettings {
       Check.positive("max URL length", maxUrlLength);
       Check.positive("max key length", maxKeyLength);
       Check.positive("max metadata bytes", maxMetadataBytes);
+      Check.positive("--checkpoint-interval", checkpointSeconds);
       return new ServeSettings(this);
     }
   }

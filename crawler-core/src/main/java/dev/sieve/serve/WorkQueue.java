@@ -106,6 +106,23 @@ final class WorkQueue {
     return taken;
   }
 
+  long blockedUntil() {
+    return blockedUntil;
+  }
+
+  int delaySeconds() {
+    return delaySeconds;
+  }
+
+  long crawlLimit() {
+    return crawlLimit;
+  }
+
+  /** Sets the completed count read back from a checkpoint. */
+  void restoreCompleted(long count) {
+    completed = count;
+  }
+
   /** True while blocked at {@code now}. */
   boolean blocked(long now) {
     return now < blockedUntil;

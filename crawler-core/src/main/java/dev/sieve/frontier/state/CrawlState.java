@@ -12,15 +12,11 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -63,16 +59,14 @@ public final class CrawlState implements AutoCloseable {
   static final String SPILL = "spill";
 
   private final Path dir;
-  private final FileChannel lockChannel;
-  private final FileLock lock;
+  private final DirectoryLock lock;
   private final boolean resumed;
   private List<String> seeds = List.of();
   /** The index of the journal being written; the next checkpoint takes the one after. */
   private long checkpoint = -1;
 
-  private CrawlState(Path dir, FileChannel lockChannel, FileLock lock, boolean resumed) {
+  private CrawlState(Path dir, DirectoryLock lock, boolean resumed) {
     this.dir = dir;
-    this.lockChannel = lockChannel;
     this.lock = lock;
     this.resumed = resumed;
   }
@@ -162,19 +156,11 @@ public final class CrawlState implements AutoCloseable {
     boolean resume = !fresh && resumable(dir);
     try {
       Files.createDirectories(dir);
-      FileChannel channel = FileChannel.open(
-          dir.resolve("lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-      FileLock lock;
-      try {
-        lock = channel.tryLock();
-      } catch (OverlappingFileLockException e) {
-        lock = null;
-      }
+      DirectoryLock lock = DirectoryLock.tryLock(dir);
       if (lock == null) {
-        channel.close();
         throw new CrawlStateException("state directory " + dir + " is in use by another crawl");
       }
-      CrawlState state = new CrawlState(dir, channel, lock, resume);
+      CrawlState state = new CrawlState(dir, lock, resume);
       try {
         if (resume) {
           SavedSettings.checkSettings(dir, settings);
@@ -336,8 +322,7 @@ public final class CrawlState implements AutoCloseable {
 
   @Override
   public void close() throws IOException {
-    lock.release();
-    lockChannel.close();
+    lock.close();
   }
 
   // ---- files ----
