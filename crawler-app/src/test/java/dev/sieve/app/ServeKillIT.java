@@ -60,8 +60,11 @@ class ServeKillIT {
     try {
       putter.start();
       getter.start();
-      ServeIT.await(() -> acked.size() >= killAfter || !first.process().isAlive(),
-          killAfter + " URLs acked");
+      // Killed once there is something of each kind to lose: acked puts, acked completions, and
+      // URLs leased but not completed (on a loaded machine the getter may start late).
+      ServeIT.await(() -> acked.size() >= killAfter && !completedAcked.isEmpty()
+              && !completedAcked.containsAll(leased) || !first.process().isAlive(),
+          killAfter + " URLs acked, some completed, some leased");
       System.out.printf("ServeKillIT: %d acked in %d ms, killing%n", acked.size(),
           (System.nanoTime() - started) / 1_000_000);
       first.process().destroyForcibly(); // SIGKILL
