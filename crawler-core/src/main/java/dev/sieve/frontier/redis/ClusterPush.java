@@ -31,7 +31,7 @@ import redis.clients.jedis.exceptions.JedisDataException;
  * steps 2 and 4: {@link #recover} (run by every process while it waits for work, and before any
  * process concludes the crawl is over) queues its URLs, marks the push id recovered, counts them
  * ({@code recovered}) and clears it. A stalled process that comes back finds its push recovered and
- * queues nothing (counted {@code late}). A process killed after step 3 but before step 4 had its
+ * queues nothing for it (its URLs counted {@code late}). A process killed after step 3 but before step 4 had its
  * URLs queued already: the recovery queues them again, so the {@code recovered} count bounds the
  * duplicates this order can cause; nothing is ever lost. Thread-safe.
  */
@@ -69,8 +69,7 @@ final class ClusterPush {
     for (int i = 0; i < hashes.length; i++) {
       todo.add(i);
     }
-    List<Integer> fresh = new ArrayList<>();
-    List<String> intentKeys = new ArrayList<>();
+    Map<String, List<Integer>> fresh = new LinkedHashMap<>();
     for (int attempt = 0; !todo.isEmpty(); attempt++) {
       if (attempt == RedisPush.MAX_ATTEMPTS) {
         throw new IllegalStateException("the seen filter kept growing under "
@@ -78,7 +77,7 @@ final class ClusterPush {
       }
       List<FilterLayer> layers = bitmaps.layers();
       List<Integer> unseen = checkOlder(layers, hashes, todo);
-      todo = filterNewest(layers, pushId, hashes, hosts, entries, unseen, fresh, intentKeys);
+      todo = filterNewest(layers, pushId, hashes, hosts, entries, unseen, fresh);
       if (!todo.isEmpty()) {
         bitmaps.onSealed(layers);
       }
@@ -88,14 +87,18 @@ final class ClusterPush {
     }
     afterFilterStep.run();
     List<String> args = new ArrayList<>(List.of(prefix, Long.toString(settings.maxUrlsPerHost()),
-        Integer.toString(settings.maxInFlightPerHost()), pushId, "push", "0", "0"));
-    for (int i : fresh) {
-      args.add(hosts[i]);
-      args.add(entries[i]);
-    }
+        Integer.toString(settings.maxInFlightPerHost()), "push", "0", "0"));
+    fresh.forEach((intentKey, members) -> {
+      args.add(pushId + "@" + intentKey);
+      args.add(Integer.toString(members.size()));
+      for (int i : members) {
+        args.add(hosts[i]);
+        args.add(entries[i]);
+      }
+    });
     List<?> out = (List<?>) connection.eval(enqueue, List.of(statsKey), args);
     try (AbstractPipeline pipeline = connection.pipelined()) {
-      intentKeys.forEach(key -> pipeline.hdel(key, pushId));
+      fresh.keySet().forEach(key -> pipeline.hdel(key, pushId));
       pipeline.sync();
     }
     return (int) out.stream().filter(flag -> RedisConnection.asLong(flag) == 1).count();
@@ -124,12 +127,11 @@ final class ClusterPush {
   }
 
   /**
-   * Step 2: sets the URLs' bits in the newest layer, recording the new ones (in {@code fresh}) as
-   * the push's intent (the keys written in {@code intentKeys}); returns those of sealed segments.
+   * Step 2: sets the URLs' bits in the newest layer, recording the new ones as the push's intent,
+   * and in {@code fresh} by intent key; returns those of sealed segments.
    */
   private List<Integer> filterNewest(List<FilterLayer> layers, String pushId, Hash128[] hashes,
-      String[] hosts, String[] entries, List<Integer> unseen, List<Integer> fresh,
-      List<String> intentKeys) {
+      String[] hosts, String[] entries, List<Integer> unseen, Map<String, List<Integer>> fresh) {
     FilterLayer newest = layers.get(layers.size() - 1);
     List<Call> calls = group(newest, hashes, unseen, (i, offsets) -> {
       List<String> record = new ArrayList<>(List.of(hosts[i], entries[i]));
@@ -146,15 +148,11 @@ final class ClusterPush {
         sealed.addAll(call.members());
         continue;
       }
-      boolean any = false;
       for (int m = 0; m < call.members().size(); m++) {
         if (RedisConnection.asLong(out.get(m)) == 1) {
-          fresh.add(call.members().get(m));
-          any = true;
+          fresh.computeIfAbsent(newest.intentsKey(call.segment()), k -> new ArrayList<>())
+              .add(call.members().get(m));
         }
-      }
-      if (any) {
-        intentKeys.add(newest.intentsKey(call.segment()));
       }
       newest.noteCount(call.segment(), RedisConnection.asLong(out.get(call.members().size())));
     }
@@ -240,8 +238,9 @@ final class ClusterPush {
         String[] parts = intent.getValue().split("\n", -1);
         List<String> args = new ArrayList<>(List.of(prefix,
             Long.toString(settings.maxUrlsPerHost()),
-            Integer.toString(settings.maxInFlightPerHost()), intent.getKey(), "recover", parts[0],
-            Long.toString(staleMs)));
+            Integer.toString(settings.maxInFlightPerHost()), "recover", parts[0],
+            Long.toString(staleMs), intent.getKey() + "@" + keys.get(k),
+            Integer.toString((parts.length - 1) / 2)));
         args.addAll(Arrays.asList(parts).subList(1, parts.length));
         List<?> out = (List<?>) connection.eval(enqueue, List.of(statsKey), args);
         if (out.isEmpty() || RedisConnection.asLong(out.get(0)) != -2) {

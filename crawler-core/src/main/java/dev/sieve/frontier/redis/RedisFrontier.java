@@ -151,15 +151,17 @@ public final class RedisFrontier implements Frontier {
       if (kind.equals("lease")) {
         return lease(out);
       }
+      long waitMs;
       if (kind.equals("done")) {
         if (recoverPushes(true) == 0) {
           return null;
         }
-        continue;
+        waitMs = pollMs; // a push between its steps: wait for it, or for its intent to go stale
+      } else {
+        recoverPushes(false);
+        long hint = asLong(out.get(1));
+        waitMs = hint < 0 ? pollMs : Math.max(1, Math.min(hint, pollMs));
       }
-      recoverPushes(false);
-      long hint = asLong(out.get(1));
-      long waitMs = hint < 0 ? pollMs : Math.max(1, Math.min(hint, pollMs));
       changes.await(version, waitMs, () -> closed);
     }
     return null;
@@ -416,11 +418,11 @@ public final class RedisFrontier implements Frontier {
    * @param layers the filter's layers (1 unless it grew)
    * @param recoveredUrls URLs queued by the recovery of pushes interrupted between their filter and
    *     queue steps (Redis Cluster): lost otherwise, or duplicates if their process had queued them
-   * @param latePushes pushes that reached their queue step after their intent was recovered (so
-   *     queued nothing)
+   * @param lateUrls URLs whose push reached its queue step after their intent was recovered (so
+   *     queued them no second time)
    */
   public record Status(String crawlId, long pending, long leased, int hosts, long seenEstimate,
       double seenFpp, long capacity, double targetFpp, long droppedByHostBudget,
       long droppedBySkippedHost, long expiredLeases, long filterBits, int hashes, int segments,
-      long setBits, boolean grows, int layers, long recoveredUrls, long latePushes) {}
+      long setBits, boolean grows, int layers, long recoveredUrls, long lateUrls) {}
 }
