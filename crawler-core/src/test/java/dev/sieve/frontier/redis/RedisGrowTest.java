@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -34,9 +35,7 @@ class RedisGrowTest {
 
   @AfterAll
   static void stopRedis() {
-    if (redis != null) {
-      redis.close();
-    }
+    Optional.ofNullable(redis).ifPresent(RedisServers::close);
   }
 
   @AfterEach
