@@ -110,7 +110,7 @@ final class ClusterPush {
     for (int l = 0; l < layers.size() - 1 && !unseen.isEmpty(); l++) {
       FilterLayer layer = layers.get(l);
       List<Call> calls = group(layer, hashes, unseen, (i, offsets) -> offsets,
-          segment -> List.of(layer.segmentKey(segment)), List.of());
+          segment -> List.of(layer.segmentKey(segment)), segment -> List.of());
       List<List<?>> results = run(check, calls);
       List<Integer> next = new ArrayList<>();
       for (int c = 0; c < calls.size(); c++) {
@@ -138,7 +138,8 @@ final class ClusterPush {
       record.addAll(offsets);
       return record;
     }, segment -> List.of(newest.segmentKey(segment), newest.countKey(segment),
-        newest.sealKey(segment), newest.intentsKey(segment)), List.of(pushId));
+        newest.sealKey(segment), newest.intentsKey(segment)),
+        segment -> List.of(pushId, Long.toString(settings.grow() ? newest.sealAt(segment) : -1)));
     List<List<?>> results = run(filter, calls);
     List<Integer> sealed = new ArrayList<>();
     for (int c = 0; c < calls.size(); c++) {
@@ -167,9 +168,9 @@ final class ClusterPush {
     List<String> of(int segment);
   }
 
-  /** Groups the URLs by their segment in {@code layer}: args = k, {@code head}, then records. */
+  /** Groups the URLs by their segment in {@code layer}: args = k, the segment's head, records. */
   private static List<Call> group(FilterLayer layer, Hash128[] hashes, List<Integer> urls,
-      Record record, Keys keys, List<String> head) {
+      Record record, Keys keys, Keys head) {
     Map<Integer, Call> calls = new LinkedHashMap<>();
     int[] positions = new int[layer.hashes];
     for (int i : urls) {
@@ -178,7 +179,7 @@ final class ClusterPush {
       Call call = calls.computeIfAbsent(segment, s -> {
         List<String> args = new ArrayList<>();
         args.add(Integer.toString(layer.hashes));
-        args.addAll(head);
+        args.addAll(head.of(s));
         return new Call(layer, s, new ArrayList<>(), keys.of(s), args);
       });
       call.members().add(i);

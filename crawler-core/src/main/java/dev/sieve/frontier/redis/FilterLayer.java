@@ -9,7 +9,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * blocks and {@code hashes} bits per URL, for {@code capacity} URLs, kept as bitmaps of {@code
  * segmentBits} bits ("segments"). Layer 0's segments are {@code sieve:{ID:seg:I}}, layer L's
  * {@code sieve:{ID:lL:seg:I}}; each segment has its set-bit counter ({@code …:bits}), its seal
- * ({@code …:sealed}: set when a newer layer is added, after which no bit is set in it) and, in a
+ * ({@code …:sealed}: set when it holds its share of the capacity, or a newer layer is added;
+ * no bit is set in a sealed segment) and, in a
  * cluster, the push intents of URLs it found new ({@code …:intents}). The layer's description
  * ({@link #descriptor}) is what the crawl's layer list in Redis holds. Thread-safe.
  */
@@ -58,6 +59,17 @@ final class FilterLayer {
       offsets[j] = Long.toString(base + positions[j]);
     }
     return (int) (block / blocksPerSegment);
+  }
+
+  /**
+   * The set bits at which the segment holds its share of the layer's capacity: a script seals it
+   * there (when the filter grows), so no layer takes much more than its capacity however many
+   * pushes run at once.
+   */
+  long sealAt(int segment) {
+    long segmentBlocks = Math.min(blocksPerSegment, blocks - segment * blocksPerSegment);
+    double full = -Math.expm1(capacity * logUnsetPerKey);
+    return (long) Math.ceil(segmentBlocks * BlockedBloomFilter.BLOCK_BITS * full);
   }
 
   String segmentKey(int segment) {

@@ -7,10 +7,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import redis.clients.jedis.exceptions.JedisException;
 
 /**
@@ -96,7 +94,7 @@ final class RedisPush {
     List<Integer> tripleSegment = new ArrayList<>();
     List<String> keys = new ArrayList<>();
     keys.add(statsKey);
-    Set<Integer> newest = new LinkedHashSet<>();
+    Map<Integer, Long> newest = new LinkedHashMap<>();
     List<String> urlArgs = new ArrayList<>();
     int[][] positions = new int[layers.size()][];
     for (int l = 0; l < layers.size(); l++) {
@@ -120,7 +118,7 @@ final class RedisPush {
           keys.add(layer.sealKey(segment));
         }
         if (l == layers.size() - 1) {
-          newest.add(triple);
+          newest.put(triple, settings.grow() ? layer.sealAt(segment) : -1);
         }
         urlArgs.add(Integer.toString(triple));
         urlArgs.add(Integer.toString(layer.hashes));
@@ -133,7 +131,10 @@ final class RedisPush {
     args.add(Integer.toString(settings.maxInFlightPerHost()));
     args.add(Integer.toString(layers.size()));
     args.add(Integer.toString(newest.size()));
-    newest.forEach(t -> args.add(Integer.toString(t)));
+    newest.forEach((t, sealAt) -> {
+      args.add(Integer.toString(t));
+      args.add(Long.toString(sealAt));
+    });
     args.addAll(urlArgs);
     List<?> out = (List<?>) connection.eval(push, keys, args);
     if (RedisConnection.asLong(out.get(0)) < 0) {

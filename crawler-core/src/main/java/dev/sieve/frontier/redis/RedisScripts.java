@@ -123,17 +123,22 @@ final class RedisScripts {
 
   /**
    * Newest-layer filter step (Cluster): KEYS = segment, its counter, its seal, its intents; ARGV =
-   * k, push id, then per URL: host, entry, k offsets. Sets nothing and returns {-1} when the segment
-   * is sealed (a newer layer exists). Otherwise returns 1 (new) or 0 (seen) per URL, then the
+   * k, push id, seal-at (set bits; -1: never), then per URL: host, entry, k offsets. Sets nothing
+   * and returns {-1} when the segment is sealed, or seals it when it holds seal-at bits. Otherwise returns 1 (new) or 0 (seen) per URL, then the
    * segment's set-bit count, and records the new URLs as the push's intent, {@code time\nhost\n
    * entry…}, in the intents hash under the push id, until the queue step has them.
    */
   static final String FILTER = ADMIT_FN + """
       if redis.call('EXISTS', KEYS[3]) == 1 then return {-1} end
+      local sealAt = tonumber(ARGV[3])
+      if sealAt >= 0 and tonumber(redis.call('GET', KEYS[2]) or '0') >= sealAt then
+        redis.call('SET', KEYS[3], 1)
+        return {-1}
+      end
       local k = tonumber(ARGV[1])
       local out = {}
       local fresh = {}
-      local i = 3
+      local i = 4
       while i <= #ARGV do
         if admit(KEYS[1], KEYS[2], k, ARGV, i + 2) > 0 then
           out[#out + 1] = 1
@@ -195,8 +200,9 @@ final class RedisScripts {
   /**
    * Filter and queue in one atomic step (a single server): KEYS = stats, then segment, counter and
    * seal triples; ARGV = prefix, maxPerHost, maxInFlight, layers L, then m and the m triples of the
-   * newest layer, then per URL: host, entry, and per layer, oldest first: triple index (1-based),
-   * k, k offsets. Sets nothing and returns {-1} when a newest-layer triple is sealed. Otherwise
+   * newest layer, each with its seal-at (set bits; -1: never), then per URL: host, entry, and per
+   * layer, oldest first: triple index (1-based), k, k offsets. Sets nothing and returns {-1} when a
+   * newest-layer triple is sealed, or seals it when it holds seal-at bits. Otherwise
    * returns 0 (seen), 1 (queued) or 2 (new but dropped) per URL, then each triple's set-bit count.
    */
   static final String PUSH = COMMON + ENQUEUE_FN + ADMIT_FN + HAS_FN + """
@@ -205,10 +211,16 @@ final class RedisScripts {
       local layers = tonumber(ARGV[4])
       local m = tonumber(ARGV[5])
       for j = 1, m do
-        if redis.call('EXISTS', KEYS[3 * tonumber(ARGV[5 + j]) + 1]) == 1 then return {-1} end
+        local t = tonumber(ARGV[4 + 2 * j])
+        if redis.call('EXISTS', KEYS[3 * t + 1]) == 1 then return {-1} end
+        local sealAt = tonumber(ARGV[5 + 2 * j])
+        if sealAt >= 0 and tonumber(redis.call('GET', KEYS[3 * t]) or '0') >= sealAt then
+          redis.call('SET', KEYS[3 * t + 1], 1)
+          return {-1}
+        end
       end
       local out = {}
-      local i = 6 + m
+      local i = 6 + 2 * m
       while i <= #ARGV do
         local h = ARGV[i]
         local e = ARGV[i + 1]

@@ -24,11 +24,12 @@ import redis.clients.jedis.params.SetParams;
  * the newest did not; bits are only ever set in the newest layer.
  *
  * <p><b>Growth</b> (on-capacity grow): the layer list lives in Redis ({@code sieve:{ID}:layers},
- * one {@link FilterLayer#descriptor} per layer). When the newest layer's estimate reaches its
- * capacity, a process seals each of its segments, then appends the next layer by a
- * compare-and-set script ({@link RedisScripts#GROW}): exactly one layer is added however many
- * processes see it full. A push whose newest layer is sealed sets nothing and is told so; the
- * process reloads the list (finishing a growth whose grower died after sealing) and pushes again.
+ * one {@link FilterLayer#descriptor} per layer). The push script that finds a segment of the newest
+ * layer holding its share of the capacity ({@link FilterLayer#sealAt}) seals it and sets nothing;
+ * its process then seals every segment of the layer and appends the next one by a compare-and-set
+ * script ({@link RedisScripts#GROW}): exactly one layer is added however many processes see it
+ * full. A push whose newest layer is sealed sets nothing and is told so; the process reloads the
+ * list (finishing a growth whose grower died after sealing) and pushes again.
  * So no bit is set in a layer once a newer one exists, and processes never disagree on a verdict.
  *
  * <p><b>Counts and warnings.</b> Scripts add the bits they flip to each segment's counter, from
@@ -208,21 +209,10 @@ final class SeenBitmaps {
     return (long) Math.ceil(Sieve.threshold(index) * settings.expectedUrls());
   }
 
-  /**
-   * After a push: grows the filter when its newest layer is full (on-capacity grow), and warns of
-   * each capacity threshold crossed (reading idle segments now and then).
-   */
+  /** After a push: warns of each capacity threshold crossed (reading idle segments now and then). */
   void checkCapacity() {
     if (System.nanoTime() - countsReadAt > COUNT_REFRESH_NANOS) {
       refreshCounts(false);
-    }
-    List<FilterLayer> seen = layers;
-    FilterLayer newest = seen.get(seen.size() - 1);
-    if (settings.grow() && newest.estimate() >= newest.capacity) {
-      refreshCounts(true);
-      if (reload().size() == seen.size() && newest.estimate() >= newest.capacity) {
-        grow(seen);
-      }
     }
     if (estimate() >= nextThresholdCount) {
       warnCapacity();

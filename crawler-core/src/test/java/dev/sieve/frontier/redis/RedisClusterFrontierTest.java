@@ -90,6 +90,20 @@ class RedisClusterFrontierTest {
   }
 
   @Test
+  void pushAll_sameUrlsFrom16ThreadsWhileTheFilterGrows_admitsEachExactlyOnce() throws Exception {
+    RedisFrontierBuilder builder = crawl("grow-once").expectedUrls(150);
+    RedisFrontier a = builder.build();
+    RedisFrontier b = builder.build();
+    try {
+      RedisFrontierTest.assertExactlyOnce(a, b, RedisFrontierTest.urls(1500, 20));
+      assertThat(a.status().layers()).isGreaterThanOrEqualTo(3).isEqualTo(b.status().layers());
+    } finally {
+      a.disconnect();
+      b.disconnect();
+    }
+  }
+
+  @Test
   void pushAll_killedBetweenFilterAndQueueStep_losesNoUrl() throws Exception {
     RedisFrontierBuilder builder = crawl("killed");
     RedisFrontier dying = builder.afterFilterStep(() -> {
