@@ -1,7 +1,6 @@
 package dev.sieve.frontier.redis;
 
 import dev.sieve.bloom.BlockedBloomFilter;
-import dev.sieve.bloom.ScalableBloomFilter;
 import dev.sieve.frontier.Sieve;
 import dev.sieve.frontier.redis.RedisConnection.Script;
 import java.util.ArrayList;
