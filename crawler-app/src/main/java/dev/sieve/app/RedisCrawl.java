@@ -55,11 +55,14 @@ final class RedisCrawl {
       out.printf(Locale.ROOT, "  hosts:             %,d%n", s.hosts());
       out.printf(Locale.ROOT, "  sieve:             ~%,d URLs seen of capacity %,d, fpp %.2g (target %.2g)%n",
           s.seenEstimate(), s.capacity(), s.seenFpp(), s.targetFpp());
-      out.printf(Locale.ROOT, "  filter:            %,d bits (%s) in %,d segment(s), k = %d, %,d bits set%n",
-          s.filterBits(), Units.bytes(s.filterBits() / 8), s.segments(), s.hashes(), s.setBits());
+      out.printf(Locale.ROOT, "  filter:            %,d bits (%s) in %,d layer(s) (%s), %,d segment(s), k = %d, %,d bits set%n",
+          s.filterBits(), Units.bytes(s.filterBits() / 8), s.layers(),
+          s.grows() ? "grows" : "fixed", s.segments(), s.hashes(), s.setBits());
       out.printf(Locale.ROOT, "  dropped:           %,d by host budget, %,d by skipped hosts%n",
           s.droppedByHostBudget(), s.droppedBySkippedHost());
       out.printf(Locale.ROOT, "  expired leases:    %,d%n", s.expiredLeases());
+      out.printf(Locale.ROOT, "  recovered pushes:  %,d URLs (at most that many duplicates), %,d late%n",
+          s.recoveredUrls(), s.lateUrls());
       out.flush();
       return 0;
     } catch (java.io.UncheckedIOException e) {

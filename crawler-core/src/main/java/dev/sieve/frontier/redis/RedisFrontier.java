@@ -3,7 +3,6 @@ package dev.sieve.frontier.redis;
 import static dev.sieve.frontier.redis.RedisConnection.asLong;
 import static dev.sieve.frontier.redis.RedisConnection.asString;
 
-import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.frontier.Frontier;
 import dev.sieve.frontier.FrontierSettings;
 import dev.sieve.frontier.Lease;
@@ -28,7 +27,12 @@ import redis.clients.jedis.exceptions.JedisException;
  * id works on one crawl: one seen filter, one set of host queues, one politeness schedule.
  *
  * <p><b>Seen filter.</b> Redis bitmaps in the blocked Bloom filter layout ({@link SeenBitmaps}):
- * exactly one process, of all, learns that a URL is new.
+ * exactly one process, of all, learns that a URL is new. With on-capacity grow (the default) the
+ * filter is a stack of layers in Redis, as the in-process scalable filter: when the newest reaches
+ * its capacity, any process seals it and adds one for twice the URLs at a tighter rate, atomically,
+ * so the rate stays under the target however many URLs arrive; every check goes through all
+ * layers. Without grow it is one fixed filter whose rate climbs past capacity. Both log the
+ * capacity warnings, once per crawl.
  *
  * <p><b>Queues and politeness.</b> Pending URLs are Redis lists per politeness key; hosts that can
  * be leased from wait in a sorted set by the time they may be (Redis's clock, so processes agree).
@@ -42,7 +46,14 @@ import redis.clients.jedis.exceptions.JedisException;
  * than a fetch can take (default {@value #DEFAULT_LEASE_SECONDS} s).
  *
  * <p><b>Atomicity.</b> Every operation is one Lua script ({@link RedisScripts}); a push of a
- * page's links is one call on a single server, two steps in Redis Cluster ({@link RedisPush}).
+ * page's links is one call on a single server. In Redis Cluster the filter and the queues lie in
+ * different slots, so a push is ordered steps ({@link ClusterPush}): check the older layers; set
+ * the bits in the newest layer and, in the same script, record the new URLs as the push's intent;
+ * queue them; clear the intent. A process killed between the steps loses nothing: an intent older
+ * than the lease duration is queued by another process (while it waits for work, and before it
+ * concludes the crawl is over). The worst case is a process killed after queueing but before
+ * clearing its intent: those URLs are queued twice, counted in {@link Status#recoveredUrls()},
+ * which bounds such duplicates.
  *
  * <p><b>End.</b> The crawl is finished when nothing is pending or leased in Redis; {@link #take}
  * then returns null in every process. A process that joins later finds it finished.
@@ -80,16 +91,17 @@ public final class RedisFrontier implements Frontier {
   private final Map<Lease, String> leaseIds = Collections.synchronizedMap(new IdentityHashMap<>());
   private final LocalChanges changes = new LocalChanges();
   private volatile boolean closed;
+  private volatile long recoveredAt;
 
   RedisFrontier(RedisConnection connection, String crawlId, SharedSettings settings, long leaseMs,
-      long pollMs, BiConsumer<String, Long> onLease) {
+      long pollMs, BiConsumer<String, Long> onLease, Runnable afterFilterStep) {
     this.connection = connection;
     this.crawlId = crawlId;
     this.prefix = "sieve:{" + crawlId + "}:";
     this.statsKey = prefix + "stats";
     this.settings = settings;
     this.bitmaps = new SeenBitmaps(connection, crawlId, settings);
-    this.pushes = new RedisPush(connection, bitmaps, settings, prefix);
+    this.pushes = new RedisPush(connection, bitmaps, settings, prefix, afterFilterStep);
     this.leaseMs = leaseMs;
     this.pollMs = pollMs;
     this.onLease = onLease;
@@ -139,11 +151,17 @@ public final class RedisFrontier implements Frontier {
       if (kind.equals("lease")) {
         return lease(out);
       }
+      long waitMs;
       if (kind.equals("done")) {
-        return null;
+        if (recoverPushes(true) == 0) {
+          return null;
+        }
+        waitMs = pollMs; // a push between its steps: wait for it, or for its intent to go stale
+      } else {
+        recoverPushes(false);
+        long hint = asLong(out.get(1));
+        waitMs = hint < 0 ? pollMs : Math.max(1, Math.min(hint, pollMs));
       }
-      long hint = asLong(out.get(1));
-      long waitMs = hint < 0 ? pollMs : Math.max(1, Math.min(hint, pollMs));
       changes.await(version, waitMs, () -> closed);
     }
     return null;
@@ -156,6 +174,26 @@ public final class RedisFrontier implements Frontier {
     }
     List<?> out = takeOnce();
     return asString(out.get(0)).equals("lease") ? lease(out) : null;
+  }
+
+  /**
+   * In Redis Cluster: queues the URLs of pushes whose process died between the filter and the
+   * queue step (at most once a second unless {@code now}); returns the pushes found between steps.
+   */
+  private int recoverPushes(boolean now) {
+    if (!connection.cluster) {
+      return 0;
+    }
+    long t = System.nanoTime();
+    if (!now && t - recoveredAt < 1_000_000_000L) {
+      return 0;
+    }
+    recoveredAt = t;
+    try {
+      return pushes.cluster().recover(leaseMs);
+    } catch (JedisException e) {
+      throw connection.failure("recover interrupted pushes", e);
+    }
   }
 
   private List<?> takeOnce() {
@@ -288,7 +326,7 @@ public final class RedisFrontier implements Frontier {
   @Override
   public boolean isFinished() {
     Map<String, Long> stats = stats();
-    return stats.get("pending") <= 0 && stats.get("leased") <= 0;
+    return stats.get("pending") <= 0 && stats.get("leased") <= 0 && recoverPushes(true) == 0;
   }
 
   @Override
@@ -317,7 +355,8 @@ public final class RedisFrontier implements Frontier {
   }
 
   private static final List<String> STATS = List.of(
-      "pending", "leased", "hosts", "droppedBudget", "droppedSkipped", "expired");
+      "pending", "leased", "hosts", "droppedBudget", "droppedSkipped", "expired", "recovered",
+      "late");
 
   /** The crawl's shared counters. */
   private Map<String, Long> stats() {
@@ -360,20 +399,30 @@ public final class RedisFrontier implements Frontier {
     Map<String, Long> stats = stats();
     double n = bitmaps.estimate();
     return new Status(crawlId, stats.get("pending"), stats.get("leased"),
-        (int) (long) stats.get("hosts"), Math.round(n), bitmaps.fppAt(n), settings.expectedUrls(),
+        (int) (long) stats.get("hosts"), Math.round(n), bitmaps.fpp(), settings.expectedUrls(),
         settings.fpp(), stats.get("droppedBudget"), stats.get("droppedSkipped"),
-        stats.get("expired"), settings.blocks() * BlockedBloomFilter.BLOCK_BITS, settings.hashes(),
-        bitmaps.segments(), bitmaps.setBits());
+        stats.get("expired"), bitmaps.bits(), bitmaps.layers().get(0).hashes,
+        bitmaps.segments(), bitmaps.setBits(), settings.grow(), bitmaps.layers().size(),
+        stats.get("recovered"), stats.get("late"));
   }
 
   /**
    * The shared state of a crawl in Redis.
    *
    * @param expiredLeases leases re-queued because they expired (a process died or was too slow)
+   * @param capacity the first layer's capacity ({@code --expected-urls})
+   * @param filterBits bits of all the filter's layers
+   * @param hashes the first layer's k
    * @param setBits bits set in the seen filter (X)
+   * @param grows whether the filter adds layers past capacity
+   * @param layers the filter's layers (1 unless it grew)
+   * @param recoveredUrls URLs queued by the recovery of pushes interrupted between their filter and
+   *     queue steps (Redis Cluster): lost otherwise, or duplicates if their process had queued them
+   * @param lateUrls URLs whose push reached its queue step after their intent was recovered (so
+   *     queued them no second time)
    */
   public record Status(String crawlId, long pending, long leased, int hosts, long seenEstimate,
       double seenFpp, long capacity, double targetFpp, long droppedByHostBudget,
       long droppedBySkippedHost, long expiredLeases, long filterBits, int hashes, int segments,
-      long setBits) {}
+      long setBits, boolean grows, int layers, long recoveredUrls, long lateUrls) {}
 }

@@ -23,6 +23,7 @@ public final class RedisFrontierBuilder {
   private String crawlId;
   private long expectedUrls = FrontierSettings.DEFAULT_EXPECTED_URLS;
   private double falsePositiveRate = Double.parseDouble(FrontierSettings.DEFAULT_FALSE_POSITIVE_RATE);
+  private boolean growOnCapacity = true;
   private Duration politenessDelay = Politeness.DEFAULT.delay();
   private int maxInFlightPerHost = Politeness.DEFAULT.maxInFlightPerHost();
   private long maxUrlsPerHost = Politeness.DEFAULT.maxUrlsPerHost();
@@ -32,6 +33,7 @@ public final class RedisFrontierBuilder {
   private long segmentBits = RedisFrontier.DEFAULT_SEGMENT_BITS;
   private Duration pollInterval = Duration.ofMillis(50);
   private BiConsumer<String, Long> onLease = (hostKey, millis) -> {};
+  private Runnable afterFilterStep = () -> {};
 
   RedisFrontierBuilder() {}
 
@@ -56,6 +58,16 @@ public final class RedisFrontierBuilder {
   /** The seen filter's false-positive rate at capacity (default 10⁻⁶). */
   public RedisFrontierBuilder falsePositiveRate(double falsePositiveRate) {
     this.falsePositiveRate = falsePositiveRate;
+    return this;
+  }
+
+  /**
+   * Past capacity: grow (default; the filter adds layers in Redis, each for twice the URLs at a
+   * tighter rate, so the rate stays under the target) or not (one fixed filter whose rate climbs;
+   * both warn), used when the crawl is created.
+   */
+  public RedisFrontierBuilder growOnCapacity(boolean grow) {
+    this.growOnCapacity = grow;
     return this;
   }
 
@@ -121,6 +133,15 @@ public final class RedisFrontierBuilder {
   }
 
   /**
+   * Run in Redis Cluster between a push's filter and queue steps (tests: throw to kill the push
+   * there).
+   */
+  RedisFrontierBuilder afterFilterStep(Runnable hook) {
+    this.afterFilterStep = Objects.requireNonNull(hook, "afterFilterStep");
+    return this;
+  }
+
+  /**
    * Connects and creates the crawl in Redis, or joins it when it exists with the same settings.
    *
    * @throws IllegalArgumentException for a bad setting (the message names it)
@@ -129,14 +150,16 @@ public final class RedisFrontierBuilder {
    */
   public RedisFrontier build() {
     validate();
-    FilterSizing.Plan plan = FilterSizing.blocked(expectedUrls, falsePositiveRate);
-    SharedSettings settings = new SharedSettings(plan.bits() / BlockedBloomFilter.BLOCK_BITS,
-        plan.hashes(), expectedUrls, falsePositiveRate, segmentBits, queueKey,
-        politenessDelay.toMillis(), maxInFlightPerHost, maxUrlsPerHost);
+    SharedSettings settings = SharedSettings.create(expectedUrls, falsePositiveRate,
+        growOnCapacity, segmentBits, queueKey, politenessDelay.toMillis(), maxInFlightPerHost,
+        maxUrlsPerHost);
     RedisConnection connection = RedisConnection.open(RedisTarget.parse(uri), connections);
     try {
-      Object stored = connection.redis.eval(RedisScripts.INIT, List.of("sieve:{" + crawlId + "}:meta"),
-          flatten(settings.toMap()));
+      List<String> args = new ArrayList<>();
+      args.add(settings.layer(crawlId, 0).descriptor());
+      args.addAll(flatten(settings.toMap()));
+      Object stored = connection.redis.eval(RedisScripts.INIT, List.of(
+          "sieve:{" + crawlId + "}:meta", "sieve:{" + crawlId + "}:layers"), args);
       Map<String, String> existing = pairs((List<?>) stored);
       if (!existing.isEmpty()) {
         refuseMismatch(existing, settings.toMap());
@@ -150,7 +173,7 @@ public final class RedisFrontierBuilder {
       throw e;
     }
     return new RedisFrontier(connection, crawlId, settings, leaseDuration.toMillis(),
-        pollInterval.toMillis(), onLease);
+        pollInterval.toMillis(), onLease, afterFilterStep);
   }
 
   /**
@@ -174,7 +197,7 @@ public final class RedisFrontierBuilder {
       throw new RedisFrontierException("no crawl '" + crawlId + "' in Redis at " + connection.where);
     }
     return new RedisFrontier(connection, crawlId, SharedSettings.fromMap(meta),
-        leaseDuration.toMillis(), pollInterval.toMillis(), onLease);
+        leaseDuration.toMillis(), pollInterval.toMillis(), onLease, afterFilterStep);
   }
 
   private void refuseMismatch(Map<String, String> existing, Map<String, String> wanted) {

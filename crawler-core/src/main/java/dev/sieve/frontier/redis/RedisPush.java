@@ -9,170 +9,146 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import redis.clients.jedis.AbstractPipeline;
-import redis.clients.jedis.Response;
-import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
 
 /**
- * Offers URLs to the crawl in Redis: each is checked-and-set in the {@link SeenBitmaps} and, if
- * new, queued last on its host, unless the host is over its budget or skipped (counted in Redis).
- * On a single server a push of many URLs (a page's links) is one script call that filters and
- * queues them together. In Redis Cluster ({@code redis-cluster://}) the filter segments are spread
- * over slots by hash tags ({@code sieve:{ID:seg:I}}) and the queues share one slot ({@code
- * sieve:{ID}:…}): a push filters per segment (one pipelined call per segment), then queues the new
- * URLs in one call. A process killed between the two steps loses those new URLs (the filter has
- * them, no queue does). Thread-safe.
+ * Offers URLs to the crawl in Redis: each is checked against every layer of the {@link
+ * SeenBitmaps}, set in the newest and, if new, queued last on its host, unless the host is over
+ * its budget or skipped (counted in Redis). On a single server a push of many URLs (a page's links)
+ * is one script call that filters and queues them together. In Redis Cluster the filter and the
+ * queues lie in different slots, so a push is several steps: {@link ClusterPush}, which never loses
+ * a URL to a process killed between them. A push that finds the newest layer sealed (the filter
+ * grew meanwhile) changed nothing and is made again over the new layers. Thread-safe.
  */
 final class RedisPush {
+  /** Pushes in a row that may find the filter grown before one goes through. */
+  static final int MAX_ATTEMPTS = 64;
+
   private final RedisConnection connection;
   private final SeenBitmaps bitmaps;
   private final SharedSettings settings;
   private final String prefix;
   private final String statsKey;
+  private final ClusterPush cluster;
   private final Script push = new Script(RedisScripts.PUSH);
-  private final Script filter = new Script(RedisScripts.FILTER);
-  private final Script enqueue = new Script(RedisScripts.ENQUEUE);
 
-  RedisPush(RedisConnection connection, SeenBitmaps bitmaps, SharedSettings settings, String prefix) {
+  RedisPush(RedisConnection connection, SeenBitmaps bitmaps, SharedSettings settings, String prefix,
+      Runnable afterFilterStep) {
     this.connection = connection;
     this.bitmaps = bitmaps;
     this.settings = settings;
     this.prefix = prefix;
     this.statsKey = prefix + "stats";
+    this.cluster = new ClusterPush(connection, bitmaps, settings, prefix, afterFilterStep);
+  }
+
+  ClusterPush cluster() {
+    return cluster;
   }
 
   /**
    * Offers {@code urls} at {@code depth} with the redirect {@code chain} that led to them, the
    * URL they were found through ({@code via}, or null) and their sitemap {@code lastmod} (or null).
    *
-   * @return how many were new and queued
+   * @return how many were new and queued by this call
    */
   int offer(List<Url> urls, int depth, List<String> chain, String via, Instant lastmod) {
     if (depth < 0) {
       throw new IllegalArgumentException("depth (" + depth + ") must be >= 0");
     }
-    int k = settings.hashes();
-    int[] positions = new int[k];
     int n = urls.size();
-    int[] segmentOf = new int[n];
-    String[][] offsets = new String[n][k];
+    Hash128[] hashes = new Hash128[n];
     String[] hosts = new String[n];
     String[] entries = new String[n];
     for (int i = 0; i < n; i++) {
       Url url = urls.get(i);
       String text = url.toString();
-      segmentOf[i] = bitmaps.locate(Hash128.of(text), offsets[i], positions);
+      hashes[i] = Hash128.of(text);
       hosts[i] = settings.queueKey().of(url);
       entries[i] = QueueEntry.encode(text, depth, 0, chain, via, lastmod);
     }
     try {
-      return connection.cluster
-          ? offerCluster(n, segmentOf, offsets, hosts, entries)
-          : offerSingle(n, segmentOf, offsets, hosts, entries);
+      if (connection.cluster) {
+        return cluster.offer(hashes, hosts, entries);
+      }
+      for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+        List<FilterLayer> layers = bitmaps.layers();
+        int queued = offerSingle(layers, hashes, hosts, entries);
+        if (queued >= 0) {
+          return queued;
+        }
+        bitmaps.onSealed(layers);
+      }
+      throw new IllegalStateException("the seen filter kept growing under " + MAX_ATTEMPTS
+          + " pushes in a row");
     } catch (JedisException e) {
       throw connection.failure("push", e);
     }
   }
 
-  /** One script call filters and queues every URL atomically. */
-  private int offerSingle(int n, int[] segmentOf, String[][] offsets, String[] hosts,
+  /** One script call filters and queues every URL atomically; -1 if the newest layer is sealed. */
+  private int offerSingle(List<FilterLayer> layers, Hash128[] hashes, String[] hosts,
       String[] entries) {
-    Map<Integer, Integer> pairOf = new LinkedHashMap<>();
+    Map<Long, Integer> tripleOf = new LinkedHashMap<>();
+    List<FilterLayer> tripleLayer = new ArrayList<>();
+    List<Integer> tripleSegment = new ArrayList<>();
     List<String> keys = new ArrayList<>();
     keys.add(statsKey);
+    Map<Integer, Long> newest = new LinkedHashMap<>();
+    List<String> urlArgs = new ArrayList<>();
+    int[][] positions = new int[layers.size()][];
+    for (int l = 0; l < layers.size(); l++) {
+      positions[l] = new int[layers.get(l).hashes];
+    }
+    for (int i = 0; i < hashes.length; i++) {
+      urlArgs.add(hosts[i]);
+      urlArgs.add(entries[i]);
+      for (int l = 0; l < layers.size(); l++) {
+        FilterLayer layer = layers.get(l);
+        String[] offsets = new String[layer.hashes];
+        int segment = layer.locate(hashes[i], offsets, positions[l]);
+        Integer triple = tripleOf.get(((long) l << 32) | segment);
+        if (triple == null) {
+          triple = tripleOf.size() + 1;
+          tripleOf.put(((long) l << 32) | segment, triple);
+          tripleLayer.add(layer);
+          tripleSegment.add(segment);
+          keys.add(layer.segmentKey(segment));
+          keys.add(layer.countKey(segment));
+          keys.add(layer.sealKey(segment));
+        }
+        if (l == layers.size() - 1) {
+          newest.put(triple, settings.grow() ? layer.sealAt(segment) : -1);
+        }
+        urlArgs.add(Integer.toString(triple));
+        urlArgs.add(Integer.toString(layer.hashes));
+        urlArgs.addAll(Arrays.asList(offsets));
+      }
+    }
     List<String> args = new ArrayList<>();
     args.add(prefix);
     args.add(Long.toString(settings.maxUrlsPerHost()));
     args.add(Integer.toString(settings.maxInFlightPerHost()));
-    args.add(Integer.toString(settings.hashes()));
-    for (int i = 0; i < n; i++) {
-      Integer pair = pairOf.get(segmentOf[i]);
-      if (pair == null) {
-        pair = pairOf.size() + 1;
-        pairOf.put(segmentOf[i], pair);
-        keys.add(bitmaps.segmentKey(segmentOf[i]));
-        keys.add(bitmaps.countKey(segmentOf[i]));
-      }
-      args.add(Integer.toString(pair));
-      args.add(hosts[i]);
-      args.add(entries[i]);
-      args.addAll(Arrays.asList(offsets[i]));
-    }
+    args.add(Integer.toString(layers.size()));
+    args.add(Integer.toString(newest.size()));
+    newest.forEach((t, sealAt) -> {
+      args.add(Integer.toString(t));
+      args.add(Long.toString(sealAt));
+    });
+    args.addAll(urlArgs);
     List<?> out = (List<?>) connection.eval(push, keys, args);
+    if (RedisConnection.asLong(out.get(0)) < 0) {
+      return -1;
+    }
+    int n = hashes.length;
     int queued = 0;
     for (int i = 0; i < n; i++) {
       if (RedisConnection.asLong(out.get(i)) == 1) {
         queued++;
       }
     }
-    int p = n;
-    for (int segment : pairOf.keySet()) {
-      bitmaps.noteCount(segment, RedisConnection.asLong(out.get(p++)));
-    }
-    return queued;
-  }
-
-  /** Filters per segment (pipelined, one slot each), then queues the new URLs in the queue slot. */
-  private int offerCluster(int n, int[] segmentOf, String[][] offsets, String[] hosts,
-      String[] entries) {
-    Map<Integer, List<Integer>> bySegment = new LinkedHashMap<>();
-    for (int i = 0; i < n; i++) {
-      bySegment.computeIfAbsent(segmentOf[i], s -> new ArrayList<>()).add(i);
-    }
-    Map<Integer, List<String>> keysOf = new LinkedHashMap<>();
-    Map<Integer, List<String>> argsOf = new LinkedHashMap<>();
-    Map<Integer, Response<Object>> responses = new LinkedHashMap<>();
-    try (AbstractPipeline pipeline = connection.pipelined()) {
-      for (Map.Entry<Integer, List<Integer>> group : bySegment.entrySet()) {
-        int segment = group.getKey();
-        List<String> keys = List.of(bitmaps.segmentKey(segment), bitmaps.countKey(segment));
-        List<String> args = new ArrayList<>();
-        args.add(Integer.toString(settings.hashes()));
-        for (int i : group.getValue()) {
-          args.addAll(Arrays.asList(offsets[i]));
-        }
-        keysOf.put(segment, keys);
-        argsOf.put(segment, args);
-        responses.put(segment, pipeline.evalsha(filter.sha, keys, args));
-      }
-      pipeline.sync();
-    }
-    List<String> args = new ArrayList<>();
-    args.add(prefix);
-    args.add(Long.toString(settings.maxUrlsPerHost()));
-    args.add(Integer.toString(settings.maxInFlightPerHost()));
-    for (Map.Entry<Integer, List<Integer>> group : bySegment.entrySet()) {
-      int segment = group.getKey();
-      List<?> out;
-      try {
-        out = (List<?>) responses.get(segment).get();
-      } catch (JedisDataException e) {
-        if (e.getMessage() == null || !e.getMessage().startsWith("NOSCRIPT")) {
-          throw e;
-        }
-        // Not run: the node had no cached script, so run it now with its source.
-        out = (List<?>) connection.redis.eval(filter.source, keysOf.get(segment), argsOf.get(segment));
-      }
-      List<Integer> members = group.getValue();
-      for (int m = 0; m < members.size(); m++) {
-        if (RedisConnection.asLong(out.get(m)) == 1) {
-          int i = members.get(m);
-          args.add(hosts[i]);
-          args.add(entries[i]);
-        }
-      }
-      bitmaps.noteCount(segment, RedisConnection.asLong(out.get(members.size())));
-    }
-    if (args.size() == 3) {
-      return 0;
-    }
-    List<?> out = (List<?>) connection.eval(enqueue, List.of(statsKey), args);
-    int queued = 0;
-    for (Object flag : out) {
-      if (RedisConnection.asLong(flag) == 1) {
-        queued++;
-      }
+    for (int t = 0; t < tripleLayer.size(); t++) {
+      tripleLayer.get(t).noteCount(tripleSegment.get(t), RedisConnection.asLong(out.get(n + t)));
     }
     return queued;
   }

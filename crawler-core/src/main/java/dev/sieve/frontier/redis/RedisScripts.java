@@ -6,8 +6,9 @@ package dev.sieve.frontier.redis;
  *
  * <p>Queue scripts take the crawl's key prefix {@code sieve:{id}:} as ARGV[1] and its stats hash
  * as KEYS[1]; every key they touch starts with the prefix, so in Redis Cluster they all lie in the
- * slot of the hash tag {@code {id}}. Filter scripts touch one segment of the filter and its set-bit
- * counter, both tagged {@code {id:seg:i}}. Times are Redis's own ({@code TIME}, epoch millis), so
+ * slot of the hash tag {@code {id}}. Filter scripts touch one segment of a filter layer and its
+ * set-bit counter, seal and intents, all tagged {@code {id:seg:i}} (layer 0) or {@code
+ * {id:lL:seg:i}}. Times are Redis's own ({@code TIME}, epoch millis), so
  * every process schedules against one clock.
  *
  * <p>Keys under the prefix: {@code meta} (settings), {@code stats} (pending, leased, hosts,
@@ -15,7 +16,8 @@ package dev.sieve.frontier.redis;
  * time they may be), {@code h:HOST} (inflight, next, delay, admitted, skipped), {@code q:HOST}
  * (pending entries, oldest first), {@code leases} (lease ids by expiry), {@code lh}/{@code le}
  * (lease id to host and entry), {@code seq} (lease ids), {@code warn:I} (capacity thresholds
- * logged).
+ * logged), {@code layers} (the filter's layers), {@code recovered} (push ids whose intents were
+ * recovered, a day).
  */
 final class RedisScripts {
   private RedisScripts() {}
@@ -89,62 +91,174 @@ final class RedisScripts {
       end
       """;
 
+  /** Whether all of a URL's k bits (offsets at ARGV[base..base+k-1]) are set, in one BITFIELD. */
+  private static final String HAS_FN = """
+      local function has(seg, k, args, base)
+        local cmd = {'BITFIELD', seg}
+        for j = 0, k - 1 do
+          cmd[#cmd + 1] = 'GET'
+          cmd[#cmd + 1] = 'u1'
+          cmd[#cmd + 1] = args[base + j]
+        end
+        local bits = redis.call(unpack(cmd))
+        for j = 1, #bits do
+          if bits[j] == 0 then return false end
+        end
+        return true
+      end
+      """;
+
   /**
-   * Filter step alone (Cluster): KEYS = segment, its counter; ARGV = k, then k offsets per URL.
-   * Returns 1 (new) or 0 (seen) per URL, then the segment's set-bit count.
+   * Older-layer check (Cluster): KEYS = segment; ARGV = k, then k offsets per URL. Returns 1 (the
+   * layer holds it) or 0 per URL. Sets nothing.
+   */
+  static final String CHECK = HAS_FN + """
+      local k = tonumber(ARGV[1])
+      local out = {}
+      for base = 2, #ARGV, k do
+        out[#out + 1] = has(KEYS[1], k, ARGV, base) and 1 or 0
+      end
+      return out
+      """;
+
+  /**
+   * Newest-layer filter step (Cluster): KEYS = segment, its counter, its seal, its intents; ARGV =
+   * k, push id, seal-at (set bits; -1: never), then per URL: host, entry, k offsets. Sets nothing
+   * and returns {-1} when the segment is sealed, or seals it when it holds seal-at bits. Otherwise returns 1 (new) or 0 (seen) per URL, then the
+   * segment's set-bit count, and records the new URLs as the push's intent, {@code time\nhost\n
+   * entry…}, in the intents hash under the push id, until the queue step has them.
    */
   static final String FILTER = ADMIT_FN + """
+      if redis.call('EXISTS', KEYS[3]) == 1 then return {-1} end
+      local sealAt = tonumber(ARGV[3])
+      if sealAt >= 0 and tonumber(redis.call('GET', KEYS[2]) or '0') >= sealAt then
+        redis.call('SET', KEYS[3], 1)
+        return {-1}
+      end
       local k = tonumber(ARGV[1])
-      local n = (#ARGV - 1) / k
       local out = {}
-      for i = 0, n - 1 do
-        out[#out + 1] = (admit(KEYS[1], KEYS[2], k, ARGV, 2 + i * k) > 0) and 1 or 0
+      local fresh = {}
+      local i = 4
+      while i <= #ARGV do
+        if admit(KEYS[1], KEYS[2], k, ARGV, i + 2) > 0 then
+          out[#out + 1] = 1
+          fresh[#fresh + 1] = ARGV[i]
+          fresh[#fresh + 1] = ARGV[i + 1]
+        else
+          out[#out + 1] = 0
+        end
+        i = i + 2 + k
+      end
+      if #fresh > 0 then
+        local t = redis.call('TIME')
+        local ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+        redis.call('HSET', KEYS[4], ARGV[2], ms .. '\\n' .. table.concat(fresh, '\\n'))
       end
       out[#out + 1] = tonumber(redis.call('GET', KEYS[2]) or '0')
       return out
       """;
 
   /**
-   * Queue step alone (Cluster): ARGV = prefix, maxPerHost, maxInFlight, then host, entry per URL.
-   * Returns 1 (queued) or 2 (dropped: host budget or skipped) per URL.
+   * Queue step (Cluster), of a push or of the recovery of a dead one. ARGV = prefix, maxPerHost,
+   * maxInFlight, mode (push | recover), intent time, staleMs, then groups (one per intent: its
+   * marker {@code pushId@segmentKey}, its URL count c, then host, entry per URL). A recovery of an
+   * intent younger than staleMs returns {-2} (its process may be alive), of one recovered already
+   * {-1}; otherwise it marks the intent recovered (kept a day) and counts its URLs {@code
+   * recovered}. A push skips the groups recovered already (their URLs counted {@code late}). Returns 1
+   * (queued), 2 (dropped: host budget or skipped) or 3 (queued by a recovery before) per URL.
    */
   static final String ENQUEUE = COMMON + ENQUEUE_FN + """
       local maxPerHost = tonumber(ARGV[2])
       local maxInFlight = tonumber(ARGV[3])
+      local recover = ARGV[4] == 'recover'
+      local REC = P .. 'recovered'
+      local now = now_ms()
+      if recover then
+        if now - tonumber(ARGV[5]) < tonumber(ARGV[6]) then return {-2} end
+        redis.call('ZREMRANGEBYSCORE', REC, '-inf', now - 86400000)
+        if redis.call('ZADD', REC, 'NX', now, ARGV[7]) == 0 then return {-1} end
+        redis.call('HINCRBY', S, 'recovered', tonumber(ARGV[8]))
+      end
       local out = {}
-      for i = 4, #ARGV, 2 do
-        out[#out + 1] = enqueue(ARGV[i], ARGV[i + 1], maxPerHost, maxInFlight)
+      local i = 7
+      while i <= #ARGV do
+        local c = tonumber(ARGV[i + 1])
+        local late = (not recover) and redis.call('ZSCORE', REC, ARGV[i])
+        if late then redis.call('HINCRBY', S, 'late', c) end
+        for j = 0, c - 1 do
+          if late then
+            out[#out + 1] = 3
+          else
+            out[#out + 1] = enqueue(ARGV[i + 2 + 2 * j], ARGV[i + 3 + 2 * j], maxPerHost, maxInFlight)
+          end
+        end
+        i = i + 2 + 2 * c
       end
       return out
       """;
 
   /**
-   * Filter and queue in one atomic step (a single server): KEYS = stats, then segment and counter
-   * pairs; ARGV = prefix, maxPerHost, maxInFlight, k, then per URL: segment pair index (1-based),
-   * host, entry, k offsets. Returns 0 (seen), 1 (queued) or 2 (new but dropped) per URL, then each
-   * segment's set-bit count.
+   * Filter and queue in one atomic step (a single server): KEYS = stats, then segment, counter and
+   * seal triples; ARGV = prefix, maxPerHost, maxInFlight, layers L, then m and the m triples of the
+   * newest layer, each with its seal-at (set bits; -1: never), then per URL: host, entry, and per
+   * layer, oldest first: triple index (1-based), k, k offsets. Sets nothing and returns {-1} when a
+   * newest-layer triple is sealed, or seals it when it holds seal-at bits. Otherwise
+   * returns 0 (seen), 1 (queued) or 2 (new but dropped) per URL, then each triple's set-bit count.
    */
-  static final String PUSH = COMMON + ENQUEUE_FN + ADMIT_FN + """
+  static final String PUSH = COMMON + ENQUEUE_FN + ADMIT_FN + HAS_FN + """
       local maxPerHost = tonumber(ARGV[2])
       local maxInFlight = tonumber(ARGV[3])
-      local k = tonumber(ARGV[4])
-      local out = {}
-      local i = 5
-      while i <= #ARGV do
-        local pair = tonumber(ARGV[i])
-        local seg = KEYS[2 * pair]
-        local cnt = KEYS[2 * pair + 1]
-        if admit(seg, cnt, k, ARGV, i + 3) > 0 then
-          out[#out + 1] = enqueue(ARGV[i + 1], ARGV[i + 2], maxPerHost, maxInFlight)
-        else
-          out[#out + 1] = 0
+      local layers = tonumber(ARGV[4])
+      local m = tonumber(ARGV[5])
+      for j = 1, m do
+        local t = tonumber(ARGV[4 + 2 * j])
+        if redis.call('EXISTS', KEYS[3 * t + 1]) == 1 then return {-1} end
+        local sealAt = tonumber(ARGV[5 + 2 * j])
+        if sealAt >= 0 and tonumber(redis.call('GET', KEYS[3 * t]) or '0') >= sealAt then
+          redis.call('SET', KEYS[3 * t + 1], 1)
+          return {-1}
         end
-        i = i + 3 + k
       end
-      for p = 2, #KEYS, 2 do
-        out[#out + 1] = tonumber(redis.call('GET', KEYS[p + 1]) or '0')
+      local out = {}
+      local i = 6 + 2 * m
+      while i <= #ARGV do
+        local h = ARGV[i]
+        local e = ARGV[i + 1]
+        i = i + 2
+        local seen = false
+        for l = 1, layers do
+          local t = tonumber(ARGV[i])
+          local k = tonumber(ARGV[i + 1])
+          if not seen then
+            if l < layers then
+              seen = has(KEYS[3 * t - 1], k, ARGV, i + 2)
+            else
+              seen = admit(KEYS[3 * t - 1], KEYS[3 * t], k, ARGV, i + 2) == 0
+            end
+          end
+          i = i + 2 + k
+        end
+        if seen then
+          out[#out + 1] = 0
+        else
+          out[#out + 1] = enqueue(h, e, maxPerHost, maxInFlight)
+        end
+      end
+      for t = 1, (#KEYS - 1) / 3 do
+        out[#out + 1] = tonumber(redis.call('GET', KEYS[3 * t]) or '0')
       end
       return out
+      """;
+
+  /**
+   * Appends a filter layer unless another process did: KEYS = the layer list; ARGV = the layers
+   * the caller saw, the new layer's descriptor. Returns the list.
+   */
+  static final String GROW = """
+      if redis.call('LLEN', KEYS[1]) == tonumber(ARGV[1]) then
+        redis.call('RPUSH', KEYS[1], ARGV[2])
+      end
+      return redis.call('LRANGE', KEYS[1], 0, -1)
       """;
 
   /**
@@ -312,14 +426,17 @@ final class RedisScripts {
       """;
 
   /**
-   * Creates the crawl's settings, or returns those it was created with. KEYS = meta; ARGV = field,
-   * value pairs. Returns {} when created, else the stored pairs.
+   * Creates the crawl's settings and its first filter layer, or returns the settings it was
+   * created with. KEYS = meta, layer list; ARGV = layer 0's descriptor, then field, value pairs.
+   * Returns {} when created, else the stored pairs.
    */
   static final String INIT = """
       if redis.call('EXISTS', KEYS[1]) == 1 then
         return redis.call('HGETALL', KEYS[1])
       end
-      redis.call('HSET', KEYS[1], unpack(ARGV))
+      redis.call('HSET', KEYS[1], unpack(ARGV, 2))
+      redis.call('DEL', KEYS[2])
+      redis.call('RPUSH', KEYS[2], ARGV[1])
       return {}
       """;
 }

@@ -1,15 +1,13 @@
 package dev.sieve.frontier.redis;
 
 import dev.sieve.bloom.BlockedBloomFilter;
-import dev.sieve.bloom.FilterSizing;
-import dev.sieve.bloom.Hash128;
 import dev.sieve.frontier.Sieve;
+import dev.sieve.frontier.redis.RedisConnection.Script;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLongArray;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import redis.clients.jedis.AbstractPipeline;
@@ -18,17 +16,26 @@ import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.params.SetParams;
 
 /**
- * The crawl's seen filter in Redis: the {@link BlockedBloomFilter} layout ({@link
- * BlockedBloomFilter#blockOf}, {@link BlockedBloomFilter#bitsOf}), sized as {@link
- * FilterSizing#blocked} sizes it, kept as bitmaps of {@value RedisFrontier#DEFAULT_SEGMENT_BITS}
- * bits ("segments"; one Redis string holds at most 2³² bits). A URL's k bits lie in one 512-bit
- * block, so one segment: a single {@code BITFIELD SET} inside a script sets them and returns the
- * old bits, which tells exactly one process, of all, that the URL is new. The same script adds the
- * bits it flipped to the segment's counter, from which every process estimates the distinct URLs
- * seen ({@code n̂ = ln(1 − X/m) / ln(1 − c/b)}, as the in-memory filter does), the current
- * false-positive rate, and the capacity warnings: each threshold is logged once per crawl, by the
- * process that claims it first (a {@code SET NX}), in {@link Sieve}'s format on logger {@value
- * Sieve#CAPACITY_LOGGER}. Thread-safe.
+ * The crawl's seen filter in Redis: a stack of {@link FilterLayer}s, each in the {@link
+ * BlockedBloomFilter} layout. A URL's k bits in a layer lie in one 512-bit block, so one segment:
+ * a single {@code BITFIELD SET} inside a script sets them and returns the old bits, which tells
+ * exactly one process, of all, that the URL is new. A URL is new when no older layer holds it and
+ * the newest did not; bits are only ever set in the newest layer.
+ *
+ * <p><b>Growth</b> (on-capacity grow): the layer list lives in Redis ({@code sieve:{ID}:layers},
+ * one {@link FilterLayer#descriptor} per layer). The push script that finds a segment of the newest
+ * layer holding its share of the capacity ({@link FilterLayer#sealAt}) seals it and sets nothing;
+ * its process then seals every segment of the layer and appends the next one by a compare-and-set
+ * script ({@link RedisScripts#GROW}): exactly one layer is added however many processes see it
+ * full. A push whose newest layer is sealed sets nothing and is told so; the process reloads the
+ * list (finishing a growth whose grower died after sealing) and pushes again.
+ * So no bit is set in a layer once a newer one exists, and processes never disagree on a verdict.
+ *
+ * <p><b>Counts and warnings.</b> Scripts add the bits they flip to each segment's counter, from
+ * which every process estimates each layer's URLs ({@code n̂ = ln(1 − X/m) / ln(1 − c/b)}), the
+ * rate ({@code 1 − Π(1 − ε_i)}) and the capacity warnings: each threshold of the first layer's
+ * capacity is logged once per crawl, by the process that claims it first (a {@code SET NX}), in
+ * {@link Sieve}'s format on logger {@value Sieve#CAPACITY_LOGGER}. Thread-safe.
  */
 final class SeenBitmaps {
   private static final Logger capacityLog = LoggerFactory.getLogger(Sieve.CAPACITY_LOGGER);
@@ -37,11 +44,10 @@ final class SeenBitmaps {
   private final RedisConnection connection;
   private final String crawlId;
   private final SharedSettings settings;
-  private final long blocksPerSegment;
-  private final int segments;
-  private final double logUnsetPerKey;
-  /** Each segment's set-bit count as last seen; counts only grow. */
-  private final AtomicLongArray segmentBits;
+  private final String layersKey;
+  private final Script grow = new Script(RedisScripts.GROW);
+  /** The layers, oldest first; replaced whole, only ever by a longer list. */
+  private volatile List<FilterLayer> layers;
   private volatile long countsReadAt;
   /** Index of the next capacity threshold; guarded by {@code this}. */
   private int nextThreshold;
@@ -52,43 +58,75 @@ final class SeenBitmaps {
     this.connection = connection;
     this.crawlId = crawlId;
     this.settings = settings;
-    this.blocksPerSegment = settings.segmentBits() / BlockedBloomFilter.BLOCK_BITS;
-    this.segments = (int) ((settings.blocks() + blocksPerSegment - 1) / blocksPerSegment);
-    double c = -Math.expm1(settings.hashes() * Math.log1p(-1.0 / BlockedBloomFilter.BLOCK_BITS));
-    this.logUnsetPerKey = Math.log1p(-c / settings.blocks());
-    this.segmentBits = new AtomicLongArray(segments);
+    this.layersKey = "sieve:{" + crawlId + "}:layers";
+    this.layers = List.of(settings.layer(crawlId, 0));
     this.nextThresholdCount = thresholdCount(0);
   }
 
-  /**
-   * Where the URL with {@code hash} lies: fills {@code offsets} with its k bit offsets in its
-   * segment and returns the segment.
-   */
-  int locate(Hash128 hash, String[] offsets, int[] positions) {
-    long block = BlockedBloomFilter.blockOf(hash, settings.blocks());
-    long base = (block % blocksPerSegment) * BlockedBloomFilter.BLOCK_BITS;
-    BlockedBloomFilter.bitsOf(hash, settings.hashes(), positions);
-    for (int j = 0; j < settings.hashes(); j++) {
-      offsets[j] = Long.toString(base + positions[j]);
+  /** The layers as this process last read them, oldest first. */
+  List<FilterLayer> layers() {
+    return layers;
+  }
+
+  /** Reads the layer list from Redis, keeping the layers already known (and their counts). */
+  List<FilterLayer> reload() {
+    List<String> stored;
+    try {
+      stored = connection.redis.lrange(layersKey, 0, -1);
+    } catch (JedisException e) {
+      throw connection.failure("read the seen filter's layers", e);
     }
-    return (int) (block / blocksPerSegment);
+    return adopt(stored);
   }
 
-  int segments() {
-    return segments;
+  private synchronized List<FilterLayer> adopt(List<String> stored) {
+    List<FilterLayer> known = layers;
+    if (stored.size() <= known.size()) {
+      return known;
+    }
+    List<FilterLayer> grown = new ArrayList<>(known);
+    for (int i = known.size(); i < stored.size(); i++) {
+      grown.add(FilterLayer.parse(crawlId, i, stored.get(i), settings.segmentBits()));
+    }
+    layers = List.copyOf(grown);
+    return layers;
   }
 
-  String segmentKey(int segment) {
-    return "sieve:{" + crawlId + ":seg:" + segment + "}";
+  /**
+   * A push found the newest layer of {@code seen} sealed: another process is growing the filter,
+   * or died doing it. Reloads the list and finishes the growth if it is still unfinished.
+   */
+  void onSealed(List<FilterLayer> seen) {
+    if (reload().size() == seen.size()) {
+      grow(seen);
+    }
   }
 
-  String countKey(int segment) {
-    return segmentKey(segment) + ":bits";
-  }
-
-  /** A script reported the segment's set-bit count. */
-  void noteCount(int segment, long count) {
-    segmentBits.accumulateAndGet(segment, count, Math::max);
+  /** Seals every segment of the newest layer of {@code seen}, then appends the next layer. */
+  private void grow(List<FilterLayer> seen) {
+    FilterLayer newest = seen.get(seen.size() - 1);
+    FilterLayer next;
+    try {
+      next = settings.layer(crawlId, seen.size());
+    } catch (IllegalArgumentException | ArithmeticException e) {
+      throw new IllegalStateException("the seen filter cannot grow past " + seen.size()
+          + " layers: " + e.getMessage(), e);
+    }
+    try {
+      try (AbstractPipeline pipeline = connection.pipelined()) {
+        for (int s = 0; s < newest.segments; s++) {
+          pipeline.set(newest.sealKey(s), "1");
+        }
+        pipeline.sync();
+      }
+      List<?> stored = (List<?>) connection.eval(grow, List.of(layersKey),
+          List.of(Integer.toString(seen.size()), next.descriptor()));
+      List<String> descriptors = new ArrayList<>(stored.size());
+      stored.forEach(d -> descriptors.add(RedisConnection.asString(d)));
+      adopt(descriptors);
+    } catch (JedisException e) {
+      throw connection.failure("add a layer to the seen filter", e);
+    }
   }
 
   long approximateSeen() {
@@ -98,7 +136,7 @@ final class SeenBitmaps {
 
   double seenFpp() {
     refreshCounts(false);
-    return fppAt(estimate());
+    return fpp();
   }
 
   int capacityWarnings() {
@@ -106,28 +144,33 @@ final class SeenBitmaps {
   }
 
   long setBits() {
-    long total = 0;
-    for (int i = 0; i < segments; i++) {
-      total += segmentBits.get(i);
-    }
-    return total;
+    return layers.stream().mapToLong(FilterLayer::setBits).sum();
   }
 
+  long bits() {
+    return layers.stream().mapToLong(FilterLayer::bits).sum();
+  }
+
+  int segments() {
+    return layers.stream().mapToInt(layer -> layer.segments).sum();
+  }
+
+  /** The distinct URLs seen: the sum of the layers' estimates. */
   double estimate() {
-    long bits = settings.blocks() * BlockedBloomFilter.BLOCK_BITS;
-    long set = setBits();
-    if (set >= bits) {
-      return Long.MAX_VALUE;
+    double sum = 0;
+    for (FilterLayer layer : layers) {
+      sum += layer.estimate();
     }
-    return Math.log1p(-(double) set / bits) / logUnsetPerKey;
+    return sum;
   }
 
-  double fppAt(double n) {
-    long bits = settings.blocks() * BlockedBloomFilter.BLOCK_BITS;
-    if (n * settings.hashes() / bits > 40) {
-      return 1;
+  /** The filter's false-positive rate now: {@code 1 − Π(1 − ε_i)} over the layers. */
+  double fpp() {
+    double allMiss = 1;
+    for (FilterLayer layer : layers) {
+      allMiss *= 1 - layer.fppAt(layer.estimate());
     }
-    return BlockedBloomFilter.falsePositiveRate(Math.round(n), bits, settings.hashes());
+    return 1 - allMiss;
   }
 
   /** Reads every segment's counter (pipelined), at most once a second unless forced. */
@@ -137,19 +180,26 @@ final class SeenBitmaps {
       return;
     }
     countsReadAt = now;
-    List<Response<String>> counts = new ArrayList<>(segments);
+    List<FilterLayer> current = settings.grow() ? reload() : layers;
+    List<List<Response<String>>> counts = new ArrayList<>();
     try (AbstractPipeline pipeline = connection.pipelined()) {
-      for (int i = 0; i < segments; i++) {
-        counts.add(pipeline.get(countKey(i)));
+      for (FilterLayer layer : current) {
+        List<Response<String>> layerCounts = new ArrayList<>(layer.segments);
+        for (int s = 0; s < layer.segments; s++) {
+          layerCounts.add(pipeline.get(layer.countKey(s)));
+        }
+        counts.add(layerCounts);
       }
       pipeline.sync();
     } catch (JedisException e) {
       throw connection.failure("read the seen filter's counters", e);
     }
-    for (int i = 0; i < segments; i++) {
-      String value = counts.get(i).get();
-      if (value != null) {
-        noteCount(i, Long.parseLong(value));
+    for (int l = 0; l < current.size(); l++) {
+      for (int s = 0; s < current.get(l).segments; s++) {
+        String value = counts.get(l).get(s).get();
+        if (value != null) {
+          current.get(l).noteCount(s, Long.parseLong(value));
+        }
       }
     }
   }
@@ -160,14 +210,11 @@ final class SeenBitmaps {
 
   /** After a push: warns of each capacity threshold crossed (reading idle segments now and then). */
   void checkCapacity() {
+    if (System.nanoTime() - countsReadAt > COUNT_REFRESH_NANOS) {
+      refreshCounts(false);
+    }
     if (estimate() >= nextThresholdCount) {
       warnCapacity();
-    } else if (System.nanoTime() - countsReadAt > COUNT_REFRESH_NANOS && segments > 1) {
-      // Segments this process has not touched lately: read them now and then.
-      refreshCounts(false);
-      if (estimate() >= nextThresholdCount) {
-        warnCapacity();
-      }
     }
   }
 
@@ -188,10 +235,13 @@ final class SeenBitmaps {
       if ("OK".equals(claimed)) {
         capacityLog.warn(String.format(Locale.ROOT,
             "Sieve capacity exceeded: ~%,d URLs seen, %.0f%% of capacity %,d; estimated"
-                + " false-positive rate %.3g (target %.3g). New URLs are being dropped as seen"
-                + " more often than planned: start a crawl with a larger --expected-urls.",
-            Math.round(estimate), Sieve.threshold(index) * 100, settings.expectedUrls(),
-            fppAt(estimate), settings.fpp()));
+                + " false-positive rate %.3g (target %.3g). %s",
+            Math.round(estimate), Sieve.threshold(index) * 100, settings.expectedUrls(), fpp(),
+            settings.fpp(), settings.grow()
+                ? "The filter grows (" + layers.size() + " layers) to hold the rate: raise"
+                    + " --expected-urls to use less memory."
+                : "New URLs are being dropped as seen more often than planned: raise"
+                    + " --expected-urls."));
       }
     }
     nextThresholdCount = thresholdCount(nextThreshold);

@@ -1,16 +1,58 @@
 package dev.sieve.frontier.redis;
 
+import dev.sieve.bloom.BlockedBloomFilter;
+import dev.sieve.bloom.FilterSizing;
+import dev.sieve.bloom.ScalableBloomFilter;
 import dev.sieve.frontier.QueueKey;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 
-/** The crawl-wide settings stored in Redis when the crawl is created; joiners must match. */
-record SharedSettings(long blocks, int hashes, long expectedUrls, double fpp, long segmentBits,
-    QueueKey queueKey, long delayMs, int maxInFlightPerHost, long maxUrlsPerHost) {
+/**
+ * The crawl-wide settings stored in Redis when the crawl is created; joiners must match. {@code
+ * blocks} and {@code hashes} are the first filter layer's. With {@code grow}, layer {@code i} holds
+ * {@code n₀·2^i} URLs at rate {@code ε·(1 − r)·r^i} (r = {@value
+ * ScalableBloomFilter#DEFAULT_TIGHTENING_RATIO}), as the in-process {@link ScalableBloomFilter}
+ * with blocked layers, so the union stays under ε at any size; without, one layer at ε.
+ */
+record SharedSettings(long blocks, int hashes, long expectedUrls, double fpp, boolean grow,
+    long segmentBits, QueueKey queueKey, long delayMs, int maxInFlightPerHost,
+    long maxUrlsPerHost) {
 
-  /** The version of this layout, stored with it. */
-  static final int FORMAT = 1;
+  /** The version of this layout, stored with it (2: filter layers). */
+  static final int FORMAT = 2;
+
+  /** The settings of a new crawl: the first layer sized for {@code expectedUrls}. */
+  static SharedSettings create(long expectedUrls, double fpp, boolean grow, long segmentBits,
+      QueueKey queueKey, long delayMs, int maxInFlightPerHost, long maxUrlsPerHost) {
+    FilterSizing.Plan plan = FilterSizing.blocked(expectedUrls, layerRate(fpp, grow, 0));
+    return new SharedSettings(plan.bits() / BlockedBloomFilter.BLOCK_BITS, plan.hashes(),
+        expectedUrls, fpp, grow, segmentBits, queueKey, delayMs, maxInFlightPerHost,
+        maxUrlsPerHost);
+  }
+
+  private static double layerRate(double fpp, boolean grow, int i) {
+    double r = ScalableBloomFilter.DEFAULT_TIGHTENING_RATIO;
+    return grow ? fpp * (1 - r) * Math.pow(r, i) : fpp;
+  }
+
+  /**
+   * Layer {@code i} of the filter as planned.
+   *
+   * @throws IllegalArgumentException if it cannot exist (too large)
+   */
+  FilterLayer layer(String crawlId, int i) {
+    if (i == 0) {
+      return new FilterLayer(crawlId, 0, blocks, hashes, expectedUrls, segmentBits);
+    }
+    long capacity = expectedUrls;
+    for (int j = 0; j < i; j++) {
+      capacity = Math.multiplyExact(capacity, (long) ScalableBloomFilter.DEFAULT_GROWTH);
+    }
+    FilterSizing.Plan plan = FilterSizing.blocked(capacity, layerRate(fpp, grow, i));
+    return new FilterLayer(crawlId, i, plan.bits() / BlockedBloomFilter.BLOCK_BITS,
+        plan.hashes(), capacity, segmentBits);
+  }
 
   Map<String, String> toMap() {
     Map<String, String> map = new LinkedHashMap<>();
@@ -19,6 +61,7 @@ record SharedSettings(long blocks, int hashes, long expectedUrls, double fpp, lo
     map.put("hashes", Integer.toString(hashes));
     map.put("expected-urls", Long.toString(expectedUrls));
     map.put("fpp", Double.toString(fpp));
+    map.put("on-capacity", grow ? "grow" : "warn");
     map.put("segment-bits", Long.toString(segmentBits));
     map.put("queue-key", queueKey.name().toLowerCase(Locale.ROOT));
     map.put("delay-ms", Long.toString(delayMs));
@@ -34,7 +77,7 @@ record SharedSettings(long blocks, int hashes, long expectedUrls, double fpp, lo
     }
     return new SharedSettings(Long.parseLong(map.get("blocks")), Integer.parseInt(map.get("hashes")),
         Long.parseLong(map.get("expected-urls")), Double.parseDouble(map.get("fpp")),
-        Long.parseLong(map.get("segment-bits")),
+        "grow".equals(map.get("on-capacity")), Long.parseLong(map.get("segment-bits")),
         QueueKey.valueOf(map.get("queue-key").toUpperCase(Locale.ROOT)),
         Long.parseLong(map.get("delay-ms")), Integer.parseInt(map.get("per-host")),
         Long.parseLong(map.get("max-pages-per-host")));

@@ -60,6 +60,7 @@ public final class Frontiers {
           .crawlId(settings.crawlId)
           .expectedUrls(settings.expectedUrls)
           .falsePositiveRate(settings.falsePositiveRate)
+          .growOnCapacity(settings.growOnCapacity)
           .politeness(settings.politeness)
           .leaseDuration(settings.leaseDuration)
           .connections(settings.connections)

@@ -1,10 +1,19 @@
 package dev.sieve.frontier.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.sieve.frontier.Lease;
 import dev.sieve.testing.RedisServers;
+import dev.sieve.url.Url;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -39,6 +48,125 @@ class RedisClusterFrontierTest {
     } finally {
       a.disconnect();
       b.disconnect();
+    }
+  }
+
+  /** Processes of one new crawl with small segments and a 300 ms lease (stale intents). */
+  private static RedisFrontierBuilder crawl(String name) {
+    return RedisFrontier.builder().uri(cluster.clusterUri()).crawlId(name + "-" + System.nanoTime())
+        .expectedUrls(20_000).falsePositiveRate(1e-6).politenessDelay(Duration.ZERO)
+        .segmentBits(8 * 512).leaseDuration(Duration.ofMillis(300)).connections(20);
+  }
+
+  /** Takes and completes every URL until the crawl ends, counting each URL's leases. */
+  private static Map<String, Integer> drain(RedisFrontier frontier) throws InterruptedException {
+    Map<String, Integer> taken = new HashMap<>();
+    for (Lease lease = frontier.take(); lease != null; lease = frontier.take()) {
+      taken.merge(lease.url(), 1, Integer::sum);
+      frontier.complete(lease);
+    }
+    return taken;
+  }
+
+  private static List<String> texts(List<Url> urls) {
+    return urls.stream().map(Url::toString).toList();
+  }
+
+  @Test
+  void push_tenTimesCapacityFromTwoProcesses_growsLayersAndKeepsMeasuredRateNearTarget() {
+    RedisFrontierBuilder builder = crawl("grow").expectedUrls(500).falsePositiveRate(0.01);
+    RedisFrontier a = builder.build();
+    RedisFrontier b = builder.build();
+    try {
+      RedisGrowTest.pushRoundRobin(List.of(a, b), RedisGrowTest.distinct("seen", 5_000));
+      double measured = RedisGrowTest.measuredFpp(List.of(a, b), 10_000);
+      assertThat(measured).isLessThan(0.015);
+      assertThat(a.status().layers()).isGreaterThanOrEqualTo(5).isEqualTo(b.status().layers());
+      assertThat(b.seenFpp()).isLessThan(0.0105);
+    } finally {
+      a.disconnect();
+      b.disconnect();
+    }
+  }
+
+  @Test
+  void pushAll_sameUrlsFrom16ThreadsWhileTheFilterGrows_admitsEachExactlyOnce() throws Exception {
+    RedisFrontierBuilder builder = crawl("grow-once").expectedUrls(150);
+    RedisFrontier a = builder.build();
+    RedisFrontier b = builder.build();
+    try {
+      RedisFrontierTest.assertExactlyOnce(a, b, RedisFrontierTest.urls(1500, 20));
+      assertThat(a.status().layers()).isGreaterThanOrEqualTo(3).isEqualTo(b.status().layers());
+    } finally {
+      a.disconnect();
+      b.disconnect();
+    }
+  }
+
+  @Test
+  void pushAll_killedBetweenFilterAndQueueStep_losesNoUrl() throws Exception {
+    RedisFrontierBuilder builder = crawl("killed");
+    RedisFrontier dying = builder.afterFilterStep(() -> {
+      throw new IllegalStateException("killed between the filter and the queue step");
+    }).build();
+    RedisFrontier survivor = builder.afterFilterStep(() -> {}).build();
+    try {
+      List<Url> links = RedisFrontierTest.urls(200, 7);
+      assertThatThrownBy(() -> dying.pushAll(links, 1)).hasMessageContaining("killed");
+      dying.disconnect();
+      // The filter has them and no queue does: a push of the same links queues nothing.
+      assertThat(survivor.pushAll(links, 1)).isZero();
+      assertThat(survivor.pending()).isZero();
+      assertThat(survivor.isFinished()).isFalse();
+      Map<String, Integer> taken = drain(survivor);
+      assertThat(taken.keySet()).containsExactlyInAnyOrderElementsOf(texts(links));
+      assertThat(taken.values()).containsOnly(1);
+      RedisFrontier.Status status = survivor.status();
+      assertThat(status.recoveredUrls()).isEqualTo(200);
+      assertThat(status.lateUrls()).isZero();
+      assertThat(survivor.isFinished()).isTrue();
+    } finally {
+      dying.disconnect();
+      survivor.disconnect();
+    }
+  }
+
+  @Test
+  void pushAll_stalledBetweenStepsPastItsLease_isRecoveredOnceAndQueuesNothingTwice()
+      throws Exception {
+    RedisFrontierBuilder builder = crawl("stalled");
+    CountDownLatch filtered = new CountDownLatch(1);
+    CountDownLatch recovered = new CountDownLatch(1);
+    RedisFrontier slow = builder.afterFilterStep(() -> {
+      filtered.countDown();
+      try {
+        recovered.await(60, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }).build();
+    RedisFrontier other = builder.afterFilterStep(() -> {}).build();
+    try {
+      List<Url> links = RedisFrontierTest.urls(120, 4);
+      CompletableFuture<Integer> push = CompletableFuture.supplyAsync(() -> slow.pushAll(links, 1));
+      assertThat(filtered.await(60, TimeUnit.SECONDS)).isTrue();
+      Lease first = other.take(); // waits until the intent is stale, then recovers it
+      assertThat(first).isNotNull();
+      recovered.countDown();
+      // Intents go stale one segment at a time: the recovery may have taken only some of them;
+      // the push queues the rest, and none twice.
+      int queuedByPush = push.get(60, TimeUnit.SECONDS);
+      other.complete(first);
+      Map<String, Integer> taken = drain(other);
+      taken.merge(first.url(), 1, Integer::sum);
+      assertThat(taken.keySet()).containsExactlyInAnyOrderElementsOf(texts(links));
+      assertThat(taken.values()).containsOnly(1);
+      RedisFrontier.Status status = other.status();
+      assertThat(status.recoveredUrls()).isPositive().isEqualTo(120 - queuedByPush);
+      assertThat(status.lateUrls()).isEqualTo(status.recoveredUrls());
+    } finally {
+      slow.disconnect();
+      other.disconnect();
     }
   }
 }

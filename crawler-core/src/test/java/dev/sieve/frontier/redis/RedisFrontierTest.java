@@ -293,8 +293,10 @@ class RedisFrontierTest {
   @Test
   void push_pastCapacityFromTwoProcesses_logsEachThresholdOnce(TestInfo info) throws Exception {
     String crawl = id(info);
-    RedisFrontier a = open(builder(crawl).expectedUrls(200).falsePositiveRate(0.01));
-    RedisFrontier b = open(builder(crawl).expectedUrls(200).falsePositiveRate(0.01));
+    RedisFrontier a = open(builder(crawl).expectedUrls(200).falsePositiveRate(0.01)
+        .growOnCapacity(false));
+    RedisFrontier b = open(builder(crawl).expectedUrls(200).falsePositiveRate(0.01)
+        .growOnCapacity(false));
     try (CapturedLogs logs = new CapturedLogs(Sieve.CAPACITY_LOGGER)) {
       List<Url> all = urls(330, 5);
       for (int i = 0; i < all.size(); i += 10) {
