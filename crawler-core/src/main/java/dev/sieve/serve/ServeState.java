@@ -1,6 +1,6 @@
 package dev.sieve.serve;
 
-import dev.sieve.frontier.state.DirectoryLock;
+import dev.sieve.files.DirectoryLock;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;

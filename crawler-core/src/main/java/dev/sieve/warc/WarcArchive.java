@@ -2,6 +2,7 @@ package dev.sieve.warc;
 
 import dev.sieve.fetch.Exchange;
 import dev.sieve.fetch.FetchResult;
+import dev.sieve.files.DirectoryLock;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,7 +43,7 @@ public final class WarcArchive implements AutoCloseable {
       DateTimeFormatter.ofPattern("yyyyMMddHHmmssSSS", Locale.ROOT).withZone(ZoneOffset.UTC);
 
   private final WarcSettings settings;
-  private final DirLock lock;
+  private final DirectoryLock lock;
   /** The warcinfo fields: the settings' and the caller's. */
   private final Map<String, String> info;
   private final Clock clock;
@@ -54,7 +55,7 @@ public final class WarcArchive implements AutoCloseable {
   private WarcException failure;
   private boolean closed;
 
-  private WarcArchive(WarcSettings settings, DirLock lock, Map<String, String> info, Clock clock,
+  private WarcArchive(WarcSettings settings, DirectoryLock lock, Map<String, String> info, Clock clock,
       int serial) {
     this.settings = settings;
     this.lock = lock;
@@ -92,7 +93,7 @@ public final class WarcArchive implements AutoCloseable {
     } catch (IOException e) {
       throw new WarcException("create WARC directory", settings.dir, e);
     }
-    DirLock lock = DirLock.acquire(settings.dir);
+    DirectoryLock lock = lock(settings.dir);
     WarcArchive archive;
     try {
       TornFiles.recover(settings.dir);
@@ -101,7 +102,7 @@ public final class WarcArchive implements AutoCloseable {
       archive = new WarcArchive(settings, lock, Collections.unmodifiableMap(fields), clock,
           nextSerial(settings));
     } catch (RuntimeException e) {
-      lock.close();
+      release(lock);
       throw e;
     }
     if (settings.index) {
@@ -268,9 +269,39 @@ public final class WarcArchive implements AutoCloseable {
       indexer.shutdown();
       awaitIndexes();
     }
-    lock.close();
+    release(lock);
     if (failure != null) {
       throw failure;
+    }
+  }
+
+  /** The lock file in a WARC directory, held while an archive writes there. */
+  static final String LOCK_FILE = ".sieve-warc.lock";
+
+  /**
+   * Locks {@code dir}: a second crawl must not take the first one's {@code .open} file for a torn
+   * one and cut it.
+   *
+   * @throws WarcException if another archive holds it ({@link WarcException#inUse}) or the lock
+   *     file cannot be written
+   */
+  private static DirectoryLock lock(Path dir) {
+    try {
+      DirectoryLock lock = DirectoryLock.tryLock(dir, LOCK_FILE);
+      if (lock == null) {
+        throw WarcException.inUse(dir);
+      }
+      return lock;
+    } catch (IOException e) {
+      throw new WarcException("lock WARC directory", dir.resolve(LOCK_FILE), e);
+    }
+  }
+
+  private static void release(DirectoryLock lock) {
+    try {
+      lock.close();
+    } catch (IOException ignored) {
+      // Closing the channel releases the lock in any case.
     }
   }
 

@@ -80,7 +80,7 @@ class WarcArchiveTest {
   static List<Path> files(Path dir, String suffix) throws IOException {
     try (var list = Files.list(dir)) {
       return list.filter(f -> f.getFileName().toString().endsWith(suffix))
-          .filter(f -> !f.getFileName().toString().equals(DirLock.NAME))
+          .filter(f -> !f.getFileName().toString().equals(WarcArchive.LOCK_FILE))
           .sorted().toList();
     }
   }

@@ -1,6 +1,7 @@
 package dev.sieve.frontier.state;
 
 import dev.sieve.bloom.MembershipFilter;
+import dev.sieve.files.DirectoryLock;
 import dev.sieve.frontier.FrontierListener;
 import dev.sieve.frontier.FrontierSettings;
 import dev.sieve.frontier.Sieve;
@@ -96,7 +97,7 @@ public final class CrawlState implements AutoCloseable {
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
       for (Path entry : entries) {
         String name = entry.getFileName().toString();
-        if (!name.equals("lock")) {
+        if (!name.equals(DirectoryLock.FILE)) {
           names.add(name);
         }
       }

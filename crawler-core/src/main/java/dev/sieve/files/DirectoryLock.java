@@ -1,4 +1,4 @@
-package dev.sieve.frontier.state;
+package dev.sieve.files;
 
 import java.io.Closeable;
 import java.io.IOException;
@@ -9,12 +9,13 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 /**
- * The exclusive lock on {@code DIR/lock} that one process holds while it uses a state directory
- * (a crawl's, or {@code serve}'s). The operating system drops it when the process dies, kill -9
- * included, so a lock file left behind never blocks a restart.
+ * An exclusive lock on a file in a directory, held by the one process that writes there: a
+ * crawl's or {@code serve}'s state directory ({@link #FILE}), a WARC archive's directory. The
+ * operating system drops it when the process dies, kill -9 included, so a lock file left behind
+ * never blocks a restart.
  */
 public final class DirectoryLock implements Closeable {
-  /** The lock file's name in the directory. */
+  /** The lock file's name in a state directory. */
   public static final String FILE = "lock";
 
   private final FileChannel channel;
@@ -26,13 +27,22 @@ public final class DirectoryLock implements Closeable {
   }
 
   /**
-   * Takes the lock of {@code dir} (which exists).
+   * Takes the lock of state directory {@code dir} (which exists), {@code DIR/}{@value #FILE}.
    *
    * @return the lock, or null when another process (or another holder in this one) has it
    */
   public static DirectoryLock tryLock(Path dir) throws IOException {
+    return tryLock(dir, FILE);
+  }
+
+  /**
+   * Takes the lock on file {@code name} in {@code dir} (which exists).
+   *
+   * @return the lock, or null when another process (or another holder in this one) has it
+   */
+  public static DirectoryLock tryLock(Path dir, String name) throws IOException {
     FileChannel channel = FileChannel.open(
-        dir.resolve(FILE), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        dir.resolve(name), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
     FileLock lock;
     try {
       lock = channel.tryLock();
