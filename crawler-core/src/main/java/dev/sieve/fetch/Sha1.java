@@ -6,11 +6,11 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 
 /** SHA-1 digests in base32, the form of WARC's digest fields. */
-final class Sha1 {
+public final class Sha1 {
   private Sha1() {}
 
   /** The SHA-1 of the bytes remaining in {@code bytes}, base32 without a prefix. */
-  static String base32(ByteBuffer bytes) {
+  public static String base32(ByteBuffer bytes) {
     try {
       MessageDigest sha1 = MessageDigest.getInstance("SHA-1");
       sha1.update(bytes);

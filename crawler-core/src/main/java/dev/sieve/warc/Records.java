@@ -1,7 +1,7 @@
 package dev.sieve.warc;
 
-import com.google.common.io.BaseEncoding;
 import dev.sieve.fetch.Exchange;
+import dev.sieve.fetch.Sha1;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -10,8 +10,6 @@ import java.net.URI;
 import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
@@ -117,7 +115,7 @@ final class Records {
           byte[] block) {
     builder.version(MessageVersion.WARC_1_1);
     builder.recordId(id).date(date).concurrentTo(urn(concurrentTo))
-        .blockDigest("sha1", sha1(block)).body(type, block);
+        .blockDigest("sha1", Sha1.base32(ByteBuffer.wrap(block))).body(type, block);
     if (ip != null) {
       builder.ipAddress(ip);
     }
@@ -178,14 +176,6 @@ final class Records {
       return InetAddress.getByName(ip); // a literal: no lookup
     } catch (UnknownHostException e) {
       return null;
-    }
-  }
-
-  static String sha1(byte[] bytes) {
-    try {
-      return BaseEncoding.base32().encode(MessageDigest.getInstance("SHA-1").digest(bytes));
-    } catch (NoSuchAlgorithmException e) {
-      throw new AssertionError("every JVM has SHA-1", e);
     }
   }
 
