@@ -27,6 +27,11 @@ record Change(byte type, byte[] payload) {
   static final byte ACTIVE = 'A';
   static final byte DEFAULT_DELAY = 'd';
 
+  /** Whether {@code type} is a record type of the service's journal. */
+  static boolean known(int type) {
+    return type == PUT || type == QUEUE || type == DELETE_CRAWL || type == SERVICE;
+  }
+
   static Change put(PutItem item, long now) {
     return write(PUT, out -> {
       out.writeUTF(item.crawlId());

@@ -1,5 +1,6 @@
 package dev.sieve.serve;
 
+import dev.sieve.files.RecordLog;
 import dev.sieve.frontier.spill.PendingCodec;
 import java.io.ByteArrayOutputStream;
 import java.io.Closeable;
@@ -190,47 +191,8 @@ final class ServeJournal implements Closeable {
    * @throws IOException naming the file and offset of a corrupt record that is not the last
    */
   static long replay(Path file, RecordConsumer to) throws IOException {
-    if (!Files.exists(file)) {
-      return 0;
-    }
-    ByteBuffer in = ByteBuffer.wrap(Files.readAllBytes(file));
-    long records = 0;
-    CRC32C crc = new CRC32C();
-    while (in.hasRemaining()) {
-      int start = in.position();
-      byte type = in.get();
-      int length;
-      try {
-        length = PendingCodec.getVarint(in);
-      } catch (RuntimeException e) {
-        return torn(file, start, in.limit(), records, "a record cut short");
-      }
-      if (length < 0 || length + 4L > in.remaining()) {
-        return torn(file, start, in.limit(), records, "a record cut short");
-      }
-      byte[] payload = new byte[length];
-      in.get(payload);
-      int stored = in.getInt();
-      crc.reset();
-      crc.update(type);
-      crc.update(payload);
-      if ((int) crc.getValue() != stored) {
-        if (!in.hasRemaining()) {
-          return torn(file, start, in.limit(), records, "a last record with a bad checksum");
-        }
-        throw new IOException("corrupt journal " + file + ": bad checksum in the record at offset "
-            + start + " of " + in.limit());
-      }
-      to.accept(type, payload);
-      records++;
-    }
-    return records;
-  }
-
-  private static long torn(Path file, int offset, int size, long records, String what) {
-    log.warn("Journal {}: {} at offset {} of {} (a crash mid-write); the {} records before it are"
-        + " kept", file, what, offset, size, records);
-    return records;
+    return RecordLog.replay(file, Change::known, (type, payload, offset) -> to.accept(type, payload))
+        .records();
   }
 
   /** Receives a replayed record. */

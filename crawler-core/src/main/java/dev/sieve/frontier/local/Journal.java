@@ -1,14 +1,12 @@
 package dev.sieve.frontier.local;
 
+import dev.sieve.files.RecordLog;
 import dev.sieve.frontier.Lease;
 import dev.sieve.frontier.spill.PendingCodec;
 import java.io.BufferedOutputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.Closeable;
-import java.io.DataInputStream;
-import java.io.EOFException;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -182,65 +180,19 @@ final class Journal implements FrontierLog, Closeable {
     void skipped(String hostKey);
   }
 
-  /** What a replay found. */
-  record Replayed(long records, boolean tornTail) {}
-
   /**
-   * Replays {@code file}; a missing file replays nothing.
+   * Replays {@code file}; a missing file replays nothing, a torn tail is logged and ignored.
    *
    * @throws IOException naming the file and offset of a corrupt record
    */
-  static Replayed replay(Path file, Replay to) throws IOException {
-    if (!Files.exists(file)) {
-      return new Replayed(0, false);
-    }
-    long size = Files.size(file);
-    long records = 0;
-    long offset = 0;
-    CRC32C crc = new CRC32C();
-    try (InputStream raw = Files.newInputStream(file);
-        DataInputStream in = new DataInputStream(new java.io.BufferedInputStream(raw, 64 * 1024))) {
-      while (offset < size) {
-        long start = offset;
-        int type;
-        int length;
-        byte[] payload;
-        int stored;
-        try {
-          type = in.readUnsignedByte();
-          length = readVarint(in);
-          if (length < 0 || length > size - start) {
-            return torn(file, start, size, records, "a record longer than the file");
-          }
-          payload = new byte[length];
-          in.readFully(payload);
-          stored = in.readInt();
-        } catch (EOFException e) {
-          return torn(file, start, size, records, "a record cut short");
-        }
-        offset = start + 1 + PendingCodec.varintSize(length) + length + 4;
-        crc.reset();
-        crc.update(type);
-        crc.update(payload);
-        if ((int) crc.getValue() != stored) {
-          if (offset >= size) {
-            return torn(file, start, size, records, "a last record with a bad checksum");
-          }
-          throw new IOException("corrupt journal " + file + ": bad checksum in the record at offset "
-              + start + " of " + size);
-        }
-        apply(file, start, (byte) type, payload, to);
-        records++;
-      }
-    }
-    return new Replayed(records, false);
+  static RecordLog.Replayed replay(Path file, Replay to) throws IOException {
+    return RecordLog.replay(file, Journal::known,
+        (type, payload, offset) -> apply(file, offset, type, payload, to));
   }
 
-  private static Replayed torn(Path file, long offset, long size, long records, String what) {
-    org.slf4j.LoggerFactory.getLogger(Journal.class).warn(
-        "Journal {}: {} at offset {} of {} (a crash mid-write); the {} records before it are kept",
-        file, what, offset, size, records);
-    return new Replayed(records, true);
+  private static boolean known(int type) {
+    return type == ADDED || type == TAKEN || type == RETURNED || type == COMPLETED
+        || type == SKIPPED || type == RETRIED;
   }
 
   private static void apply(Path file, long offset, byte type, byte[] payload, Replay to)
@@ -273,17 +225,5 @@ final class Journal implements FrontierLog, Closeable {
       default -> throw new IOException(
           "corrupt journal " + file + ": unknown record type " + type + " at offset " + offset);
     }
-  }
-
-  private static int readVarint(DataInputStream in) throws IOException {
-    int value = 0;
-    for (int shift = 0; shift < 35; shift += 7) {
-      int b = in.readUnsignedByte();
-      value |= (b & 0x7f) << shift;
-      if ((b & 0x80) == 0) {
-        return value;
-      }
-    }
-    return -1;
   }
 }
