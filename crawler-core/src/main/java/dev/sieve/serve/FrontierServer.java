@@ -111,11 +111,14 @@ public final class FrontierServer implements AutoCloseable {
   private static Server listen(ServeSettings settings, FrontierService service,
       RpcListener rpcs, ExecutorService handlers) throws IOException {
     NettyServerBuilder builder = NettyServerBuilder
-        .forAddress(new InetSocketAddress(settings.host, settings.port))
-        .addService(ServerInterceptors.intercept(service, new RpcTiming(rpcs, System::nanoTime)));
+        .forAddress(new InetSocketAddress(settings.host, settings.port));
+    RpcTiming timing = new RpcTiming(rpcs, System::nanoTime);
     if (handlers != null) {
+      builder.addService(ServerInterceptors.intercept(service,
+          new StoreFailures(service.counterSet()), timing));
       builder.executor(handlers);
     } else {
+      builder.addService(ServerInterceptors.intercept(service, timing));
       // Every handler is short and never blocks (a crawl's lock is held for one item or one
       // answer): running them on the transport's threads saves a hand-off per message, about
       // 1.7x PutURLs throughput.

@@ -113,6 +113,11 @@ final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
     return out;
   }
 
+  /** The service-wide counters, to count in. */
+  Counters counterSet() {
+    return counters;
+  }
+
   /** The service-wide counters by name. */
   Map<String, Long> counters() {
     return counters.snapshot("");

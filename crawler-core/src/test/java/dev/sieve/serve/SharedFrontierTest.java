@@ -2,14 +2,18 @@ package dev.sieve.serve;
 
 import static dev.sieve.serve.ServeFixture.discovered;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import crawlercommons.urlfrontier.Urlfrontier.AckMessage.Status;
 import crawlercommons.urlfrontier.Urlfrontier.DeleteCrawlMessage;
 import crawlercommons.urlfrontier.Urlfrontier.Empty;
 import crawlercommons.urlfrontier.Urlfrontier.GetParams;
+import crawlercommons.urlfrontier.Urlfrontier.Local;
 import crawlercommons.urlfrontier.Urlfrontier.URLItem;
 import dev.sieve.frontier.redis.RedisConnection;
 import dev.sieve.testing.Concurrently;
+import dev.sieve.testing.RedisServers;
+import io.grpc.StatusRuntimeException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -126,6 +130,30 @@ class SharedFrontierTest {
       a.clock.advance(1);
       assertThat(b.blocking.listNodes(Empty.getDefaultInstance()).getValuesList())
           .containsExactlyInAnyOrder(a.server.address(), b.server.address());
+    }
+  }
+
+  @Test
+  void redisGone_callsAnswerUnavailableAndPutsFail_theNodeKeepsServing() throws Exception {
+    RedisServers own = RedisServers.standalone();
+    try (ServeFixture node = new ServeFixture(settings().frontier(own.uri()), a.clock)) {
+      node.put(discovered("http://a.test/1"));
+      own.close();
+
+      assertThatThrownBy(() -> node.stats("", ""))
+          .isInstanceOfSatisfying(StatusRuntimeException.class, e -> {
+            assertThat(e.getStatus().getCode()).isEqualTo(io.grpc.Status.Code.UNAVAILABLE);
+            assertThat(e.getStatus().getDescription())
+                .startsWith("GetStats: Redis frontier at " + own.uri() + " failed to");
+          });
+      assertThat(node.put(discovered("http://a.test/2")).get(0).getStatus())
+          .isEqualTo(Status.FAIL);
+      assertThatThrownBy(() -> node.blocking.getActive(Local.getDefaultInstance()))
+          .as("still answering").hasMessageContaining("UNAVAILABLE: GetActive: Redis frontier");
+      assertThat(node.server.counters()).containsEntry("unavailable", 2L)
+          .containsEntry("put.failed", 1L);
+    } finally {
+      own.close();
     }
   }
 
