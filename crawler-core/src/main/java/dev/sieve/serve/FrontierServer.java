@@ -63,17 +63,17 @@ public final class FrontierServer implements AutoCloseable {
    */
   public static FrontierServer start(ServeSettings settings, Clock clock, LogLevels logLevels,
       RpcListener rpcs) throws IOException {
+    return start(settings, clock, logLevels, rpcs,
+        settings.frontier != null ? RedisStore.open(settings) : new Crawls(settings));
+  }
+
+  /** Starts a server over {@code store}, which it closes when it stops. */
+  static FrontierServer start(ServeSettings settings, Clock clock, LogLevels logLevels,
+      RpcListener rpcs, FrontierStore store) throws IOException {
     FrontierServer[] self = new FrontierServer[1];
-    FrontierStore store;
-    ServeState state = null;
-    if (settings.frontier != null) {
-      store = RedisStore.open(settings);
-    } else {
-      Crawls crawls = new Crawls(settings);
-      state = settings.stateDir == null ? null
-          : ServeState.open(settings.stateDir, crawls, settings.checkpointSeconds);
-      store = crawls;
-    }
+    ServeState state = settings.stateDir != null && store instanceof Crawls crawls
+        ? ServeState.open(settings.stateDir, crawls, settings.checkpointSeconds)
+        : null;
     // With Redis each handler waits for it: on a pool of their own, not on the transport's threads.
     ExecutorService handlers = store instanceof RedisStore
         ? Executors.newFixedThreadPool(REDIS_HANDLERS, r -> {
