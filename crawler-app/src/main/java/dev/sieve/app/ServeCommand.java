@@ -2,6 +2,7 @@ package dev.sieve.app;
 
 import ch.qos.logback.classic.Level;
 import dev.sieve.frontier.FrontierSettings;
+import dev.sieve.frontier.redis.RedisFrontierException;
 import dev.sieve.serve.FrontierServer;
 import dev.sieve.serve.LogLevels;
 import dev.sieve.serve.RpcListener;
@@ -18,16 +19,18 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code serve}: the URL Frontier API (gRPC, 2.5) from memory or durable in a state directory,
- * each crawl ID with its own Sieve, until SIGINT or SIGTERM. Exit codes: 2 for a bad option, an
- * address it cannot listen on, or a state directory in use or unusable.
+ * {@code serve}: the URL Frontier API (gRPC, 2.5) from memory, durable in a state directory, or
+ * from a Redis shared by several nodes, each crawl ID with its own Sieve, until SIGINT or SIGTERM.
+ * Exit codes: 2 for a bad option, an address it cannot listen on, a state directory in use or
+ * unusable, or a Redis it cannot reach.
  */
 @Command(
     name = "serve",
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
     sortOptions = false,
-    description = "Serve the URL Frontier API 2.5 (gRPC) from memory (durable with --state), so that"
+    description = "Serve the URL Frontier API 2.5 (gRPC) from memory (durable with --state, shared"
+        + " by several nodes with --frontier), so that"
         + " any crawler that speaks"
         + " it (StormCrawler, ...) can use the Sieve: each crawl ID gets its own Bloom filter of the"
         + " URLs it has seen; completed URLs are only bits in it.")
@@ -58,6 +61,12 @@ final class ServeCommand implements Callable<Integer> {
           + " -9 included. Default: in memory only.")
   Path stateDir;
 
+  @Option(names = "--frontier", paramLabel = "URI",
+      description = "Keep every crawl in Redis at redis://HOST:PORT[/DB], shared by every serve"
+          + " given the same URI: a URL put through one is handed out once by any of them, and"
+          + " ListNodes lists them all. Durability is Redis's. Default: in memory.")
+  String frontier;
+
   @Option(names = "--checkpoint-interval",
       defaultValue = "" + ServeSettings.DEFAULT_CHECKPOINT_SECONDS, paramLabel = "SECONDS",
       description = "Seconds between two checkpoints of --state, each ending the journal before it"
@@ -71,7 +80,8 @@ final class ServeCommand implements Callable<Integer> {
     ServeSettings settings;
     try {
       settings = ServeSettings.builder().host(host).port(port).expectedUrls(expectedUrls)
-          .falsePositiveRate(fpp).stateDir(stateDir).checkpointSeconds(checkpointSeconds).build();
+          .falsePositiveRate(fpp).stateDir(stateDir).checkpointSeconds(checkpointSeconds)
+          .frontier(frontier).build();
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
@@ -97,7 +107,7 @@ final class ServeCommand implements Callable<Integer> {
         endpoint.close();
       }
       return CommandLine.ExitCode.USAGE;
-    } catch (ServeStateException e) {
+    } catch (ServeStateException | RedisFrontierException e) {
       System.err.println("serve: " + e.getMessage());
       if (endpoint != null) {
         endpoint.close();

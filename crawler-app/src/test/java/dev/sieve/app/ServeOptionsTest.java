@@ -51,6 +51,31 @@ class ServeOptionsTest {
     assertThat(usageError("--port", "70000")).contains("--port (70000) must be between 0 and 65535");
     assertThat(usageError("--checkpoint-interval", "0"))
         .contains("--checkpoint-interval (0) must be");
+    assertThat(usageError("--frontier", "http://127.0.0.1:6379"))
+        .contains("--frontier (http://127.0.0.1:6379) must be redis://HOST:PORT[/DB]");
+    assertThat(usageError("--frontier", "redis://127.0.0.1:6379", "--state", "x"))
+        .contains("--frontier and --state cannot be used together");
+  }
+
+  @Test
+  void frontierRedisUnreachable_exits2NamingIt() throws IOException {
+    int closedPort;
+    try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1,
+        java.net.InetAddress.getLoopbackAddress())) {
+      closedPort = socket.getLocalPort();
+    }
+    CommandLine cli = new CommandLine(new Main());
+    java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+    java.io.PrintStream stderr = System.err;
+    System.setErr(new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
+    try {
+      assertThat(cli.execute("serve", "--port", "0", "--frontier",
+          "redis://127.0.0.1:" + closedPort)).isEqualTo(CommandLine.ExitCode.USAGE);
+    } finally {
+      System.setErr(stderr);
+    }
+    assertThat(err.toString(java.nio.charset.StandardCharsets.UTF_8))
+        .startsWith("serve: cannot reach Redis at redis://127.0.0.1:" + closedPort);
   }
 
   /** What {@code serve ARGS} prints when it exits 2 without starting. */

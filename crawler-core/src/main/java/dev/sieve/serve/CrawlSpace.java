@@ -15,7 +15,7 @@ import java.util.function.Predicate;
  * completed URL is only bits in the Sieve. Queues are served round-robin: a queue that produced
  * moves to the back. Thread-safe: every method holds this crawl's lock.
  */
-final class CrawlSpace {
+final class CrawlSpace extends CrawlStore {
   final String id;
   final Counters counters = new Counters();
   private final Sieve sieve;
@@ -33,6 +33,10 @@ final class CrawlSpace {
     this.id = id;
     this.sieve = sieve;
     this.nextSalt = nextSalt;
+  }
+
+  String id() {
+    return id;
   }
 
   /** Adds a queue read back from a checkpoint. */
@@ -218,6 +222,22 @@ final class CrawlSpace {
     return out;
   }
 
+  List<QueuedUrl> list(String key, String filter, boolean ignoreCase, long start, long size) {
+    return list(key, UrlQueries.filter(filter, ignoreCase), start, size);
+  }
+
+  long count(String key, String filter, boolean ignoreCase) {
+    return count(key, UrlQueries.filter(filter, ignoreCase));
+  }
+
+  boolean control(String key, byte op, long value) {
+    return Change.applyToQueue(this, key, op, value);
+  }
+
+  Map<String, Long> counters() {
+    return counters.snapshot("");
+  }
+
   /** The number of pending URLs {@link #list} would walk. */
   synchronized long count(String key, Predicate<String> filter) {
     long count = 0;
@@ -233,13 +253,8 @@ final class CrawlSpace {
 
   /** The Sieve's estimate of URLs it saw, its estimated and target rates, bits and layers. */
   Map<String, Long> filterStats() {
-    Map<String, Long> out = new LinkedHashMap<>();
-    out.put("filter.estimated_urls", sieve.approximateSeen());
-    out.put("filter.estimated_fpp_ppb", Math.round(sieve.expectedFpp() * 1e9));
-    out.put("filter.target_fpp_ppb", Math.round(sieve.targetFpp() * 1e9));
-    out.put("filter.bits", sieve.filterBits());
-    out.put("filter.layers", (long) sieve.filterLayers());
-    return out;
+    return filterStats(sieve.approximateSeen(), sieve.expectedFpp(), sieve.targetFpp(),
+        sieve.filterBits(), sieve.filterLayers());
   }
 
   /** This crawl's totals, filter estimate and counters, for monitoring. */

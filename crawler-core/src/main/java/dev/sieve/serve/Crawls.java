@@ -15,7 +15,7 @@ import java.util.Optional;
  * Also the service-wide switches: active (SetActive) and the default queue delay (SetDelay with no
  * key). Thread-safe.
  */
-final class Crawls {
+final class Crawls extends FrontierStore {
   private final Map<String, CrawlSpace> crawls = new LinkedHashMap<>();
   private final ServeSettings settings;
   private volatile boolean active = true;
@@ -51,6 +51,11 @@ final class Crawls {
     return Optional.ofNullable(crawls.get(normalise(crawlId)));
   }
 
+  @Override
+  long delete(String crawlId) {
+    return remove(crawlId).map(CrawlSpace::retire).orElse(-1L);
+  }
+
   /** Removes the crawl and its Sieve; empty if there was none. */
   synchronized Optional<CrawlSpace> remove(String crawlId) {
     return Optional.ofNullable(crawls.remove(normalise(crawlId)));
@@ -62,10 +67,11 @@ final class Crawls {
   }
 
   /** Moves crawls that produced URLs behind the others, so every crawl gets its turn. */
-  synchronized void served(List<CrawlSpace> produced) {
-    for (CrawlSpace crawl : produced) {
-      if (crawls.remove(crawl.id) != null) {
-        crawls.put(crawl.id, crawl);
+  synchronized void served(List<? extends CrawlStore> produced) {
+    for (CrawlStore crawl : produced) {
+      CrawlSpace space = crawls.remove(crawl.id());
+      if (space != null) {
+        crawls.put(space.id, space);
       }
     }
   }

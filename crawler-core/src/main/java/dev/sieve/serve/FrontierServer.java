@@ -8,25 +8,38 @@ import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 /**
  * The URL Frontier gRPC server: the service on Netty, listening on the settings' host and port (0:
- * a free port, see {@link #port()}); in memory, or durable in the settings' state directory.
+ * a free port, see {@link #port()}); in memory, durable in the settings' state directory, or in
+ * the settings' Redis frontier, shared with the other nodes registered there.
  */
 public final class FrontierServer implements AutoCloseable {
+  /** Threads running calls against Redis (its connection pool's size). */
+  private static final int REDIS_HANDLERS = 16;
+
   private final Server server;
   private final ServeSettings settings;
   private final FrontierService service;
   /** Null in memory. */
   private final ServeState state;
+  private final FrontierStore store;
+  /** Null unless in Redis. */
+  private final ExecutorService handlers;
+  /** Null unless in Redis. */
+  private volatile ServeNodes nodes;
 
   private FrontierServer(Server server, ServeSettings settings, FrontierService service,
-      ServeState state) {
+      ServeState state, FrontierStore store, ExecutorService handlers) {
     this.server = server;
     this.settings = settings;
     this.service = service;
     this.state = state;
+    this.store = store;
+    this.handlers = handlers;
   }
 
   /**
@@ -35,6 +48,8 @@ public final class FrontierServer implements AutoCloseable {
    *
    * @throws IOException when the address cannot be bound
    * @throws ServeStateException when the state directory is in use or cannot be used
+   * @throws dev.sieve.frontier.redis.RedisFrontierException when the Redis frontier cannot be
+   *     reached
    */
   public static FrontierServer start(ServeSettings settings, Clock clock, LogLevels logLevels)
       throws IOException {
@@ -48,36 +63,68 @@ public final class FrontierServer implements AutoCloseable {
    */
   public static FrontierServer start(ServeSettings settings, Clock clock, LogLevels logLevels,
       RpcListener rpcs) throws IOException {
+    return start(settings, clock, logLevels, rpcs,
+        settings.frontier != null ? RedisStore.open(settings) : new Crawls(settings));
+  }
+
+  /** Starts a server over {@code store}, which it closes when it stops. */
+  static FrontierServer start(ServeSettings settings, Clock clock, LogLevels logLevels,
+      RpcListener rpcs, FrontierStore store) throws IOException {
     FrontierServer[] self = new FrontierServer[1];
-    Crawls crawls = new Crawls(settings);
-    ServeState state = settings.stateDir == null ? null
-        : ServeState.open(settings.stateDir, crawls, settings.checkpointSeconds);
-    FrontierService service = new FrontierService(crawls, state == null ? Durability.NONE : state,
-        clock, () -> self[0].address(), logLevels);
-    Server server;
+    ServeState state = settings.stateDir != null && store instanceof Crawls crawls
+        ? ServeState.open(settings.stateDir, crawls, settings.checkpointSeconds)
+        : null;
+    // With Redis each handler waits for it: on a pool of their own, not on the transport's threads.
+    ExecutorService handlers = store instanceof RedisStore
+        ? Executors.newFixedThreadPool(REDIS_HANDLERS, r -> {
+          Thread thread = new Thread(r, "serve-redis");
+          thread.setDaemon(true);
+          return thread;
+        })
+        : null;
+    FrontierService service = new FrontierService(store, state == null ? Durability.NONE : state,
+        clock, () -> self[0].nodes(), logLevels);
     try {
-      server = listen(settings, service, rpcs);
+      self[0] = new FrontierServer(listen(settings, service, rpcs, handlers), settings, service,
+          state, store, handlers);
+      if (store instanceof RedisStore redis) {
+        self[0].nodes = new ServeNodes(redis.connection(), self[0].address(), clock,
+            settings.nodeTtlSeconds * 1000L);
+        self[0].nodes.start();
+      }
     } catch (IOException | RuntimeException e) {
+      if (self[0] != null) {
+        self[0].server.shutdownNow();
+      }
       if (state != null) {
         state.close();
       }
+      if (handlers != null) {
+        handlers.shutdownNow();
+      }
+      store.close();
       throw e;
     }
-    self[0] = new FrontierServer(server, settings, service, state);
     return self[0];
   }
 
   private static Server listen(ServeSettings settings, FrontierService service,
-      RpcListener rpcs) throws IOException {
-    return NettyServerBuilder
-        .forAddress(new InetSocketAddress(settings.host, settings.port))
-        .addService(ServerInterceptors.intercept(service, new RpcTiming(rpcs, System::nanoTime)))
-        // Every handler is short and never blocks (a crawl's lock is held for one item or one
-        // answer): running them on the transport's threads saves a hand-off per message, about
-        // 1.7x PutURLs throughput.
-        .directExecutor()
-        .build()
-        .start();
+      RpcListener rpcs, ExecutorService handlers) throws IOException {
+    NettyServerBuilder builder = NettyServerBuilder
+        .forAddress(new InetSocketAddress(settings.host, settings.port));
+    RpcTiming timing = new RpcTiming(rpcs, System::nanoTime);
+    if (handlers != null) {
+      builder.addService(ServerInterceptors.intercept(service,
+          new StoreFailures(service.counterSet()), timing));
+      builder.executor(handlers);
+    } else {
+      builder.addService(ServerInterceptors.intercept(service, timing));
+      // Every handler is short and never blocks (a crawl's lock is held for one item or one
+      // answer): running them on the transport's threads saves a hand-off per message, about
+      // 1.7x PutURLs throughput.
+      builder.directExecutor();
+    }
+    return builder.build().start();
   }
 
   /** The port listened on. */
@@ -89,6 +136,21 @@ public final class FrontierServer implements AutoCloseable {
   public String address() {
     String host = settings.host.indexOf(':') >= 0 ? "[" + settings.host + "]" : settings.host;
     return host + ":" + port();
+  }
+
+  /**
+   * What ListNodes answers: the live nodes sharing this node's Redis frontier, sorted; this node
+   * alone otherwise.
+   */
+  public List<String> nodes() {
+    return nodes == null ? List.of(address()) : nodes.live();
+  }
+
+  /** Marks this node alive now (tests; a timer does it every third of the node TTL). */
+  void heartbeat() {
+    if (nodes != null) {
+      nodes.beat();
+    }
   }
 
   /** Every crawl's totals now, in the order GetURLs visits them. */
@@ -119,11 +181,15 @@ public final class FrontierServer implements AutoCloseable {
 
   /**
    * Stops taking calls, lets running ones finish for up to 5 seconds, then cancels them; with a
-   * state directory, writes a final checkpoint and releases it.
+   * state directory, writes a final checkpoint and releases it; with a Redis frontier, leaves
+   * its node list and disconnects.
    */
   @Override
   public void close() throws InterruptedException {
     try {
+      if (nodes != null) {
+        nodes.close();
+      }
       server.shutdown();
       if (!server.awaitTermination(5, TimeUnit.SECONDS)) {
         server.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
@@ -132,6 +198,10 @@ public final class FrontierServer implements AutoCloseable {
       if (state != null) {
         state.close();
       }
+      if (handlers != null) {
+        handlers.shutdownNow();
+      }
+      store.close();
     }
   }
 }

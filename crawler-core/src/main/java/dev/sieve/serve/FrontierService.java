@@ -29,28 +29,29 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
- * The URL Frontier API 2.5 over {@link Crawls}: the queue and crawl RPCs here, PutURLs in {@link
- * PutUrlsCall}, GetURLs in {@link GetUrls}, the URL queries in {@link UrlQueries}. Bad arguments
- * get INVALID_ARGUMENT, a queue or crawl that a change names but that does not exist NOT_FOUND,
+ * The URL Frontier API 2.5 over a {@link FrontierStore}: the queue and crawl RPCs here, PutURLs
+ * in {@link PutUrlsCall}, GetURLs in {@link GetUrls}, the URL queries in {@link UrlQueries}. Bad
+ * arguments get INVALID_ARGUMENT, a queue or crawl that a change names but that does not exist NOT_FOUND,
  * each counted; queries about an unknown crawl answer empty, as the reference service does.
  */
 final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
-  private final Crawls crawls;
+  private final FrontierStore crawls;
   private final ServeSettings settings;
   private final Counters counters = new Counters();
   private final Clock clock;
-  private final Supplier<String> address;
+  private final Supplier<List<String>> nodes;
   private final LogLevels logLevels;
   private final UrlQueries queries;
   private final Durability durability;
 
-  FrontierService(Crawls crawls, Durability durability, Clock clock, Supplier<String> address,
-      LogLevels logLevels) {
+  /** {@code nodes}: what ListNodes answers, the live serve nodes sharing the store, sorted. */
+  FrontierService(FrontierStore crawls, Durability durability, Clock clock,
+      Supplier<List<String>> nodes, LogLevels logLevels) {
     this.settings = crawls.settings();
     this.crawls = crawls;
     this.durability = durability;
     this.clock = clock;
-    this.address = address;
+    this.nodes = nodes;
     this.logLevels = logLevels;
     this.queries = new UrlQueries(crawls, settings, counters);
   }
@@ -71,7 +72,7 @@ final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
 
   @Override
   public void listNodes(Empty request, StreamObserver<StringList> responses) {
-    Replies.reply(responses, StringList.newBuilder().addValues(address.get()).build());
+    Replies.reply(responses, StringList.newBuilder().addAllValues(nodes.get()).build());
   }
 
   @Override
@@ -83,7 +84,7 @@ final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
   public void deleteCrawl(DeleteCrawlMessage request, StreamObserver<Urlfrontier.Long> responses) {
     long[] removed = {0};
     change(() -> {
-      removed[0] = crawls.remove(request.getValue()).map(CrawlSpace::retire).orElse(-1L);
+      removed[0] = crawls.delete(request.getValue());
       return removed[0] < 0 ? null : Change.deleteCrawl(request.getValue());
     }, () -> Replies.reply(responses,
         Urlfrontier.Long.newBuilder().setValue(Math.max(removed[0], 0)).build()), responses);
@@ -106,10 +107,15 @@ final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
   List<CrawlSnapshot> snapshots() {
     long now = now();
     List<CrawlSnapshot> out = new ArrayList<>();
-    for (CrawlSpace crawl : crawls.all()) {
+    for (CrawlStore crawl : crawls.all()) {
       out.add(crawl.snapshot(now));
     }
     return out;
+  }
+
+  /** The service-wide counters, to count in. */
+  Counters counterSet() {
+    return counters;
   }
 
   /** The service-wide counters by name. */
@@ -130,7 +136,7 @@ final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
           .putCounts("completed", totals.completed())
           .putCounts("active_queues", totals.activeQueues())
           .putAllCounts(crawl.filterStats())
-          .putAllCounts(crawl.counters.snapshot("crawl."));
+          .putAllCounts(prefixed("crawl.", crawl.counters()));
     });
     stats.putAllCounts(counters.snapshot("service."));
     Replies.reply(responses, stats.build());
@@ -230,7 +236,7 @@ final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
     boolean[] found = {false};
     change(() -> {
       found[0] = crawls.get(crawlId)
-          .map(crawl -> Change.applyToQueue(crawl, key, op, value)).orElse(false);
+          .map(crawl -> crawl.control(key, op, value)).orElse(false);
       return found[0] ? Change.queue(crawlId, key, op, value) : null;
     }, () -> {
       if (found[0]) {
@@ -249,6 +255,12 @@ final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
     } catch (IllegalStateException e) {
       Replies.fail(responses, counters, Status.UNAVAILABLE, e.getMessage());
     }
+  }
+
+  private static Map<String, Long> prefixed(String prefix, Map<String, Long> counters) {
+    Map<String, Long> out = new java.util.TreeMap<>();
+    counters.forEach((name, value) -> out.put(prefix + name, value));
+    return out;
   }
 
   private boolean missingKey(String rpc, String key, StreamObserver<?> responses) {

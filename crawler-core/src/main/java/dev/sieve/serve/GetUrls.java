@@ -16,7 +16,7 @@ import java.util.List;
 final class GetUrls {
   private GetUrls() {}
 
-  static void serve(GetParams request, StreamObserver<URLInfo> responses, Crawls crawls,
+  static void serve(GetParams request, StreamObserver<URLInfo> responses, FrontierStore crawls,
       ServeSettings settings, Counters counters, long now) {
     // Sends to a client that went away are dropped rather than thrown; their leases expire.
     ((ServerCallStreamObserver<URLInfo>) responses).setOnCancelHandler(() -> { });
@@ -39,18 +39,18 @@ final class GetUrls {
         request.getDelayRequestable() == 0 ? settings.leaseSeconds
             : Protos.unsigned(request.getDelayRequestable()),
         crawls.defaultDelaySeconds());
-    List<CrawlSpace> visit = anyCrawl
+    List<? extends CrawlStore> visit = anyCrawl
         ? crawls.all()
-        : crawls.get(request.getCrawlID()).map(List::of).orElse(List.of());
-    List<CrawlSpace> produced = new ArrayList<>();
-    for (CrawlSpace crawl : visit) {
+        : crawls.get(request.getCrawlID()).<List<CrawlStore>>map(List::of).orElse(List.of());
+    List<CrawlStore> produced = new ArrayList<>();
+    for (CrawlStore crawl : visit) {
       if (limits.maxQueues() <= 0 || limits.maxUrls() <= 0) {
         break;
       }
       List<QueuedUrl> taken = new ArrayList<>();
       int queues = crawl.take(key, limits, now, taken);
       for (QueuedUrl url : taken) {
-        responses.onNext(Protos.info(crawl.id, url));
+        responses.onNext(Protos.info(crawl.id(), url));
       }
       if (queues > 0) {
         produced.add(crawl);

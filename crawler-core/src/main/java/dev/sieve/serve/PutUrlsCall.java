@@ -27,7 +27,7 @@ final class PutUrlsCall implements StreamObserver<URLItem> {
   static final String ACKED = "put.acked.";
 
   private final ServerCallStreamObserver<AckMessage> acks;
-  private final Crawls crawls;
+  private final FrontierStore crawls;
   private final ServeSettings settings;
   private final Counters counters;
   private final Clock clock;
@@ -35,7 +35,7 @@ final class PutUrlsCall implements StreamObserver<URLItem> {
   /** Items asked of the client and not acked yet (at most {@link #WINDOW}); guarded by this. */
   private int outstanding;
 
-  private PutUrlsCall(ServerCallStreamObserver<AckMessage> acks, Crawls crawls,
+  private PutUrlsCall(ServerCallStreamObserver<AckMessage> acks, FrontierStore crawls,
       ServeSettings settings, Counters counters, Clock clock, Durability durability) {
     this.acks = acks;
     this.crawls = crawls;
@@ -45,7 +45,7 @@ final class PutUrlsCall implements StreamObserver<URLItem> {
     this.durability = durability;
   }
 
-  static StreamObserver<URLItem> start(StreamObserver<AckMessage> responses, Crawls crawls,
+  static StreamObserver<URLItem> start(StreamObserver<AckMessage> responses, FrontierStore crawls,
       ServeSettings settings, Counters counters, Clock clock, Durability durability) {
     ServerCallStreamObserver<AckMessage> acks = (ServerCallStreamObserver<AckMessage>) responses;
     PutUrlsCall call = new PutUrlsCall(acks, crawls, settings, counters, clock, durability);

@@ -26,6 +26,11 @@ public final class ServeSettings {
   public static final int DEFAULT_MAX_METADATA_BYTES = 65_536;
   /** Seconds between two checkpoints of {@code --state}. */
   public static final int DEFAULT_CHECKPOINT_SECONDS = 60;
+  /**
+   * With {@code --frontier}: a node is listed by ListNodes until this long after its last
+   * heartbeat (it beats every third of it).
+   */
+  public static final int DEFAULT_NODE_TTL_SECONDS = 10;
 
   public final String host;
   public final int port;
@@ -40,6 +45,9 @@ public final class ServeSettings {
   /** Where the service keeps its checkpoint and journal; null: in memory only. */
   public final Path stateDir;
   public final int checkpointSeconds;
+  /** {@code redis://HOST:PORT[/DB]} holding every crawl, shared by the nodes given it; or null. */
+  public final String frontier;
+  public final int nodeTtlSeconds;
 
   private ServeSettings(Builder b) {
     this.host = b.host;
@@ -54,6 +62,8 @@ public final class ServeSettings {
     this.maxMetadataBytes = b.maxMetadataBytes;
     this.stateDir = b.stateDir;
     this.checkpointSeconds = b.checkpointSeconds;
+    this.frontier = b.frontier;
+    this.nodeTtlSeconds = b.nodeTtlSeconds;
   }
 
   public static Builder builder() {
@@ -75,6 +85,8 @@ public final class ServeSettings {
     private int maxMetadataBytes = DEFAULT_MAX_METADATA_BYTES;
     private Path stateDir;
     private int checkpointSeconds = DEFAULT_CHECKPOINT_SECONDS;
+    private String frontier;
+    private int nodeTtlSeconds = DEFAULT_NODE_TTL_SECONDS;
 
     private Builder() {}
 
@@ -130,6 +142,20 @@ public final class ServeSettings {
       return this;
     }
 
+    /**
+     * Keep every crawl in Redis ({@code redis://HOST:PORT[/DB]}), shared by every serve node
+     * given the same; null keeps them in this process.
+     */
+    public Builder frontier(String frontier) {
+      this.frontier = frontier;
+      return this;
+    }
+
+    public Builder nodeTtlSeconds(int nodeTtlSeconds) {
+      this.nodeTtlSeconds = nodeTtlSeconds;
+      return this;
+    }
+
     /** @throws IllegalArgumentException naming the first bad setting */
     public ServeSettings build() {
       Check.notBlank("--host", host);
@@ -143,6 +169,15 @@ public final class ServeSettings {
       Check.positive("max key length", maxKeyLength);
       Check.positive("max metadata bytes", maxMetadataBytes);
       Check.positive("--checkpoint-interval", checkpointSeconds);
+      Check.positive("node TTL seconds", nodeTtlSeconds);
+      if (frontier != null && !frontier.strip().matches("redis://[^/,]+(/\\d*)?")) {
+        throw new IllegalArgumentException("--frontier (" + frontier
+            + ") must be redis://HOST:PORT[/DB]");
+      }
+      if (frontier != null && stateDir != null) {
+        throw new IllegalArgumentException("--frontier and --state cannot be used together:"
+            + " with --frontier the crawls are kept (and made durable) by Redis");
+      }
       return new ServeSettings(this);
     }
   }

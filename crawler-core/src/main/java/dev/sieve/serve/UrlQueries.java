@@ -20,11 +20,11 @@ import java.util.function.Predicate;
  * CountURLs see pending URLs only.
  */
 final class UrlQueries {
-  private final Crawls crawls;
+  private final FrontierStore crawls;
   private final ServeSettings settings;
   private final Counters counters;
 
-  UrlQueries(Crawls crawls, ServeSettings settings, Counters counters) {
+  UrlQueries(FrontierStore crawls, ServeSettings settings, Counters counters) {
     this.crawls = crawls;
     this.settings = settings;
     this.counters = counters;
@@ -53,9 +53,8 @@ final class UrlQueries {
     String crawlId = Crawls.normalise(request.getCrawlID());
     long size = request.getSize() == 0 ? 100 : Math.min(request.getSize(), settings.maxUrlsPerCall);
     List<QueuedUrl> urls = crawls.get(crawlId)
-        .map(crawl -> crawl.list(keyOrNull(request.getKey()),
-            filter(request.getFilter(), request.getIgnoreCase()),
-            Integer.toUnsignedLong(request.getStart()), size))
+        .map(crawl -> crawl.list(keyOrNull(request.getKey()), request.getFilter(),
+            request.getIgnoreCase(), Integer.toUnsignedLong(request.getStart()), size))
         .orElse(List.of());
     for (QueuedUrl url : urls) {
       responses.onNext(Protos.known(crawlId, url));
@@ -65,8 +64,8 @@ final class UrlQueries {
 
   void count(CountUrlParams request, StreamObserver<Urlfrontier.Long> responses) {
     long count = crawls.get(request.getCrawlID())
-        .map(crawl -> crawl.count(keyOrNull(request.getKey()),
-            filter(request.getFilter(), request.getIgnoreCase())))
+        .map(crawl -> crawl.count(keyOrNull(request.getKey()), request.getFilter(),
+            request.getIgnoreCase()))
         .orElse(0L);
     Replies.reply(responses, Urlfrontier.Long.newBuilder().setValue(count).build());
   }

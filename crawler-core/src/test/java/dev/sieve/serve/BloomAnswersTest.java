@@ -10,17 +10,24 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The answers the README says a Bloom filter changes, shown on a Sieve sized far under its URLs
  * at a loose rate so that false positives happen: a new URL dropped as seen, and read as completed.
  */
+@ParameterizedClass
+@EnumSource(ServeFixture.Store.class)
 class BloomAnswersTest {
   private static final int URLS = 5_000;
 
+  @Parameter ServeFixture.Store store;
+
   @Test
   void discoveredNewUrls_fewDroppedAsSeen_andThoseReadAsCompleted() throws Exception {
-    try (ServeFixture serve = new ServeFixture(
+    try (ServeFixture serve = new ServeFixture(store,
         ServeSettings.builder().expectedUrls(200).falsePositiveRate(0.02))) {
       List<URLItem> items = new ArrayList<>();
       for (int i = 0; i < URLS; i++) {

@@ -16,18 +16,24 @@ import java.util.concurrent.Executors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** Several clients at once: a URL is created once, and a lease goes to one client only. */
+@ParameterizedClass
+@EnumSource(ServeFixture.Store.class)
 class ConcurrentClientsTest {
   private static final int CLIENTS = 4;
   private static final int URLS = 2_000;
 
+  @Parameter ServeFixture.Store store;
   private ServeFixture serve;
   private ExecutorService pool;
 
   @BeforeEach
   void start() throws Exception {
-    serve = new ServeFixture(ServeSettings.builder().queueDelaySeconds(0));
+    serve = new ServeFixture(store, ServeSettings.builder().queueDelaySeconds(0));
     pool = Executors.newFixedThreadPool(CLIENTS);
   }
 

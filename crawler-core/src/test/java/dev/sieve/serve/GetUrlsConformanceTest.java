@@ -21,14 +21,20 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** GetURLs against a real server: leases on an injected clock, limits, filters, queue controls. */
+@ParameterizedClass
+@EnumSource(ServeFixture.Store.class)
 class GetUrlsConformanceTest {
+  @Parameter ServeFixture.Store store;
   private ServeFixture serve;
 
   @BeforeEach
   void start() throws Exception {
-    serve = new ServeFixture();
+    serve = new ServeFixture(store);
   }
 
   @AfterEach

@@ -19,14 +19,20 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** PutURLs against a real server: dedupe through the Sieve, updates, bad items, big streams. */
+@ParameterizedClass
+@EnumSource(ServeFixture.Store.class)
 class PutUrlsConformanceTest {
+  @Parameter ServeFixture.Store store;
   private ServeFixture serve;
 
   @BeforeEach
   void start() throws Exception {
-    serve = new ServeFixture();
+    serve = new ServeFixture(store);
   }
 
   @AfterEach

@@ -23,14 +23,20 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** The queue, crawl and URL query RPCs against a real server. */
+@ParameterizedClass
+@EnumSource(ServeFixture.Store.class)
 class QueryConformanceTest {
+  @Parameter ServeFixture.Store store;
   private ServeFixture serve;
 
   @BeforeEach
   void start() throws Exception {
-    serve = new ServeFixture();
+    serve = new ServeFixture(store);
   }
 
   @AfterEach

@@ -6,6 +6,7 @@ import crawlercommons.urlfrontier.Urlfrontier.GetParams;
 import crawlercommons.urlfrontier.Urlfrontier.QueueWithinCrawlParams;
 import crawlercommons.urlfrontier.Urlfrontier.Stats;
 import crawlercommons.urlfrontier.Urlfrontier.URLItem;
+import dev.sieve.testing.RedisServers;
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
 import java.io.IOException;
@@ -20,13 +21,20 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A real {@link FrontierServer} on a free loopback port with a clock the test moves, and a client
- * of it. Close it after each test.
+ * of it; its crawls in memory or in a real Redis ({@link Store}). Close it after each test.
  */
 final class ServeFixture implements AutoCloseable {
   /** Seconds since the epoch at which the clock starts. */
   static final long START = 1_700_000_000L;
 
-  final SecondsClock clock = new SecondsClock(START);
+  /** Where the server keeps its crawls: the conformance tests run over each. */
+  enum Store {
+    MEMORY,
+    /** A redis-server shared by the tests of this JVM, emptied for each fixture. */
+    REDIS
+  }
+
+  final SecondsClock clock;
   final List<String[]> logLevels = new ArrayList<>();
   final FrontierServer server;
   final ManagedChannel channel;
@@ -38,6 +46,20 @@ final class ServeFixture implements AutoCloseable {
   }
 
   ServeFixture(ServeSettings.Builder settings) throws IOException {
+    this(settings, new SecondsClock(START));
+  }
+
+  ServeFixture(Store store) throws IOException {
+    this(store, ServeSettings.builder());
+  }
+
+  ServeFixture(Store store, ServeSettings.Builder settings) throws IOException {
+    this(store == Store.REDIS ? settings.frontier(SharedRedis.emptied()) : settings);
+  }
+
+  /** A server on {@code settings} with {@code clock}: another node of a Redis frontier. */
+  ServeFixture(ServeSettings.Builder settings, SecondsClock clock) throws IOException {
+    this.clock = clock;
     server = FrontierServer.start(settings.host("127.0.0.1").port(0).build(), clock,
         (name, level) -> logLevels.add(new String[] {name, level}));
     channel = ManagedChannelBuilder.forAddress("127.0.0.1", server.port()).usePlaintext().build();
@@ -88,6 +110,32 @@ final class ServeFixture implements AutoCloseable {
   public void close() throws InterruptedException {
     channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
     server.close();
+  }
+
+  /** The redis-server of this test JVM, started by the first test that needs it. */
+  static final class SharedRedis {
+    private static RedisServers servers;
+
+    private SharedRedis() {}
+
+    /** Its URI, emptied of what earlier tests left. */
+    static synchronized String emptied() throws IOException {
+      if (servers == null) {
+        servers = RedisServers.standalone();
+        RedisServers started = servers;
+        Runtime.getRuntime().addShutdownHook(new Thread(started::close, "redis-server-stop"));
+      }
+      String reply = servers.cli("FLUSHALL");
+      if (!reply.startsWith("OK")) {
+        throw new IOException("redis-cli FLUSHALL answered " + reply);
+      }
+      return servers.uri();
+    }
+
+    /** Its URI, as it is (another node joins the first one's frontier). */
+    static synchronized String uri() {
+      return servers.uri();
+    }
   }
 
   /** A UTC clock standing at a whole second until {@link #advance} moves it. */

@@ -71,9 +71,9 @@ final class ClusterPush {
     }
     Map<String, List<Integer>> fresh = new LinkedHashMap<>();
     for (int attempt = 0; !todo.isEmpty(); attempt++) {
-      if (attempt == RedisPush.MAX_ATTEMPTS) {
+      if (attempt == SeenBitmaps.MAX_ATTEMPTS) {
         throw new IllegalStateException("the seen filter kept growing under "
-            + RedisPush.MAX_ATTEMPTS + " pushes in a row");
+            + SeenBitmaps.MAX_ATTEMPTS + " pushes in a row");
       }
       List<FilterLayer> layers = bitmaps.layers();
       List<Integer> unseen = checkOlder(layers, hashes, todo);

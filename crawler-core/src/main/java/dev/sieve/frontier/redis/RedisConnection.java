@@ -22,10 +22,12 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
 /**
  * The pooled connections to one Redis server or cluster: scripts run by their SHA-1 (loaded where
  * the server lacks them), pipelines, and Redis failures turned into one-line I/O errors naming
- * Redis and what failed. Thread-safe.
+ * Redis and what failed. Public for other users of the same Redis ({@code serve --frontier}).
+ * Thread-safe.
  */
-final class RedisConnection implements AutoCloseable {
-  final UnifiedJedis redis;
+public final class RedisConnection implements AutoCloseable {
+  /** The client; a failure of it is a {@link JedisException}, see {@link #failure}. */
+  public final UnifiedJedis redis;
   final boolean cluster;
   /** The target as a URI, for messages. */
   final String where;
@@ -41,6 +43,16 @@ final class RedisConnection implements AutoCloseable {
    *
    * @throws RedisFrontierException if Redis cannot be reached
    */
+  /**
+   * Connects to {@code redis://HOST:PORT[/DB]} (or {@code redis-cluster://…}).
+   *
+   * @throws IllegalArgumentException if the URI is malformed (the message names it)
+   * @throws RedisFrontierException if Redis cannot be reached
+   */
+  public static RedisConnection open(String uri, int connections) {
+    return open(RedisTarget.parse(uri), connections);
+  }
+
   static RedisConnection open(RedisTarget target, int connections) {
     JedisClientConfig config = DefaultJedisClientConfig.builder()
         .connectionTimeoutMillis(2000)
@@ -65,7 +77,7 @@ final class RedisConnection implements AutoCloseable {
     return new RedisConnection(redis, target.cluster(), target.describe());
   }
 
-  Object eval(Script script, List<String> keys, List<String> args) {
+  public Object eval(Script script, List<String> keys, List<String> args) {
     try {
       return redis.evalsha(script.sha, keys, args);
     } catch (JedisNoScriptException e) {
@@ -78,7 +90,7 @@ final class RedisConnection implements AutoCloseable {
   }
 
   /** Redis failing while the frontier is used: the message names Redis and {@code what}. */
-  UncheckedIOException failure(String what, JedisException e) {
+  public UncheckedIOException failure(String what, JedisException e) {
     return new UncheckedIOException(new IOException(
         "Redis frontier at " + where + " failed to " + what + ": " + rootMessage(e), e));
   }
@@ -97,14 +109,14 @@ final class RedisConnection implements AutoCloseable {
     return root == e ? message : e.getMessage() + " (" + message + ")";
   }
 
-  static long asLong(Object value) {
+  public static long asLong(Object value) {
     if (value instanceof Long number) {
       return number;
     }
     return Long.parseLong(asString(value));
   }
 
-  static String asString(Object value) {
+  public static String asString(Object value) {
     return value instanceof byte[] bytes ? new String(bytes, StandardCharsets.UTF_8)
         : String.valueOf(value);
   }
@@ -115,11 +127,11 @@ final class RedisConnection implements AutoCloseable {
   }
 
   /** A script's source and SHA-1 (EVALSHA; EVAL loads it where the server lacks it). */
-  static final class Script {
+  public static final class Script {
     final String source;
     final String sha;
 
-    Script(String source) {
+    public Script(String source) {
       this.source = source;
       try {
         this.sha = HexFormat.of().formatHex(

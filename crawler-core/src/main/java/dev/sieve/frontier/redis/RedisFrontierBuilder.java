@@ -7,7 +7,6 @@ import dev.sieve.frontier.Politeness;
 import dev.sieve.frontier.QueueKey;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -155,12 +154,7 @@ public final class RedisFrontierBuilder {
         maxUrlsPerHost);
     RedisConnection connection = RedisConnection.open(RedisTarget.parse(uri), connections);
     try {
-      List<String> args = new ArrayList<>();
-      args.add(settings.layer(crawlId, 0).descriptor());
-      args.addAll(flatten(settings.toMap()));
-      Object stored = connection.redis.eval(RedisScripts.INIT, List.of(
-          "sieve:{" + crawlId + "}:meta", "sieve:{" + crawlId + "}:layers"), args);
-      Map<String, String> existing = pairs((List<?>) stored);
+      Map<String, String> existing = settings.store(connection, crawlId);
       if (!existing.isEmpty()) {
         refuseMismatch(existing, settings.toMap());
         settings = SharedSettings.fromMap(existing);
@@ -213,23 +207,6 @@ public final class RedisFrontierBuilder {
           + String.join(", ", differences) + "; join it with the same settings or use another"
           + " --crawl-id");
     }
-  }
-
-  private static List<String> flatten(Map<String, String> map) {
-    List<String> list = new ArrayList<>();
-    map.forEach((k, v) -> {
-      list.add(k);
-      list.add(v);
-    });
-    return list;
-  }
-
-  private static Map<String, String> pairs(List<?> list) {
-    Map<String, String> map = new LinkedHashMap<>();
-    for (int i = 0; i + 1 < list.size(); i += 2) {
-      map.put(RedisConnection.asString(list.get(i)), RedisConnection.asString(list.get(i + 1)));
-    }
-    return map;
   }
 
   private void checkIds() {

@@ -5,10 +5,7 @@ import dev.sieve.frontier.redis.RedisConnection.Script;
 import dev.sieve.url.Url;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import redis.clients.jedis.exceptions.JedisException;
 
 /**
@@ -21,9 +18,6 @@ import redis.clients.jedis.exceptions.JedisException;
  * grew meanwhile) changed nothing and is made again over the new layers. Thread-safe.
  */
 final class RedisPush {
-  /** Pushes in a row that may find the filter grown before one goes through. */
-  static final int MAX_ATTEMPTS = 64;
-
   private final RedisConnection connection;
   private final SeenBitmaps bitmaps;
   private final SharedSettings settings;
@@ -71,85 +65,22 @@ final class RedisPush {
       if (connection.cluster) {
         return cluster.offer(hashes, hosts, entries);
       }
-      for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-        List<FilterLayer> layers = bitmaps.layers();
-        int queued = offerSingle(layers, hashes, hosts, entries);
-        if (queued >= 0) {
-          return queued;
-        }
-        bitmaps.onSealed(layers);
+      List<List<String>> payloads = new ArrayList<>(n);
+      for (int i = 0; i < n; i++) {
+        payloads.add(List.of(hosts[i], entries[i]));
       }
-      throw new IllegalStateException("the seen filter kept growing under " + MAX_ATTEMPTS
-          + " pushes in a row");
+      List<?> out = bitmaps.run(push, List.of(statsKey), List.of(prefix,
+          Long.toString(settings.maxUrlsPerHost()), Integer.toString(settings.maxInFlightPerHost())),
+          hashes, payloads);
+      int queued = 0;
+      for (int i = 0; i < n; i++) {
+        if (RedisConnection.asLong(out.get(i)) == 1) {
+          queued++;
+        }
+      }
+      return queued;
     } catch (JedisException e) {
       throw connection.failure("push", e);
     }
-  }
-
-  /** One script call filters and queues every URL atomically; -1 if the newest layer is sealed. */
-  private int offerSingle(List<FilterLayer> layers, Hash128[] hashes, String[] hosts,
-      String[] entries) {
-    Map<Long, Integer> tripleOf = new LinkedHashMap<>();
-    List<FilterLayer> tripleLayer = new ArrayList<>();
-    List<Integer> tripleSegment = new ArrayList<>();
-    List<String> keys = new ArrayList<>();
-    keys.add(statsKey);
-    Map<Integer, Long> newest = new LinkedHashMap<>();
-    List<String> urlArgs = new ArrayList<>();
-    int[][] positions = new int[layers.size()][];
-    for (int l = 0; l < layers.size(); l++) {
-      positions[l] = new int[layers.get(l).hashes];
-    }
-    for (int i = 0; i < hashes.length; i++) {
-      urlArgs.add(hosts[i]);
-      urlArgs.add(entries[i]);
-      for (int l = 0; l < layers.size(); l++) {
-        FilterLayer layer = layers.get(l);
-        String[] offsets = new String[layer.hashes];
-        int segment = layer.locate(hashes[i], offsets, positions[l]);
-        Integer triple = tripleOf.get(((long) l << 32) | segment);
-        if (triple == null) {
-          triple = tripleOf.size() + 1;
-          tripleOf.put(((long) l << 32) | segment, triple);
-          tripleLayer.add(layer);
-          tripleSegment.add(segment);
-          keys.add(layer.segmentKey(segment));
-          keys.add(layer.countKey(segment));
-          keys.add(layer.sealKey(segment));
-        }
-        if (l == layers.size() - 1) {
-          newest.put(triple, settings.grow() ? layer.sealAt(segment) : -1);
-        }
-        urlArgs.add(Integer.toString(triple));
-        urlArgs.add(Integer.toString(layer.hashes));
-        urlArgs.addAll(Arrays.asList(offsets));
-      }
-    }
-    List<String> args = new ArrayList<>();
-    args.add(prefix);
-    args.add(Long.toString(settings.maxUrlsPerHost()));
-    args.add(Integer.toString(settings.maxInFlightPerHost()));
-    args.add(Integer.toString(layers.size()));
-    args.add(Integer.toString(newest.size()));
-    newest.forEach((t, sealAt) -> {
-      args.add(Integer.toString(t));
-      args.add(Long.toString(sealAt));
-    });
-    args.addAll(urlArgs);
-    List<?> out = (List<?>) connection.eval(push, keys, args);
-    if (RedisConnection.asLong(out.get(0)) < 0) {
-      return -1;
-    }
-    int n = hashes.length;
-    int queued = 0;
-    for (int i = 0; i < n; i++) {
-      if (RedisConnection.asLong(out.get(i)) == 1) {
-        queued++;
-      }
-    }
-    for (int t = 0; t < tripleLayer.size(); t++) {
-      tripleLayer.get(t).noteCount(tripleSegment.get(t), RedisConnection.asLong(out.get(n + t)));
-    }
-    return queued;
   }
 }

@@ -198,55 +198,79 @@ final class RedisScripts {
       """;
 
   /**
-   * Filter and queue in one atomic step (a single server): KEYS = stats, then segment, counter and
-   * seal triples; ARGV = prefix, maxPerHost, maxInFlight, layers L, then m and the m triples of the
-   * newest layer, each with its seal-at (set bits; -1: never), then per URL: host, entry, and per
-   * layer, oldest first: triple index (1-based), k, k offsets. Sets nothing and returns {-1} when a
-   * newest-layer triple is sealed, or seals it when it holds seal-at bits. Otherwise
-   * returns 0 (seen), 1 (queued) or 2 (new but dropped) per URL, then each triple's set-bit count.
+   * Checks URLs against every layer of a seen filter, in scripts whose keys and arguments a {@link
+   * FilterCall} built ({@code lead}: the number of the script's own keys before the triples).
+   * {@code sieve_begin(lead, a)}, with the layer count at ARGV[a], returns false when a segment
+   * of the newest layer is sealed (sealing it when it holds its seal-at bits: the script must then
+   * change nothing and return {-1}), else true, the layer count and the index of the first URL's
+   * arguments. {@code sieve_url(lead, layers, i, mode)} reads one URL's filter arguments from
+   * ARGV[i] and returns whether it was seen and the index after them: mode 'set' sets its bits in
+   * the newest layer (seen: an older layer holds it, or no bit was new), 'has' only reads, 'skip'
+   * neither. {@code sieve_counts(lead, out)} appends each triple's set-bit count.
    */
-  static final String PUSH = COMMON + ENQUEUE_FN + ADMIT_FN + HAS_FN + """
-      local maxPerHost = tonumber(ARGV[2])
-      local maxInFlight = tonumber(ARGV[3])
-      local layers = tonumber(ARGV[4])
-      local m = tonumber(ARGV[5])
-      for j = 1, m do
-        local t = tonumber(ARGV[4 + 2 * j])
-        if redis.call('EXISTS', KEYS[3 * t + 1]) == 1 then return {-1} end
-        local sealAt = tonumber(ARGV[5 + 2 * j])
-        if sealAt >= 0 and tonumber(redis.call('GET', KEYS[3 * t]) or '0') >= sealAt then
-          redis.call('SET', KEYS[3 * t + 1], 1)
-          return {-1}
+  static final String SIEVE_FN = ADMIT_FN + HAS_FN + """
+      local function sieve_begin(lead, a)
+        local layers = tonumber(ARGV[a])
+        local m = tonumber(ARGV[a + 1])
+        for j = 1, m do
+          local t = tonumber(ARGV[a + 2 * j])
+          local seal = KEYS[lead + 3 * t]
+          if redis.call('EXISTS', seal) == 1 then return false end
+          local sealAt = tonumber(ARGV[a + 1 + 2 * j])
+          if sealAt >= 0 and tonumber(redis.call('GET', KEYS[lead + 3 * t - 1]) or '0') >= sealAt then
+            redis.call('SET', seal, 1)
+            return false
+          end
         end
+        return true, layers, a + 2 + 2 * m
       end
-      local out = {}
-      local i = 6 + 2 * m
-      while i <= #ARGV do
-        local h = ARGV[i]
-        local e = ARGV[i + 1]
-        i = i + 2
+      local function sieve_url(lead, layers, i, mode)
         local seen = false
         for l = 1, layers do
           local t = tonumber(ARGV[i])
           local k = tonumber(ARGV[i + 1])
-          if not seen then
-            if l < layers then
-              seen = has(KEYS[3 * t - 1], k, ARGV, i + 2)
+          if mode ~= 'skip' and not seen then
+            if l < layers or mode == 'has' then
+              seen = has(KEYS[lead + 3 * t - 2], k, ARGV, i + 2)
             else
-              seen = admit(KEYS[3 * t - 1], KEYS[3 * t], k, ARGV, i + 2) == 0
+              seen = admit(KEYS[lead + 3 * t - 2], KEYS[lead + 3 * t - 1], k, ARGV, i + 2) == 0
             end
           end
           i = i + 2 + k
         end
+        return seen, i
+      end
+      local function sieve_counts(lead, out)
+        for t = 1, (#KEYS - lead) / 3 do
+          out[#out + 1] = tonumber(redis.call('GET', KEYS[lead + 3 * t - 1]) or '0')
+        end
+      end
+      """;
+
+  /**
+   * Filter and queue in one atomic step (a single server), laid out by a {@link FilterCall} with
+   * KEYS[1] = stats, ARGV header = prefix, maxPerHost, maxInFlight and per URL host, entry.
+   * Returns {-1} when the newest layer is sealed (see {@link #SIEVE_FN}), otherwise 0 (seen), 1
+   * (queued) or 2 (new but dropped) per URL, then each triple's set-bit count.
+   */
+  static final String PUSH = COMMON + ENQUEUE_FN + SIEVE_FN + """
+      local maxPerHost = tonumber(ARGV[2])
+      local maxInFlight = tonumber(ARGV[3])
+      local ok, layers, i = sieve_begin(1, 4)
+      if not ok then return {-1} end
+      local out = {}
+      while i <= #ARGV do
+        local h = ARGV[i]
+        local e = ARGV[i + 1]
+        local seen
+        seen, i = sieve_url(1, layers, i + 2, 'set')
         if seen then
           out[#out + 1] = 0
         else
           out[#out + 1] = enqueue(h, e, maxPerHost, maxInFlight)
         end
       end
-      for t = 1, (#KEYS - 1) / 3 do
-        out[#out + 1] = tonumber(redis.call('GET', KEYS[3 * t]) or '0')
-      end
+      sieve_counts(1, out)
       return out
       """;
 

@@ -1,6 +1,7 @@
 package dev.sieve.frontier.redis;
 
 import dev.sieve.bloom.BlockedBloomFilter;
+import dev.sieve.bloom.Hash128;
 import dev.sieve.frontier.Sieve;
 import dev.sieve.frontier.redis.RedisConnection.Script;
 import java.util.ArrayList;
@@ -39,6 +40,8 @@ import redis.clients.jedis.params.SetParams;
  */
 final class SeenBitmaps {
   private static final Logger capacityLog = LoggerFactory.getLogger(Sieve.CAPACITY_LOGGER);
+  /** Calls in a row that may find the filter grown before one goes through. */
+  static final int MAX_ATTEMPTS = 64;
   private static final long COUNT_REFRESH_NANOS = TimeUnit.SECONDS.toNanos(1);
 
   private final RedisConnection connection;
@@ -127,6 +130,35 @@ final class SeenBitmaps {
     } catch (JedisException e) {
       throw connection.failure("add a layer to the seen filter", e);
     }
+  }
+
+  /**
+   * Runs {@code script}, laid out by a {@link FilterCall} over {@code hashes}, over the layers as
+   * known; while it answers {-1} (the newest layer sealed: the filter grew, or is growing) reloads
+   * them, finishing a growth left unfinished, and runs it again. Notes the set-bit counts the
+   * script returns after its {@code hashes.length} per-URL values.
+   *
+   * @return the script's answer; a negative first value other than -1 is the script's own
+   * @throws JedisException if Redis fails
+   * @throws IllegalStateException if the filter keeps growing under every attempt
+   */
+  List<?> run(Script script, List<String> lead, List<String> header, Hash128[] hashes,
+      List<List<String>> payloads) {
+    for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      List<FilterLayer> seen = layers;
+      FilterCall call = new FilterCall(seen, settings.grow(), lead, header, hashes, payloads);
+      List<?> out = (List<?>) connection.eval(script, call.keys, call.args);
+      long first = out.isEmpty() ? 0 : RedisConnection.asLong(out.get(0));
+      if (first != -1) {
+        if (first >= 0) {
+          call.noteCounts(out, hashes.length);
+        }
+        return out;
+      }
+      onSealed(seen);
+    }
+    throw new IllegalStateException("the seen filter kept growing under " + MAX_ATTEMPTS
+        + " pushes in a row");
   }
 
   long approximateSeen() {

@@ -4,7 +4,9 @@ import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.bloom.FilterSizing;
 import dev.sieve.bloom.ScalableBloomFilter;
 import dev.sieve.frontier.QueueKey;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -52,6 +54,29 @@ record SharedSettings(long blocks, int hashes, long expectedUrls, double fpp, bo
     FilterSizing.Plan plan = FilterSizing.blocked(capacity, layerRate(fpp, grow, i));
     return new FilterLayer(crawlId, i, plan.bits() / BlockedBloomFilter.BLOCK_BITS,
         plan.hashes(), capacity, segmentBits);
+  }
+
+  /**
+   * Creates crawl {@code crawlId} in Redis with these settings and its first filter layer, unless
+   * it exists: returns the settings it was created with then, else an empty map.
+   *
+   * @throws redis.clients.jedis.exceptions.JedisException if Redis fails
+   */
+  Map<String, String> store(RedisConnection connection, String crawlId) {
+    List<String> args = new ArrayList<>();
+    args.add(layer(crawlId, 0).descriptor());
+    toMap().forEach((k, v) -> {
+      args.add(k);
+      args.add(v);
+    });
+    List<?> stored = (List<?>) connection.redis.eval(RedisScripts.INIT, List.of(
+        "sieve:{" + crawlId + "}:meta", "sieve:{" + crawlId + "}:layers"), args);
+    Map<String, String> existing = new LinkedHashMap<>();
+    for (int i = 0; i + 1 < stored.size(); i += 2) {
+      existing.put(RedisConnection.asString(stored.get(i)),
+          RedisConnection.asString(stored.get(i + 1)));
+    }
+    return existing;
   }
 
   Map<String, String> toMap() {

@@ -1,0 +1,79 @@
+package dev.sieve.frontier.redis;
+
+import dev.sieve.bloom.Hash128;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The keys and arguments of one script call that checks URLs against every layer of a seen filter
+ * (the script uses {@link RedisScripts#SIEVE_FN}). KEYS: the caller's {@code lead} keys, then one
+ * (segment, counter, seal) triple per segment the URLs touch. ARGV: the caller's header, the layer
+ * count, the newest layer's triples with their seal-at counts, then per URL the caller's payload
+ * and, per layer oldest first, its triple, k and k bit offsets. After the call, {@link
+ * #noteCounts} records the set-bit counts the script returned.
+ */
+final class FilterCall {
+  final List<String> keys = new ArrayList<>();
+  final List<String> args = new ArrayList<>();
+  private final List<FilterLayer> tripleLayer = new ArrayList<>();
+  private final List<Integer> tripleSegment = new ArrayList<>();
+
+  /**
+   * @param grow whether full segments of the newest layer are sealed (the filter grows)
+   * @param payloads per URL, the arguments the script reads before its filter arguments
+   */
+  FilterCall(List<FilterLayer> layers, boolean grow, List<String> lead, List<String> header,
+      Hash128[] hashes, List<List<String>> payloads) {
+    keys.addAll(lead);
+    Map<Long, Integer> tripleOf = new LinkedHashMap<>();
+    Map<Integer, Long> newest = new LinkedHashMap<>();
+    List<String> urlArgs = new ArrayList<>();
+    int[][] positions = new int[layers.size()][];
+    for (int l = 0; l < layers.size(); l++) {
+      positions[l] = new int[layers.get(l).hashes];
+    }
+    for (int i = 0; i < hashes.length; i++) {
+      urlArgs.addAll(payloads.get(i));
+      for (int l = 0; l < layers.size(); l++) {
+        FilterLayer layer = layers.get(l);
+        String[] offsets = new String[layer.hashes];
+        int segment = layer.locate(hashes[i], offsets, positions[l]);
+        Integer triple = tripleOf.get(((long) l << 32) | segment);
+        if (triple == null) {
+          triple = tripleOf.size() + 1;
+          tripleOf.put(((long) l << 32) | segment, triple);
+          tripleLayer.add(layer);
+          tripleSegment.add(segment);
+          keys.add(layer.segmentKey(segment));
+          keys.add(layer.countKey(segment));
+          keys.add(layer.sealKey(segment));
+        }
+        if (l == layers.size() - 1) {
+          newest.put(triple, grow ? layer.sealAt(segment) : -1);
+        }
+        urlArgs.add(Integer.toString(triple));
+        urlArgs.add(Integer.toString(layer.hashes));
+        urlArgs.addAll(Arrays.asList(offsets));
+      }
+    }
+    args.addAll(header);
+    args.add(Integer.toString(layers.size()));
+    args.add(Integer.toString(newest.size()));
+    newest.forEach((t, sealAt) -> {
+      args.add(Integer.toString(t));
+      args.add(Long.toString(sealAt));
+    });
+    args.addAll(urlArgs);
+  }
+
+  /** Records each triple's set-bit count, which the script returned from {@code out[from]} on. */
+  void noteCounts(List<?> out, int from) {
+    for (int t = 0; t < tripleLayer.size(); t++) {
+      tripleLayer.get(t).noteCount(tripleSegment.get(t),
+          RedisConnection.asLong(out.get(from + t)));
+    }
+  }
+}

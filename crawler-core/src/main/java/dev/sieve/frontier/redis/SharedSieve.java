@@ -1,0 +1,116 @@
+package dev.sieve.frontier.redis;
+
+import dev.sieve.bloom.Hash128;
+import dev.sieve.frontier.QueueKey;
+import dev.sieve.frontier.redis.RedisConnection.Script;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import redis.clients.jedis.exceptions.JedisException;
+
+/**
+ * A seen filter in Redis under an id of its own, for services other than {@link RedisFrontier}
+ * that keep their own data in Redis (the URL Frontier service's crawls): the same layers, growth
+ * and estimates as the crawl's filter ({@link SeenBitmaps}), checked inside the caller's scripts so
+ * that the filter's check-and-set and what the caller does with the answer are one atomic step.
+ * A script starts with {@link #LUA} and uses its {@code sieve_begin}, {@code sieve_url} and {@code
+ * sieve_counts} (documented at {@link RedisScripts#SIEVE_FN}); {@link #run} lays out its keys and
+ * arguments. Single Redis servers only (a script's keys must lie on one node). Thread-safe.
+ */
+public final class SharedSieve {
+  /** The Lua functions a script over this filter starts with. */
+  public static final String LUA = RedisScripts.SIEVE_FN;
+
+  private final RedisConnection connection;
+  private final String id;
+  private final SharedSettings settings;
+  private final SeenBitmaps bitmaps;
+
+  private SharedSieve(RedisConnection connection, String id, SharedSettings settings) {
+    this.connection = connection;
+    this.id = id;
+    this.settings = settings;
+    this.bitmaps = new SeenBitmaps(connection, id, settings);
+  }
+
+  /**
+   * The filter {@code id} (letters, digits, {@code ._-~}), created for {@code expectedUrls} at
+   * rate {@code fpp}, growing past that, unless it exists: then as it was created.
+   *
+   * @throws java.io.UncheckedIOException naming Redis if it fails
+   */
+  public static SharedSieve open(RedisConnection connection, String id, long expectedUrls,
+      double fpp) {
+    SharedSettings wanted = SharedSettings.create(expectedUrls, fpp, true,
+        RedisFrontier.DEFAULT_SEGMENT_BITS, QueueKey.HOST, 0, 1, Long.MAX_VALUE);
+    try {
+      Map<String, String> existing = wanted.store(connection, id);
+      SharedSieve sieve = new SharedSieve(connection, id,
+          existing.isEmpty() ? wanted : SharedSettings.fromMap(existing));
+      sieve.bitmaps.reload();
+      return sieve;
+    } catch (JedisException e) {
+      throw connection.failure("create the seen filter " + id, e);
+    }
+  }
+
+  /**
+   * Runs {@code script} over {@code texts} (each hashed as the filter remembers it): KEYS are
+   * {@code lead} then the filter's; ARGV is {@code header}, the filter's layout, then per text its
+   * {@code payload} and filter arguments. Runs it again over the grown filter when it answers
+   * {-1}.
+   *
+   * @return the script's answer: its value per text, then the counts {@code sieve_counts} added;
+   *     or its own negative first value
+   * @throws JedisException if Redis fails
+   */
+  public List<?> run(Script script, List<String> lead, List<String> header, List<String> texts,
+      List<List<String>> payloads) {
+    Hash128[] hashes = new Hash128[texts.size()];
+    for (int i = 0; i < hashes.length; i++) {
+      hashes[i] = Hash128.of(texts.get(i));
+    }
+    return bitmaps.run(script, lead, header, hashes, payloads);
+  }
+
+  /** The estimated distinct texts set in the filter. */
+  public long approximateSeen() {
+    return bitmaps.approximateSeen();
+  }
+
+  /** The estimated false-positive rate now. */
+  public double fpp() {
+    return bitmaps.seenFpp();
+  }
+
+  public double targetFpp() {
+    return settings.fpp();
+  }
+
+  /** Bits of all layers. */
+  public long bits() {
+    return bitmaps.bits();
+  }
+
+  public int layers() {
+    return bitmaps.layers().size();
+  }
+
+  /** Deletes the filter from Redis: every layer's keys and its settings. */
+  public void delete() {
+    try {
+      List<String> keys = new ArrayList<>();
+      for (FilterLayer layer : bitmaps.reload()) {
+        for (int s = 0; s < layer.segments; s++) {
+          keys.addAll(List.of(layer.segmentKey(s), layer.countKey(s), layer.sealKey(s),
+              layer.intentsKey(s)));
+        }
+      }
+      keys.add("sieve:{" + id + "}:meta");
+      keys.add("sieve:{" + id + "}:layers");
+      connection.redis.unlink(keys.toArray(new String[0]));
+    } catch (JedisException e) {
+      throw connection.failure("delete the seen filter " + id, e);
+    }
+  }
+}
