@@ -1,0 +1,66 @@
+package dev.sieve.parse;
+
+import java.util.Arrays;
+
+/**
+ * The start tag an {@link HtmlTokenizer} is reading: its lower-case name, whether it ends with
+ * {@code />}, and, if collected, its attributes. Reused from tag to tag, so valid only during the
+ * {@link TokenSink#startTag} call that received it.
+ */
+final class Tag implements LinkRules.Attributes {
+
+  /** Attributes past this many on one tag are dropped, as Jsoup drops them. */
+  static final int MAX_ATTRIBUTES = 512;
+
+  private String name;
+  private boolean selfClosing;
+  private String[] names = new String[8];
+  private String[] values = new String[8];
+  private int count;
+
+  void reset(String name) {
+    this.name = name;
+    this.selfClosing = false;
+    this.count = 0;
+  }
+
+  String name() {
+    return name;
+  }
+
+  boolean selfClosing() {
+    return selfClosing;
+  }
+
+  void selfClosing(boolean selfClosing) {
+    this.selfClosing = selfClosing;
+  }
+
+  /**
+   * Adds an attribute as written: the name is lower-cased (control characters stay part of it);
+   * {@code value} is null for an attribute without one.
+   */
+  void add(String rawName, String value) {
+    if (rawName.isEmpty() || count >= MAX_ATTRIBUTES) {
+      return;
+    }
+    if (count == names.length) {
+      names = Arrays.copyOf(names, count * 2);
+      values = Arrays.copyOf(values, count * 2);
+    }
+    names[count] = LinkRules.lowerCase(rawName);
+    values[count] = value;
+    count++;
+  }
+
+  /** The value of the first attribute named {@code attribute}, "" if it has none, null if absent. */
+  @Override
+  public String get(String attribute) {
+    for (int i = 0; i < count; i++) {
+      if (names[i].equals(attribute)) {
+        return values[i] == null ? "" : values[i];
+      }
+    }
+    return null;
+  }
+}
