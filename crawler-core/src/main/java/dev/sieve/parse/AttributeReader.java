@@ -21,14 +21,20 @@ final class AttributeReader {
   private final char[] text;
   private final int end;
   private final CharRefs refs = new CharRefs();
-  private final StringBuilder name = new StringBuilder();
+  private final TagNames names;
+  /** The attribute name being read is text[nameFrom, nameTo), unless spelled out in oddName. */
+  private int nameFrom;
+  private int nameTo;
+  private final StringBuilder oddName = new StringBuilder();
+  private boolean odd;
   private final StringBuilder value = new StringBuilder();
   private boolean hasValue;
   private boolean selfClosing;
 
-  AttributeReader(char[] text, int end) {
+  AttributeReader(char[] text, int end, TagNames names) {
     this.text = text;
     this.end = end;
+    this.names = names;
   }
 
   /** Whether the tag just read ended with {@code />}. */
@@ -44,7 +50,8 @@ final class AttributeReader {
   int read(int p, Tag into) {
     boolean collect = into != null;
     selfClosing = false;
-    name.setLength(0);
+    nameFrom = nameTo = 0;
+    odd = false;
     value.setLength(0);
     hasValue = false;
     int state = BEFORE_NAME; // the tag name ends like an attribute: at whitespace, '/' or '>'
@@ -62,9 +69,8 @@ final class AttributeReader {
             return emit(into, p);
           } else if (!HtmlTokenizer.isWhitespace(c)) {
             commit(into);
-            if (collect) {
-              name.append(c);
-            }
+            nameFrom = p - 1;
+            nameTo = p;
             state = NAME;
           }
         }
@@ -77,8 +83,10 @@ final class AttributeReader {
             state = BEFORE_VALUE;
           } else if (c == '>') {
             return emit(into, p);
-          } else if (collect) {
-            name.append(c);
+          } else if (odd) {
+            oddName.append(c);
+          } else {
+            nameTo = p;
           }
         }
         case AFTER_NAME -> {
@@ -89,15 +97,17 @@ final class AttributeReader {
           } else if (c == '>') {
             return emit(into, p);
           } else if (c == 0) {
-            if (collect) {
-              name.append('\uFFFD');
+            if (!odd) {
+              odd = true;
+              oddName.setLength(0);
+              oddName.append(text, nameFrom, nameTo - nameFrom);
             }
+            oddName.append('\uFFFD'); // Jsoup adds it to the name just read
             state = NAME;
           } else if (!HtmlTokenizer.isWhitespace(c)) {
             commit(into);
-            if (collect) {
-              name.append(c);
-            }
+            nameFrom = p - 1;
+            nameTo = p;
             state = NAME;
           }
         }
@@ -178,10 +188,12 @@ final class AttributeReader {
 
   /** Ends the attribute being read, if any, adding it to {@code into}. */
   private void commit(Tag into) {
-    if (into != null && name.length() > 0) {
-      into.add(name.toString(), hasValue ? value.toString() : null);
+    if (into != null && (odd || nameTo > nameFrom)) {
+      String name = odd ? LinkRules.lowerCase(oddName.toString()) : names.of(text, nameFrom, nameTo);
+      into.add(name, hasValue ? value.toString() : null);
     }
-    name.setLength(0);
+    nameFrom = nameTo = 0;
+    odd = false;
     value.setLength(0);
     hasValue = false;
   }

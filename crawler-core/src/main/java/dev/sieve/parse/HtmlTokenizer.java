@@ -15,13 +15,14 @@ final class HtmlTokenizer {
   private final TokenSink sink;
   private final AttributeReader attributes;
   private final Tag tag = new Tag();
+  private final TagNames names = new TagNames();
   private final ScriptSkipper script;
 
   HtmlTokenizer(char[] text, int end, TokenSink sink) {
     this.text = text;
     this.end = end;
     this.sink = sink;
-    this.attributes = new AttributeReader(text, end);
+    this.attributes = new AttributeReader(text, end, names);
     this.script = new ScriptSkipper(text, end, this);
   }
 
@@ -157,8 +158,7 @@ final class HtmlTokenizer {
     if (q >= end) {
       return end;
     }
-    String name = LinkRules.lowerCase(new String(text, p, q - p));
-    return finishTag(name, q, start);
+    return finishTag(names.of(text, p, q), q, start);
   }
 
   /** Reads the rest of tag {@code name} from {@code q}, just after its name, and reports it. */
@@ -211,9 +211,13 @@ final class HtmlTokenizer {
     while (q < end && CharRefs.isAsciiLetter(text[q])) {
       q++;
     }
-    if (q >= end || q - from != name.length() || !name.regionMatches(true, 0,
-        new String(text, from, q - from), 0, name.length())) {
+    if (q >= end || q - from != name.length()) {
       return -1;
+    }
+    for (int i = from; i < q; i++) {
+      if (Character.toLowerCase(text[i]) != name.charAt(i - from)) {
+        return -1;
+      }
     }
     char c = text[q];
     if (isWhitespace(c) || c == '/' || c == '>') {

@@ -37,18 +37,18 @@ final class Tag implements LinkRules.Attributes {
   }
 
   /**
-   * Adds an attribute as written: the name is lower-cased (control characters stay part of it);
-   * {@code value} is null for an attribute without one.
+   * Adds an attribute: {@code lowerCaseName} as written but in lower case (control characters stay
+   * part of it); {@code value} is null for an attribute without one.
    */
-  void add(String rawName, String value) {
-    if (rawName.isEmpty() || count >= MAX_ATTRIBUTES) {
+  void add(String lowerCaseName, String value) {
+    if (lowerCaseName.isEmpty() || count >= MAX_ATTRIBUTES) {
       return;
     }
     if (count == names.length) {
       names = Arrays.copyOf(names, count * 2);
       values = Arrays.copyOf(values, count * 2);
     }
-    names[count] = LinkRules.lowerCase(rawName);
+    names[count] = lowerCaseName;
     values[count] = value;
     count++;
   }
