@@ -144,11 +144,9 @@ final class TreeTracker implements TokenSink {
           ? name.equals("foreignobject") || name.equals("desc") || name.equals("title")
           : name.equals("annotation-xml") && htmlEncoding(tag.get("encoding"));
       push(name, space, point);
-      if (space == NS_SVG && name.equals("script")) {
-        return SCRIPT;
-      }
     }
-    return DATA;
+    // as Jsoup: an SVG script is read as script text even when written <script/>
+    return space == NS_SVG && name.equals("script") ? SCRIPT : DATA;
   }
 
   private static boolean htmlEncoding(String encoding) {
