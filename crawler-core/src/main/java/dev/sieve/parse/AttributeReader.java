@@ -27,6 +27,8 @@ final class AttributeReader {
   private int nameTo;
   private final StringBuilder oddName = new StringBuilder();
   private boolean odd;
+  /** Whether the value being read is kept: its tag is collected and its name is one that matters. */
+  private boolean keep;
   private final StringBuilder value = new StringBuilder();
   private boolean hasValue;
   private boolean selfClosing;
@@ -49,6 +51,7 @@ final class AttributeReader {
    */
   int read(int p, Tag into) {
     boolean collect = into != null;
+    keep = false;
     selfClosing = false;
     nameFrom = nameTo = 0;
     odd = false;
@@ -80,6 +83,7 @@ final class AttributeReader {
           } else if (c == '/') {
             state = SELF_CLOSING;
           } else if (c == '=') {
+            keep = collect && LinkRules.attributeMatters(name());
             state = BEFORE_VALUE;
           } else if (c == '>') {
             return emit(into, p);
@@ -93,6 +97,7 @@ final class AttributeReader {
           if (c == '/') {
             state = SELF_CLOSING;
           } else if (c == '=') {
+            keep = collect && LinkRules.attributeMatters(name());
             state = BEFORE_VALUE;
           } else if (c == '>') {
             return emit(into, p);
@@ -127,7 +132,7 @@ final class AttributeReader {
           if (c == quote) {
             state = AFTER_QUOTED;
           } else {
-            p = valueChar(c, p, quote, collect);
+            p = valueChar(c, p, quote, keep);
           }
         }
         case UNQUOTED -> {
@@ -136,7 +141,7 @@ final class AttributeReader {
           } else if (c == '>') {
             return emit(into, p);
           } else {
-            p = valueChar(c, p, '>', collect);
+            p = valueChar(c, p, '>', keep);
           }
         }
         case AFTER_QUOTED -> {
@@ -164,8 +169,8 @@ final class AttributeReader {
   }
 
   /** Adds value character {@code c}, read at {@code p - 1}; returns where reading goes on. */
-  private int valueChar(char c, int p, char quote, boolean collect) {
-    if (!collect) {
+  private int valueChar(char c, int p, char quote, boolean keep) {
+    if (!keep) {
       return p;
     }
     hasValue = true;
@@ -186,14 +191,22 @@ final class AttributeReader {
     return p;
   }
 
+  /** The lower-case name of the attribute being read. */
+  private String name() {
+    return odd ? LinkRules.lowerCase(oddName.toString()) : names.of(text, nameFrom, nameTo);
+  }
+
   /** Ends the attribute being read, if any, adding it to {@code into}. */
   private void commit(Tag into) {
     if (into != null && (odd || nameTo > nameFrom)) {
-      String name = odd ? LinkRules.lowerCase(oddName.toString()) : names.of(text, nameFrom, nameTo);
-      into.add(name, hasValue ? value.toString() : null);
+      String name = name();
+      // an attribute that carries no link is counted (Tag caps how many a tag has), not kept
+      into.add(name, keep && hasValue ? value.toString() : null,
+          LinkRules.attributeMatters(name));
     }
     nameFrom = nameTo = 0;
     odd = false;
+    keep = false;
     value.setLength(0);
     hasValue = false;
   }

@@ -27,6 +27,20 @@ final class LinkRules {
     }
   }
 
+  /**
+   * True if an attribute named {@code name} (lower case) is read by these rules or by the tree
+   * rules (font colour, face and size; annotation-xml encoding).
+   */
+  static boolean attributeMatters(String name) {
+    switch (name) {
+      case "href", "rel", "src", "name", "content", "http-equiv", "charset", "color", "face",
+          "size", "encoding":
+        return true;
+      default:
+        return false;
+    }
+  }
+
   /** Adds what element {@code name} with {@code attributes} says to {@code page}. */
   static void apply(String name, Attributes attributes, PageLinks.Builder page) {
     switch (name) {

@@ -17,11 +17,13 @@ final class Tag implements LinkRules.Attributes {
   private String[] names = new String[8];
   private String[] values = new String[8];
   private int count;
+  private int seen;
 
   void reset(String name) {
     this.name = name;
     this.selfClosing = false;
     this.count = 0;
+    this.seen = 0;
   }
 
   String name() {
@@ -38,10 +40,15 @@ final class Tag implements LinkRules.Attributes {
 
   /**
    * Adds an attribute: {@code lowerCaseName} as written but in lower case (control characters stay
-   * part of it); {@code value} is null for an attribute without one.
+   * part of it); {@code value} is null for an attribute without one. One not {@code kept} only
+   * counts towards {@link #MAX_ATTRIBUTES}.
    */
-  void add(String lowerCaseName, String value) {
-    if (lowerCaseName.isEmpty() || count >= MAX_ATTRIBUTES) {
+  void add(String lowerCaseName, String value, boolean kept) {
+    if (lowerCaseName.isEmpty() || seen >= MAX_ATTRIBUTES) {
+      return;
+    }
+    seen++;
+    if (!kept) {
       return;
     }
     if (count == names.length) {
