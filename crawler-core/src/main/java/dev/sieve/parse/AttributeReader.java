@@ -27,7 +27,7 @@ final class AttributeReader {
   private int nameTo;
   private final StringBuilder oddName = new StringBuilder();
   private boolean odd;
-  /** Whether the value being read is kept: its tag is collected and its name is one that matters. */
+  /** Whether the value being read is kept: its tag is collected and its name matters. */
   private boolean keep;
   private final StringBuilder value = new StringBuilder();
   private boolean hasValue;

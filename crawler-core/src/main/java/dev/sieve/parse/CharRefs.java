@@ -40,7 +40,7 @@ final class CharRefs {
     boolean hex = pos < end && (text[pos] == 'x' || text[pos] == 'X');
     int start = hex ? pos + 1 : pos;
     int i = start;
-    while (i < end && (hex ? Character.digit(text[i], 16) >= 0 && text[i] < 128 : isDigit(text[i]))) {
+    while (i < end && (hex ? isHexDigit(text[i]) : isDigit(text[i]))) {
       i++;
     }
     if (i == start) {
@@ -98,6 +98,10 @@ final class CharRefs {
 
   static boolean isAsciiLetter(char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+  }
+
+  private static boolean isHexDigit(char c) {
+    return isDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
   }
 
   private static boolean isDigit(char c) {

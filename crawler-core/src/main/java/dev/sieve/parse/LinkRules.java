@@ -143,7 +143,8 @@ final class LinkRules {
       while (i < length && !isSeparator(list.charAt(i))) {
         i++;
       }
-      if (i - start == token.length() && list.regionMatches(true, start, token, 0, token.length())) {
+      if (i - start == token.length()
+          && list.regionMatches(true, start, token, 0, token.length())) {
         return true;
       }
     }

@@ -8,8 +8,8 @@ public interface LinkScanner {
 
   /**
    * Scans {@code body}, decoded with the charset named by {@code contentType} (nullable, e.g.
-   * {@code "text/html; charset=ISO-8859-1"}) if it names a supported one, else with the one a BOM or
-   * a {@code <meta>} in the first 5,120 bytes names, else UTF-8 (a BOM wins over the header).
+   * {@code "text/html; charset=ISO-8859-1"}) if it names a supported one, else with the one a BOM
+   * or a {@code <meta>} in the first 5,120 bytes names, else UTF-8 (a BOM wins over the header).
    */
   PageLinks scan(byte[] body, String contentType);
 

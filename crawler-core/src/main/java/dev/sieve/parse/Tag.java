@@ -60,7 +60,7 @@ final class Tag implements LinkRules.Attributes {
     count++;
   }
 
-  /** The value of the first attribute named {@code attribute}, "" if it has none, null if absent. */
+  /** Value of the first attribute named {@code attribute}, "" if it has none, null if absent. */
   @Override
   public String get(String attribute) {
     for (int i = 0; i < count; i++) {

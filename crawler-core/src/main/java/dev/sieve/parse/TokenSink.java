@@ -5,7 +5,7 @@ interface TokenSink {
 
   /** Text states the tokenizer reads in after a start tag, as the HTML tree builder sets them. */
   int DATA = 0;
-  /** Text with character references up to the matching end tag ({@code title}, {@code textarea}). */
+  /** Text with character references up to its end tag ({@code title}, {@code textarea}). */
   int RCDATA = 1;
   /** Raw text up to the matching end tag ({@code style}, {@code xmp}, {@code iframe}, ...). */
   int RAWTEXT = 2;

@@ -5,11 +5,12 @@ import java.util.Set;
 
 /**
  * The part of HTML tree construction that decides which start tags become elements and how the
- * text after a tag is read, without building the tree: raw-text and script elements, framesets, {@code <noscript>} (parsed as markup, as
- * Jsoup does with scripting off), SVG and MathML (where CDATA sections exist and a {@code <title>}
- * is not raw text). Jsoup (1.24) parses a {@code <select>}'s content like any other, so no tag is
- * dropped there. Each element that can carry a link is passed to an {@link Elements} as it
- * starts. Not thread-safe.
+ * text after a tag is read, without building the tree: raw-text and script elements, framesets,
+ * {@code <noscript>} (parsed as markup, as Jsoup does with scripting off), SVG and MathML (where
+ * CDATA sections exist and a {@code <title>} is not raw text). Jsoup (1.24) parses a {@code
+ * <select>}'s content like any other, so no tag is dropped there. Each element that can carry a
+ * link is passed to an {@link Elements} as it starts. Not thread-safe. Not modelled: a {@code
+ * <frameset>} after body content without text, which Jsoup lets replace the body.
  */
 final class TreeTracker implements TokenSink {
 

@@ -72,7 +72,8 @@ class LinkScannerEdgeCaseTest {
     lines.add("base " + (page.base() == null ? "-" : escape(page.base())));
     lines.add("robots " + page.robotsNofollow() + "/" + page.robotsNoindex());
     for (PageLinks.Link link : new LinkedHashSet<>(page.links())) {
-      lines.add(link.kind() + " " + escape(link.target()) + (link.relNofollow() ? " nofollow" : ""));
+      String nofollow = link.relNofollow() ? " nofollow" : "";
+      lines.add(link.kind() + " " + escape(link.target()) + nofollow);
     }
     return lines;
   }

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import picocli.CommandLine;
@@ -21,8 +22,10 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code bench links}: scans every HTML file of one or more directories with both link scanners,
- * the Jsoup DOM one and the streaming one, checks that they find the same links, base and robots
- * flags on every page, and times them.
+ * the Jsoup DOM one and then the streaming one (a pass each, so neither runs in the other's
+ * garbage), checks that they find the same links, base and robots flags on every page (a page
+ * whose fingerprints differ is scanned again by both and its differing links printed), and times
+ * the scans.
  */
 @Command(
     name = "links",
@@ -71,22 +74,86 @@ final class BenchLinksCommand implements Callable<Integer> {
       }
     }
     PrintStream out = System.out;
-    LinkScanner[] scanners = {LinkScanner.dom(), LinkScanner.streaming()};
-    warmUp(htmlFiles(corpora.get(0)), scanners);
-    out.printf(Locale.ROOT, "Link extraction: Jsoup DOM vs streaming scanner, each page scanned by"
-        + " both (which goes first alternates), reading files untimed, after %d warm-up pages%n",
-        warmup);
+    warmUp(htmlFiles(corpora.get(0)));
+    out.printf(Locale.ROOT, "Link extraction: each corpus scanned by the Jsoup DOM scanner, then by"
+        + " the streaming one (files read untimed), after %d warm-up pages%n", warmup);
     List<Tally> tallies = new ArrayList<>();
     long differing = 0;
     for (Path corpus : corpora) {
+      List<Path> files = htmlFiles(corpus);
       Tally tally = new Tally();
-      for (Path file : htmlFiles(corpus)) {
-        if (!compare(out, corpus, file, scanners, tally) && ++differing <= show) {
-          out.println();
+      List<String> dom = pass(files, LinkScanner.dom(), 0, tally);
+      List<String> streaming = pass(files, LinkScanner.streaming(), 1, tally);
+      for (int i = 0; i < files.size(); i++) {
+        if (dom.get(i).equals(streaming.get(i))) {
+          tally.agreeing++;
+        } else if (++differing <= show) {
+          printDifference(out, files.get(i));
         }
       }
       tallies.add(tally);
     }
+    printTable(out, tallies);
+    long pages = tallies.stream().mapToLong(t -> t.pages).sum();
+    long agreeing = tallies.stream().mapToLong(t -> t.agreeing).sum();
+    out.printf(Locale.ROOT, "%,d of %,d pages agree (%.3f%%); %,d links found%n", agreeing, pages,
+        pages == 0 ? 100.0 : 100.0 * agreeing / pages,
+        tallies.stream().mapToLong(t -> t.links).sum());
+    return agreeing == pages ? 0 : 1;
+  }
+
+  private void warmUp(List<Path> files) throws IOException {
+    for (Path file : files.subList(0, Math.min(warmup, files.size()))) {
+      byte[] body = Files.readAllBytes(file);
+      LinkScanner.dom().scan(body, null);
+      LinkScanner.streaming().scan(body, null);
+    }
+  }
+
+  /**
+   * Scans every file with {@code scanner}, timing the scans only, into {@code tally}'s column
+   * {@code side}; returns each page's fingerprint: its links as a sorted set, base and flags, in
+   * full, so pages agree only if those are equal.
+   */
+  private static List<String> pass(List<Path> files, LinkScanner scanner, int side, Tally tally)
+      throws IOException {
+    List<String> fingerprints = new ArrayList<>(files.size());
+    for (Path file : files) {
+      byte[] body = Files.readAllBytes(file);
+      long cpu = THREADS.getCurrentThreadCpuTime();
+      long started = System.nanoTime();
+      PageLinks page = scanner.scan(body, null);
+      tally.wallNanos[side] += System.nanoTime() - started;
+      tally.cpuNanos[side] += THREADS.getCurrentThreadCpuTime() - cpu;
+      if (side == 0) {
+        tally.pages++;
+        tally.bytes += body.length;
+      } else {
+        tally.links += page.links().size();
+      }
+      fingerprints.add(fingerprint(page));
+    }
+    return fingerprints;
+  }
+
+  private static String fingerprint(PageLinks page) {
+    TreeSet<String> links = new TreeSet<>();
+    for (PageLinks.Link link : page.links()) {
+      links.add(link.kind() + " " + link.relNofollow() + " " + link.target());
+    }
+    return page.base() + "\n" + page.robotsNofollow() + page.robotsNoindex() + "\n"
+        + String.join("\n", links);
+  }
+
+  private static void printDifference(PrintStream out, Path file) throws IOException {
+    byte[] body = Files.readAllBytes(file);
+    List<String> difference =
+        LinkScanner.streaming().scan(body, null).difference(LinkScanner.dom().scan(body, null));
+    out.println("differs: " + file + " (streaming vs DOM)");
+    difference.stream().limit(50).forEach(line -> out.println("  " + line));
+  }
+
+  private void printTable(PrintStream out, List<Tally> tallies) {
     Table table = Table.of(out, -14, 7, 7, 7, 8, 8, 9, 9, 7, 7);
     table.row("corpus", "pages", "agree", "MB", "DOM", "DOM", "stream", "stream", "ratio", "ratio");
     table.row("", "", "", "", "ms/page", "MB/s", "ms/page", "MB/s", "wall", "CPU");
@@ -99,48 +166,6 @@ final class BenchLinksCommand implements Callable<Integer> {
           Table.format("%.2f×", (double) t.wallNanos[0] / Math.max(1, t.wallNanos[1])),
           Table.format("%.2f×", (double) t.cpuNanos[0] / Math.max(1, t.cpuNanos[1])));
     }
-    long pages = tallies.stream().mapToLong(t -> t.pages).sum();
-    long agreeing = tallies.stream().mapToLong(t -> t.agreeing).sum();
-    out.printf(Locale.ROOT, "%,d of %,d pages agree (%.3f%%); %,d links found%n", agreeing, pages,
-        pages == 0 ? 100.0 : 100.0 * agreeing / pages,
-        tallies.stream().mapToLong(t -> t.links).sum());
-    return agreeing == pages ? 0 : 1;
-  }
-
-  private void warmUp(List<Path> files, LinkScanner[] scanners) throws IOException {
-    for (Path file : files.subList(0, Math.min(warmup, files.size()))) {
-      byte[] body = Files.readAllBytes(file);
-      for (LinkScanner scanner : scanners) {
-        scanner.scan(body, null);
-      }
-    }
-  }
-
-  /** Scans {@code file} with both, adding to {@code tally}; prints and returns false if they differ. */
-  private boolean compare(PrintStream out, Path corpus, Path file, LinkScanner[] scanners,
-      Tally tally) throws IOException {
-    byte[] body = Files.readAllBytes(file);
-    PageLinks[] found = new PageLinks[2];
-    int first = (int) (tally.pages % 2);
-    for (int k = 0; k < 2; k++) {
-      int s = (first + k) % 2;
-      long cpu = THREADS.getCurrentThreadCpuTime();
-      long started = System.nanoTime();
-      found[s] = scanners[s].scan(body, null);
-      tally.wallNanos[s] += System.nanoTime() - started;
-      tally.cpuNanos[s] += THREADS.getCurrentThreadCpuTime() - cpu;
-    }
-    tally.pages++;
-    tally.bytes += body.length;
-    tally.links += found[1].links().size();
-    List<String> difference = found[1].difference(found[0]);
-    if (difference.isEmpty()) {
-      tally.agreeing++;
-      return true;
-    }
-    out.println("differs: " + file + " (streaming vs DOM)");
-    difference.stream().limit(50).forEach(line -> out.println("  " + line));
-    return false;
   }
 
   private static List<Path> htmlFiles(Path dir) throws IOException {
@@ -156,7 +181,7 @@ final class BenchLinksCommand implements Callable<Integer> {
   private static String name(Path corpus) {
     Path dir = corpus.toAbsolutePath().normalize();
     while (dir.getParent() != null && dir.getFileName() != null
-        && (dir.getFileName().toString().equals("html") || dir.getFileName().toString().equals("doc"))) {
+        && List.of("html", "doc").contains(dir.getFileName().toString())) {
       dir = dir.getParent();
     }
     return dir.getFileName() == null ? corpus.toString() : dir.getFileName().toString();
