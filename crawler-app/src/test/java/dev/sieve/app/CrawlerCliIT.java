@@ -230,6 +230,24 @@ class CrawlerCliIT {
         .containsPattern("result +OK");
   }
 
+  @Test
+  void benchLinks_smallCorpus_everyPageAgreesAndIsTimed() throws Exception {
+    Path corpus = Files.createDirectories(dir.resolve("corpus/sub"));
+    write("corpus/a.html", "<a href=x.html>x</a><!-- <a href=hidden.html> -->");
+    write("corpus/sub/b.html", "<base href=/b/><noscript><a href=n.html></noscript>");
+    write("corpus/sub/c.html", "<svg><a href=s.html/></svg><script>'<a href=no.html>'</script>");
+    write("corpus/notes.txt", "<a href=not-html.html>");
+
+    Result result = run("bench", "links", "--corpus", dir.resolve("corpus").toString(),
+        "--warmup", "2");
+
+    assertThat(result.exitCode).as(result.stderr).isZero();
+    assertThat(result.stdout)
+        .containsPattern("corpus +3 +3 ")
+        .contains("3 of 3 pages agree (100.000%); 3 links found");
+    assertThat(corpus).isDirectory();
+  }
+
   private record Result(int exitCode, String stdout, String stderr) {}
 
   private Result run(String... args) throws IOException, InterruptedException {

@@ -306,4 +306,28 @@ class LinkExtractorTest {
     assertThatThrownBy(() -> page.links().clear())
         .isInstanceOf(UnsupportedOperationException.class);
   }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"links.html", "base-href.html", "nofollow-rel.html", "nofollow-meta.html",
+      "noindex-meta.html", "malformed.html"})
+  void extract_domScanner_sameParsedPageAsStreaming(String fixture) throws IOException {
+    LinkExtractor dom = LinkExtractor.builder().scanner(LinkScanner.dom()).build();
+
+    ParsedPage expected = dom.extract(fixture(fixture), HTML, PAGE);
+    ParsedPage actual = extractor.extract(fixture(fixture), HTML, PAGE);
+
+    assertThat(strings(actual)).containsExactlyElementsOf(strings(expected));
+    assertThat(actual).hasToString(expected.toString());
+  }
+
+  @Test
+  void extract_linkFrameAndRefreshElements_notFollowed() {
+    byte[] body = utf8("<link href='/style.css'><iframe src='/frame.html'></iframe>"
+        + "<meta http-equiv=refresh content='0; url=/next.html'><a href='/a.html'>a</a>");
+
+    ParsedPage page = extractor.extract(body, HTML, PAGE);
+
+    assertThat(strings(page)).containsExactly("http://example.com/a.html");
+    assertThat(page.linksFound()).isEqualTo(1);
+  }
 }

@@ -13,6 +13,7 @@ import picocli.CommandLine.Command;
     subcommands = {
       BenchSieveCommand.class,
       BenchFrontierCommand.class,
+      BenchLinksCommand.class,
       BenchCrawlCommand.class,
       BenchRedisCommand.class
     })

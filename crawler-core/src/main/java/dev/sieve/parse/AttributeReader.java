@@ -1,0 +1,213 @@
+package dev.sieve.parse;
+
+/**
+ * Reads a tag's attributes, from just after its name to its {@code >}, with the attribute states
+ * of Jsoup's tokenizer: names end at whitespace, {@code /}, {@code =} or {@code >} (quotes and
+ * {@code <} belong to them), values may be double-, single- or unquoted, character references are
+ * decoded in values, and a NUL becomes U+FFFD. Collecting the attributes is optional: a tag that
+ * carries no link is only walked over.
+ */
+final class AttributeReader {
+
+  private static final int BEFORE_NAME = 0;
+  private static final int NAME = 1;
+  private static final int AFTER_NAME = 2;
+  private static final int BEFORE_VALUE = 3;
+  private static final int QUOTED = 4;
+  private static final int UNQUOTED = 5;
+  private static final int AFTER_QUOTED = 6;
+  private static final int SELF_CLOSING = 7;
+
+  private final char[] text;
+  private final int end;
+  private final CharRefs refs = new CharRefs();
+  private final TagNames names;
+  /** The attribute name being read is text[nameFrom, nameTo), unless spelled out in oddName. */
+  private int nameFrom;
+  private int nameTo;
+  private final StringBuilder oddName = new StringBuilder();
+  private boolean odd;
+  /** Whether the value being read is kept: its tag is collected and its name matters. */
+  private boolean keep;
+  private final StringBuilder value = new StringBuilder();
+  private boolean hasValue;
+  private boolean selfClosing;
+
+  AttributeReader(char[] text, int end, TagNames names) {
+    this.text = text;
+    this.end = end;
+    this.names = names;
+  }
+
+  /** Whether the tag just read ended with {@code />}. */
+  boolean selfClosing() {
+    return selfClosing;
+  }
+
+  /**
+   * Reads from {@code p}, the first character after the tag name, adding attributes to {@code
+   * into} unless it is null; returns the position after the tag, or -1 if the input ends first
+   * (the tag is then dropped).
+   */
+  int read(int p, Tag into) {
+    boolean collect = into != null;
+    keep = false;
+    selfClosing = false;
+    nameFrom = nameTo = 0;
+    odd = false;
+    value.setLength(0);
+    hasValue = false;
+    int state = BEFORE_NAME; // the tag name ends like an attribute: at whitespace, '/' or '>'
+    char quote = 0;
+    while (true) {
+      if (p >= end) {
+        return -1;
+      }
+      char c = text[p++];
+      switch (state) {
+        case BEFORE_NAME -> {
+          if (c == '/') {
+            state = SELF_CLOSING;
+          } else if (c == '>') {
+            return emit(into, p);
+          } else if (!HtmlTokenizer.isWhitespace(c)) {
+            commit(into);
+            nameFrom = p - 1;
+            nameTo = p;
+            state = NAME;
+          }
+        }
+        case NAME -> {
+          if (HtmlTokenizer.isWhitespace(c)) {
+            state = AFTER_NAME;
+          } else if (c == '/') {
+            state = SELF_CLOSING;
+          } else if (c == '=') {
+            keep = collect && LinkRules.attributeMatters(name());
+            state = BEFORE_VALUE;
+          } else if (c == '>') {
+            return emit(into, p);
+          } else if (odd) {
+            oddName.append(c);
+          } else {
+            nameTo = p;
+          }
+        }
+        case AFTER_NAME -> {
+          if (c == '/') {
+            state = SELF_CLOSING;
+          } else if (c == '=') {
+            keep = collect && LinkRules.attributeMatters(name());
+            state = BEFORE_VALUE;
+          } else if (c == '>') {
+            return emit(into, p);
+          } else if (c == 0) {
+            if (!odd) {
+              odd = true;
+              oddName.setLength(0);
+              oddName.append(text, nameFrom, nameTo - nameFrom);
+            }
+            oddName.append('\uFFFD'); // Jsoup adds it to the name just read
+            state = NAME;
+          } else if (!HtmlTokenizer.isWhitespace(c)) {
+            commit(into);
+            nameFrom = p - 1;
+            nameTo = p;
+            state = NAME;
+          }
+        }
+        case BEFORE_VALUE -> {
+          if (c == '"' || c == '\'') {
+            quote = c;
+            hasValue = true;
+            state = QUOTED;
+          } else if (c == '>') {
+            return emit(into, p);
+          } else if (!HtmlTokenizer.isWhitespace(c)) {
+            p--;
+            state = UNQUOTED;
+          }
+        }
+        case QUOTED -> {
+          if (c == quote) {
+            state = AFTER_QUOTED;
+          } else {
+            p = valueChar(c, p, quote, keep);
+          }
+        }
+        case UNQUOTED -> {
+          if (HtmlTokenizer.isWhitespace(c)) {
+            state = BEFORE_NAME;
+          } else if (c == '>') {
+            return emit(into, p);
+          } else {
+            p = valueChar(c, p, '>', keep);
+          }
+        }
+        case AFTER_QUOTED -> {
+          if (HtmlTokenizer.isWhitespace(c)) {
+            state = BEFORE_NAME;
+          } else if (c == '/') {
+            state = SELF_CLOSING;
+          } else if (c == '>') {
+            return emit(into, p);
+          } else {
+            p--;
+            state = BEFORE_NAME;
+          }
+        }
+        default -> { // SELF_CLOSING
+          if (c == '>') {
+            selfClosing = true;
+            return emit(into, p);
+          }
+          p--;
+          state = BEFORE_NAME;
+        }
+      }
+    }
+  }
+
+  /** Adds value character {@code c}, read at {@code p - 1}; returns where reading goes on. */
+  private int valueChar(char c, int p, char quote, boolean keep) {
+    if (!keep) {
+      return p;
+    }
+    hasValue = true;
+    if (c == '&') {
+      int next = refs.decode(text, p, end, quote, value);
+      if (next >= 0) {
+        return next;
+      }
+      value.append('&');
+    } else {
+      value.append(c == 0 ? '\uFFFD' : c);
+    }
+    return p;
+  }
+
+  private int emit(Tag into, int p) {
+    commit(into);
+    return p;
+  }
+
+  /** The lower-case name of the attribute being read. */
+  private String name() {
+    return odd ? LinkRules.lowerCase(oddName.toString()) : names.of(text, nameFrom, nameTo);
+  }
+
+  /** Ends the attribute being read, if any, adding it to {@code into}. */
+  private void commit(Tag into) {
+    if (into != null && (odd || nameTo > nameFrom)) {
+      String name = name();
+      // an attribute that carries no link is counted (Tag caps how many a tag has), not kept
+      into.add(name, keep && hasValue ? value.toString() : null,
+          LinkRules.attributeMatters(name));
+    }
+    nameFrom = nameTo = 0;
+    odd = false;
+    keep = false;
+    value.setLength(0);
+    hasValue = false;
+  }
+}
