@@ -2,6 +2,7 @@ package dev.sieve.fetch;
 
 import com.google.common.base.Ticker;
 import java.io.IOException;
+import java.net.UnknownHostException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -27,6 +28,16 @@ public final class Fetcher implements AutoCloseable {
   public static final String DEFAULT_USER_AGENT = "SieveBot/0.1 (+https://example.invalid/sieve)";
 
   private static final Logger log = LoggerFactory.getLogger(Fetcher.class);
+  /** How long a host's resolved addresses are used before it is looked up again. */
+  static final Duration DNS_TTL = Duration.ofMinutes(5);
+  /** Hosts whose addresses are kept at most. */
+  private static final int DNS_MAX_HOSTS = 100_000;
+  /**
+   * Default {@link Builder#idleConnections} timeout: without retries a pooled connection the
+   * server has closed fails the fetch, so idle connections go before the shortest keep-alive
+   * common on servers (5 s) unless the politeness delay asks for longer.
+   */
+  public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(4);
   private static final String ACCEPT =
       "text/html,application/xhtml+xml;q=0.9,text/plain;q=0.8,*/*;q=0.5";
 
@@ -37,6 +48,8 @@ public final class Fetcher implements AutoCloseable {
   private final Clock clock;
   private final AddressPolicy addressPolicy;
   private final AtomicBoolean closed = new AtomicBoolean();
+  private final DnsCache dns;
+  private final ConnectionCounter connections = new ConnectionCounter();
 
   private Fetcher(Builder b) {
     this.userAgent = b.userAgent;
@@ -44,6 +57,7 @@ public final class Fetcher implements AutoCloseable {
     this.ticker = b.ticker;
     this.clock = b.clock;
     this.addressPolicy = b.addressPolicy;
+    this.dns = new DnsCache(addressPolicy::resolve, DNS_TTL.toNanos(), DNS_MAX_HOSTS, ticker);
     this.client =
         new OkHttpClient.Builder()
             .connectTimeout(b.connectTimeout)
@@ -58,10 +72,12 @@ public final class Fetcher implements AutoCloseable {
             .addNetworkInterceptor(new NoSilentRetries())
             // Inside NoSilentRetries: sees the exchange exactly as on the wire.
             .addNetworkInterceptor(Capture.INTERCEPTOR)
-            // Without retries a pooled connection the server has closed fails the fetch; idle
-            // connections are dropped before the shortest keep-alive common on servers (5 s).
-            .connectionPool(new ConnectionPool(5, 4, TimeUnit.SECONDS))
-            .dns(addressPolicy::resolve)
+            // An idle connection per host waits out the host's politeness delay for its next fetch
+            // (see Builder#idleConnections).
+            .connectionPool(new ConnectionPool(b.maxIdleConnections, b.idleTimeout.toMillis(),
+                TimeUnit.MILLISECONDS))
+            .dns(dns)
+            .eventListener(connections)
             .build();
   }
 
@@ -131,7 +147,27 @@ public final class Fetcher implements AutoCloseable {
    * now: lets a caller record the refusal before spending anything else on the URL.
    */
   public boolean refusesAddress(String host) {
-    return addressPolicy.refuses(host);
+    if (addressPolicy.exempts(host)) {
+      return false;
+    }
+    try {
+      dns.lookup(host);
+      return false;
+    } catch (BlockedAddressException e) {
+      return true;
+    } catch (UnknownHostException e) {
+      return false;
+    }
+  }
+
+  /** Connections opened so far (TCP connects that succeeded). */
+  public long connectionsOpened() {
+    return connections.opened();
+  }
+
+  /** Requests so far sent on a connection kept from an earlier one. */
+  public long connectionsReused() {
+    return connections.reused();
   }
 
   private FetchResult read(String url, Call call, Response response, long start, Instant date,
@@ -201,6 +237,8 @@ public final class Fetcher implements AutoCloseable {
     private Ticker ticker = Ticker.systemTicker();
     private Clock clock = Clock.systemUTC();
     private AddressPolicy addressPolicy = AddressPolicy.allowAll();
+    private int maxIdleConnections = FetchSettings.DEFAULT_MAX_IDLE_CONNECTIONS;
+    private Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
 
     private Builder() {}
 
@@ -210,7 +248,19 @@ public final class Fetcher implements AutoCloseable {
           .connectTimeout(settings.connectTimeout())
           .readTimeout(settings.readTimeout())
           .callTimeout(settings.callTimeout())
-          .maxBodyBytes(settings.maxBodyBytes());
+          .maxBodyBytes(settings.maxBodyBytes())
+          .idleConnections(settings.maxIdleConnections(), idleTimeout);
+    }
+
+    /**
+     * Keeps up to {@code max} idle connections (default 4096), each for up to {@code timeout}
+     * (default 4 s) after its last use: a crawl keeps each host's connection across its
+     * politeness delay so the next fetch needs no new TCP or TLS handshake.
+     */
+    public Builder idleConnections(int max, Duration timeout) {
+      this.maxIdleConnections = max;
+      this.idleTimeout = timeout;
+      return this;
     }
 
     /** The {@code User-Agent} sent with every request; must not be blank. */
@@ -297,6 +347,11 @@ public final class Fetcher implements AutoCloseable {
       if (clock == null) {
         throw new IllegalArgumentException("clock (null) must not be null");
       }
+      if (maxIdleConnections < 0) {
+        throw new IllegalArgumentException(
+            "maxIdleConnections (" + maxIdleConnections + ") must be >= 0");
+      }
+      checkTimeout("idleTimeout", idleTimeout);
       if (addressPolicy == null) {
         throw new IllegalArgumentException("addressPolicy (null) must not be null");
       }

@@ -1,0 +1,39 @@
+package dev.sieve.fetch;
+
+import java.net.InetSocketAddress;
+import java.net.Proxy;
+import java.util.concurrent.atomic.LongAdder;
+import okhttp3.Call;
+import okhttp3.Connection;
+import okhttp3.EventListener;
+import okhttp3.Protocol;
+
+/**
+ * Counts the connections a client opens and the requests that found one open: every call's
+ * acquired connection is either new (a TCP connect that ended well) or reused. One listener for
+ * all calls; thread-safe.
+ */
+final class ConnectionCounter extends EventListener {
+  private final LongAdder opened = new LongAdder();
+  private final LongAdder acquired = new LongAdder();
+
+  @Override
+  public void connectEnd(Call call, InetSocketAddress address, Proxy proxy, Protocol protocol) {
+    opened.increment();
+  }
+
+  @Override
+  public void connectionAcquired(Call call, Connection connection) {
+    acquired.increment();
+  }
+
+  /** Connections opened (TCP, and TLS where the URL is https). */
+  long opened() {
+    return opened.sum();
+  }
+
+  /** Requests sent on a connection opened for an earlier one. */
+  long reused() {
+    return Math.max(0, acquired.sum() - opened.sum());
+  }
+}
