@@ -53,6 +53,10 @@ final class BenchWebCommand implements Callable<Integer> {
       description = "An extra option for every crawl, repeatable: --crawl-option=--per-host=2.")
   List<String> crawlOptions = new ArrayList<>();
 
+  @Option(names = "--jvm-option", paramLabel = "OPTION",
+      description = "An option for the crawler's JVM, repeatable: --jvm-option=-Xmx512m.")
+  List<String> jvmOptions = new ArrayList<>();
+
   @Option(names = "--keep", description = "Keep each run's directory (seeds, output, summary, log, time) and print it.")
   boolean keep;
 
@@ -102,7 +106,9 @@ final class BenchWebCommand implements Callable<Integer> {
       if (timed) {
         command.addAll(List.of("/usr/bin/time", "-f", "%e %U %S", "-o", time.toString()));
       }
-      command.addAll(List.of(SiteProcess.java(), "-jar", (jar == null ? SiteProcess.jar() : jar).toString(), "crawl",
+      command.add(SiteProcess.java());
+      command.addAll(jvmOptions);
+      command.addAll(List.of("-jar", (jar == null ? SiteProcess.jar() : jar).toString(), "crawl",
           "--seeds", seeds.toString(), "--output", dir.resolve("crawl.jsonl").toString(),
           "--progress-interval", "3600"));
       if (delayMs != null) {
