@@ -35,6 +35,10 @@ final class Capture {
   };
 
   private String ip;
+  /** Whether the call opened its connection rather than reusing a pooled one. */
+  volatile boolean newConnection;
+  /** Whether the call failed on a reused connection before any answer: the server closed it. */
+  boolean stale;
   private byte[] requestHead;
   private byte[] responseHead;
 

@@ -10,12 +10,20 @@ import okhttp3.Protocol;
 
 /**
  * Counts the connections a client opens and the requests that found one open: every call's
- * acquired connection is either new (a TCP connect that ended well) or reused. One listener for
- * all calls; thread-safe.
+ * acquired connection is either new (a TCP connect that ended well) or reused; tells each call's
+ * {@link Capture} whether it opened one. One listener for all calls; thread-safe.
  */
 final class ConnectionCounter extends EventListener {
   private final LongAdder opened = new LongAdder();
   private final LongAdder acquired = new LongAdder();
+
+  @Override
+  public void connectStart(Call call, InetSocketAddress address, Proxy proxy) {
+    Capture capture = call.request().tag(Capture.class);
+    if (capture != null) {
+      capture.newConnection = true;
+    }
+  }
 
   @Override
   public void connectEnd(Call call, InetSocketAddress address, Proxy proxy, Protocol protocol) {

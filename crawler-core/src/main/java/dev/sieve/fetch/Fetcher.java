@@ -20,7 +20,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Fetches one URL with a GET and returns what happened as a {@link FetchResult}; network and HTTP
  * failures are results, not exceptions. Redirects are not followed and nothing is retried: one
- * fetch sends at most one request. Thread-safe: share one instance (and so one connection pool)
+ * fetch gets at most one answer (a request sent on a kept connection that the server had closed
+ * while idle, and so never answered, is sent once more on a new one). Connections are kept across
+ * a host's politeness delay. Thread-safe: share one instance (and so its connection pools)
  * across workers, and {@link #close()} it when done.
  */
 public final class Fetcher implements AutoCloseable {
@@ -120,6 +122,17 @@ public final class Fetcher implements AutoCloseable {
       throw new IllegalStateException("Fetcher is closed");
     }
     Capture capture = new Capture();
+    FetchResult result = fetch(url, httpUrl, capture);
+    if (capture.stale) {
+      // A kept connection the server had closed while idle: the request never got an answer, so
+      // it is sent once more, on a new connection.
+      log.debug("fetch {}: kept connection closed by the server; sending again", url);
+      result = fetch(url, httpUrl, new Capture());
+    }
+    return result;
+  }
+
+  private FetchResult fetch(String url, HttpUrl httpUrl, Capture capture) {
     Request request =
         new Request.Builder()
             .url(httpUrl)
@@ -144,6 +157,8 @@ public final class Fetcher implements AutoCloseable {
       FetchError error = FetchError.classify(e);
       String reason = FetchError.reason(e);
       log.debug("fetch {} failed: {} ({})", url, error.label(), reason);
+      capture.stale = capture.requestHead() != null && capture.responseHead() == null
+          && !capture.newConnection;
       return FetchResult.failure(url, elapsedMs(start), error, reason);
     }
   }
