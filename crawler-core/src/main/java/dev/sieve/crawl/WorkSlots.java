@@ -21,8 +21,9 @@ final class WorkSlots {
   private final AtomicInteger mostFetching = new AtomicInteger();
 
   WorkSlots(int cpuThreads) {
-    // Fair: a page fetched first is parsed first, and no host's pages wait behind others'.
-    this.cpu = new Semaphore(cpuThreads, true);
+    // Not fair: a thread already running takes a free permit at once, instead of handing it to
+    // the longest waiter, which on a busy machine first waits for the scheduler (a convoy).
+    this.cpu = new Semaphore(cpuThreads);
   }
 
   /**
