@@ -57,6 +57,10 @@ final class BenchWebCommand implements Callable<Integer> {
       description = "An option for the crawler's JVM, repeatable: --jvm-option=-Xmx512m.")
   List<String> jvmOptions = new ArrayList<>();
 
+  @Option(names = "--compare-fetch",
+      description = "Instead of crawling: fetch every page with a thread per fetch in flight and with OkHttp's asynchronous calls, and compare.")
+  boolean compareFetch;
+
   @Option(names = "--keep", description = "Keep each run's directory (seeds, output, summary, log, time) and print it.")
   boolean keep;
 
@@ -66,6 +70,10 @@ final class BenchWebCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     PrintStream out = System.out;
+    if (compareFetch) {
+      FetchModes.compare(out, hosts, pages, latencyMs);
+      return 0;
+    }
     long delay = delayMs == null ? Politeness.DEFAULT_DELAY_MS : delayMs;
     double limit = hosts / ((latencyMs + delay) / 1000.0);
     out.printf("bench web: %,d hosts x %,d pages, latency %d ms, delay %d ms: politeness limit %.0f pages/s, %d cores%n",
