@@ -242,7 +242,9 @@ final class CrawlCommand implements Callable<Integer> {
         }
         return service;
       }
-      return RedisCrawl.join(crawlConfig, where.frontier, where.crawlId, where.lease(), crawlConfig.threads() + 4);
+      return RedisCrawl.join(crawlConfig, where.frontier, where.crawlId, where.lease(),
+          // The threads after each fetch, the lease loop, and fetch threads giving a lease back.
+          Math.max(12, crawlConfig.threads() + 4));
     } catch (IllegalArgumentException e) {
       throw invalid(e);
     }

@@ -40,6 +40,11 @@ public final class Fetcher implements AutoCloseable {
    * common on servers (5 s) unless the politeness delay asks for longer.
    */
   public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(4);
+  /**
+   * A request that fails unanswered on a connection idle this long is sent again on a new one:
+   * long enough that a server dropping requests is not asked twice, short of any keep-alive.
+   */
+  static final Duration STALE_AFTER = Duration.ofMillis(500);
   /** Connection pools at most, hosts spread over them by their name's hash. */
   private static final int MAX_POOL_SHARDS = 64;
   /** Idle connections a pool is given at least (hosts do not spread evenly). */
@@ -60,7 +65,7 @@ public final class Fetcher implements AutoCloseable {
   private final AddressPolicy addressPolicy;
   private final AtomicBoolean closed = new AtomicBoolean();
   private final DnsCache dns;
-  private final ConnectionCounter connections = new ConnectionCounter();
+  private final ConnectionCounter connections;
 
   private Fetcher(Builder b) {
     this.userAgent = b.userAgent;
@@ -68,6 +73,7 @@ public final class Fetcher implements AutoCloseable {
     this.ticker = b.ticker;
     this.clock = b.clock;
     this.addressPolicy = b.addressPolicy;
+    this.connections = new ConnectionCounter(ticker);
     this.dns = new DnsCache(addressPolicy::resolve, DNS_TTL.toNanos(), DNS_MAX_HOSTS, ticker);
     OkHttpClient client =
         new OkHttpClient.Builder()
@@ -158,7 +164,7 @@ public final class Fetcher implements AutoCloseable {
       String reason = FetchError.reason(e);
       log.debug("fetch {} failed: {} ({})", url, error.label(), reason);
       capture.stale = capture.requestHead() != null && capture.responseHead() == null
-          && !capture.newConnection;
+          && !capture.newConnection && capture.idleNanos >= STALE_AFTER.toNanos();
       return FetchResult.failure(url, elapsedMs(start), error, reason);
     }
   }

@@ -2,6 +2,7 @@ package dev.sieve.fetch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.google.common.base.Ticker;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -14,6 +15,7 @@ import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -22,6 +24,13 @@ class KeptConnectionTest {
   private final ExecutorService server = Executors.newSingleThreadExecutor();
   private final AtomicInteger accepted = new AtomicInteger();
   private ServerSocket listener;
+  private final AtomicLong now = new AtomicLong();
+  private final Ticker ticker = new Ticker() {
+    @Override
+    public long read() {
+      return now.get();
+    }
+  };
 
   @AfterEach
   void stop() throws IOException {
@@ -33,8 +42,9 @@ class KeptConnectionTest {
   void fetch_afterServerClosedKeptConnection_sentAgainOnNewConnection() throws Exception {
     // Each connection answers one request with keep-alive, then the server closes it.
     start(1);
-    try (Fetcher fetcher = Fetcher.builder().idleConnections(10, Duration.ofMinutes(1)).build()) {
+    try (Fetcher fetcher = fetcher()) {
       FetchResult first = fetcher.fetch(url());
+      now.addAndGet(Duration.ofSeconds(1).toNanos()); // the connection idle for a politeness delay
       FetchResult second = fetcher.fetch(url());
 
       assertThat(first.status()).isEqualTo(200);
@@ -45,9 +55,21 @@ class KeptConnectionTest {
   }
 
   @Test
+  void fetch_requestDroppedOnConnectionJustUsed_notSentAgain() throws Exception {
+    start(1);
+    try (Fetcher fetcher = fetcher()) {
+      fetcher.fetch(url());
+      FetchResult second = fetcher.fetch(url());
+
+      assertThat(second.status()).isZero();
+      assertThat(accepted.get()).isEqualTo(1);
+    }
+  }
+
+  @Test
   void fetch_keptConnection_reused() throws Exception {
     start(Integer.MAX_VALUE);
-    try (Fetcher fetcher = Fetcher.builder().idleConnections(10, Duration.ofMinutes(1)).build()) {
+    try (Fetcher fetcher = fetcher()) {
       for (int i = 0; i < 3; i++) {
         assertThat(fetcher.fetch(url()).status()).isEqualTo(200);
       }
@@ -55,6 +77,10 @@ class KeptConnectionTest {
       assertThat(fetcher.connectionsOpened()).isEqualTo(1);
       assertThat(fetcher.connectionsReused()).isEqualTo(2);
     }
+  }
+
+  private Fetcher fetcher() {
+    return Fetcher.builder().idleConnections(10, Duration.ofMinutes(1)).ticker(ticker).build();
   }
 
   private String url() {
