@@ -73,8 +73,9 @@ public final class Fetcher implements AutoCloseable {
     this.ticker = b.ticker;
     this.clock = b.clock;
     this.addressPolicy = b.addressPolicy;
-    this.connections = new ConnectionCounter(ticker);
-    this.dns = new DnsCache(addressPolicy::resolve, DNS_TTL.toNanos(), DNS_MAX_HOSTS, ticker);
+    this.connections = new ConnectionCounter(b.connectionTicker);
+    this.dns = new DnsCache(addressPolicy::resolve, DNS_TTL.toNanos(), DNS_MAX_HOSTS,
+        b.connectionTicker);
     OkHttpClient client =
         new OkHttpClient.Builder()
             .connectTimeout(b.connectTimeout)
@@ -277,8 +278,19 @@ public final class Fetcher implements AutoCloseable {
     private AddressPolicy addressPolicy = AddressPolicy.allowAll();
     private int maxIdleConnections = FetchSettings.DEFAULT_MAX_IDLE_CONNECTIONS;
     private Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
+    /**
+     * Times how long connections stay idle and DNS answers are kept; apart from {@link #ticker},
+     * which times fetches.
+     */
+    private Ticker connectionTicker = Ticker.systemTicker();
 
     private Builder() {}
+
+    /** For tests: the ticker of idle connections and DNS answers (default the system's). */
+    Builder connectionTicker(Ticker connectionTicker) {
+      this.connectionTicker = connectionTicker;
+      return this;
+    }
 
     /** The agent, timeouts and body cap of {@code settings}. */
     public Builder settings(FetchSettings settings) {

@@ -80,7 +80,8 @@ class KeptConnectionTest {
   }
 
   private Fetcher fetcher() {
-    return Fetcher.builder().idleConnections(10, Duration.ofMinutes(1)).ticker(ticker).build();
+    return Fetcher.builder().idleConnections(10, Duration.ofMinutes(1)).connectionTicker(ticker)
+        .build();
   }
 
   private String url() {
