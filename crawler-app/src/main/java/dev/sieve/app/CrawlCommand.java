@@ -45,8 +45,14 @@ final class CrawlCommand implements Callable<Integer> {
   @Mixin FrontierOptions where;
 
   @Setting("threads")
-  @Option(names = "--threads", defaultValue = "" + CrawlConfig.DEFAULT_THREADS, paramLabel = "N", description = "Worker threads (default ${DEFAULT-VALUE}).")
-  int threads;
+  @Option(names = "--threads", paramLabel = "N",
+      description = "Threads for the work after each fetch (parse, Sieve, output) at once; fetches do not wait for them (default: number of cores).")
+  Integer threads;
+
+  @Setting("maxInFlight")
+  @Option(names = "--max-in-flight", defaultValue = "" + CrawlConfig.DEFAULT_MAX_IN_FLIGHT, paramLabel = "N",
+      description = "Most fetches in flight at once over all hosts: they grow with the hosts ready to be fetched, each at most --per-host (default ${DEFAULT-VALUE}).")
+  int maxInFlight;
 
   @Setting("maxPages")
   @Option(names = "--max-pages", paramLabel = "N", description = "Stop after N pages fetched (default: no limit).")
@@ -198,7 +204,7 @@ final class CrawlCommand implements Callable<Integer> {
       if (metrics != null) {
         metrics.watch(crawler::progress);
       }
-      CrawlRun.Result result = run.run(crawler, seedFile, threads);
+      CrawlRun.Result result = run.run(crawler, seedFile, crawlConfig);
       finalProgress = result.summary();
       return result.exitCode();
     } finally {
@@ -236,7 +242,9 @@ final class CrawlCommand implements Callable<Integer> {
         }
         return service;
       }
-      return RedisCrawl.join(crawlConfig, where.frontier, where.crawlId, where.lease(), threads + 4);
+      return RedisCrawl.join(crawlConfig, where.frontier, where.crawlId, where.lease(),
+          // The threads after each fetch, the lease loop, and fetch threads giving a lease back.
+          Math.max(12, crawlConfig.threads() + 4));
     } catch (IllegalArgumentException e) {
       throw invalid(e);
     }
@@ -288,8 +296,11 @@ final class CrawlCommand implements Callable<Integer> {
   private CrawlConfig crawlConfig(SeedFile seedFile) {
     CrawlConfig.Builder builder = CrawlConfig.builder()
         .seeds(seedFile.seeds())
-        .threads(threads)
+        .maxInFlight(maxInFlight)
         .pendingMemoryBytes(pendingMemory);
+    if (threads != null) {
+      builder.threads(threads);
+    }
     politeness.applyTo(builder);
     sieve.applyTo(builder);
     fetch.applyTo(builder, userAgent).scope(this::scopeSettings);

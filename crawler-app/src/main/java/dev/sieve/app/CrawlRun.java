@@ -63,7 +63,8 @@ final class CrawlRun {
    *
    * @return the exit code and the final counters
    */
-  Result run(Crawler crawler, SeedFile seedFile, int threads) throws InterruptedException {
+  Result run(Crawler crawler, SeedFile seedFile, dev.sieve.crawl.CrawlConfig config)
+      throws InterruptedException {
     PrintStream out = System.out;
     CountDownLatch done = new CountDownLatch(1);
     Thread hook = new Thread(() -> {
@@ -77,7 +78,8 @@ final class CrawlRun {
     }, "crawl-stop");
     Runtime.getRuntime().addShutdownHook(hook);
     try {
-      log.info("Crawling {} seed(s) with {} threads into {}", seedFile.seeds().size(), threads, output.file());
+      log.info("Crawling {} seed(s), up to {} fetches in flight and {} threads for the rest, into {}",
+          seedFile.seeds().size(), config.maxInFlight(), config.threads(), output.file());
       CrawlProgress summary;
       try (ProgressReporter progress = new ProgressReporter(
           crawler::progress, output.progressInterval(), System.console() != null)) {

@@ -20,6 +20,8 @@ final class CrawlSummary {
     out.printf(Locale.ROOT, "  skipped:           %s%n", ProgressReporter.counts(p.skipped()));
     out.printf(Locale.ROOT, "  sitemaps:          %s%n", ProgressReporter.counts(p.sitemaps()));
     out.printf(Locale.ROOT, "  retries:           %,d%n", p.retries());
+    out.printf(Locale.ROOT, "  connections:       %,d opened, %,d reused; at most %,d fetches in flight%n",
+        p.connections().opened(), p.connections().reused(), p.connections().mostFetching());
     out.printf(Locale.ROOT, "  pending at end:    %,d%n", p.pending());
     out.printf(Locale.ROOT, "  skipped seeds:     %,d%n", skippedSeeds);
     out.printf(Locale.ROOT, "  sieve:             ~%,d URLs seen, fpp %.2g%n", p.sieveEstimate(), p.sieveFpp());

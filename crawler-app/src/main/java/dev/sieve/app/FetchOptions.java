@@ -43,6 +43,11 @@ final class FetchOptions {
       description = "Body cap after decompression; longer bodies are truncated (default ${DEFAULT-VALUE}).")
   long maxBodyBytes;
 
+  @Setting("maxIdleConnections")
+  @Option(names = "--max-idle-connections", defaultValue = "" + FetchSettings.DEFAULT_MAX_IDLE_CONNECTIONS, paramLabel = "N",
+      description = "Idle connections kept open for their host's next fetch, across its politeness delay; past it the least recently used is closed (default ${DEFAULT-VALUE}).")
+  int maxIdleConnections;
+
   /**
    * Sets the fetch and robots settings of {@code config}, sending {@code userAgent}.
    *
@@ -57,7 +62,8 @@ final class FetchOptions {
     fetch.userAgent(userAgent)
         .retries(retries)
         .hostFailureLimit(hostFailureLimit)
-        .maxBodyBytes(maxBodyBytes);
+        .maxBodyBytes(maxBodyBytes)
+        .maxIdleConnections(maxIdleConnections);
     Check.between("--max-retry-after", maxRetryAfterSeconds, 0,
         FetchSettings.MAX_RETRY_AFTER_LIMIT.toSeconds());
     fetch.maxRetryAfter(Duration.ofSeconds(maxRetryAfterSeconds));

@@ -65,13 +65,17 @@ final class ProgressReporter implements AutoCloseable {
     long heapUsed = runtime.totalMemory() - runtime.freeMemory();
     return String.format(
         Locale.ROOT,
-        "%,d pages (%.1f/s now, %.1f/s avg), %,d pending, %,d in flight, %,d hosts, %,d errors%s,"
+        "%,d pages (%.1f/s now, %.1f/s avg), %,d pending, %,d in flight (%,d fetching),"
+            + " connections %,d opened %,d reused, %,d hosts, %,d errors%s,"
             + " links %s, skipped %s,%s sieve ~%,d URLs fpp %.2g in %d layer(s), heap %s of %s",
         now.pages(),
         intervalRate,
         now.pagesPerSecond(),
         now.pending(),
         now.inFlight(),
+        now.connections().fetching(),
+        now.connections().opened(),
+        now.connections().reused(),
         now.hosts(),
         now.errorTotal(),
         now.errors().isEmpty() ? "" : " " + counts(now.errors()),

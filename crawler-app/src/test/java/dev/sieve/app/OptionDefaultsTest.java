@@ -121,7 +121,11 @@ class OptionDefaultsTest {
         .seeds(List.of(Url.parse("http://127.0.0.1:9/").orElseThrow())).build();
     OutputSettings output = OutputSettings.builder().build();
 
-    assertThat(config.threads()).isEqualTo(Integer.parseInt(defaultOf("--threads")));
+    assertThat(config.threads()).as("no --threads: one per core")
+        .isEqualTo(Runtime.getRuntime().availableProcessors());
+    assertThat(config.maxInFlight()).isEqualTo(Integer.parseInt(defaultOf("--max-in-flight")));
+    assertThat(config.fetch().maxIdleConnections())
+        .isEqualTo(Integer.parseInt(defaultOf("--max-idle-connections")));
     assertThat(config.expectedUrls()).isEqualTo(Long.parseLong(defaultOf("--expected-urls")));
     assertThat(config.falsePositiveRate()).isEqualTo(Double.parseDouble(defaultOf("--fpp")));
     assertThat(config.fetch().userAgent()).isEqualTo(defaultOf("--user-agent"));

@@ -26,13 +26,16 @@ import java.util.function.Consumer;
  * Builder#build()}, whose messages name the offending value.
  */
 public final class CrawlConfig {
-  /** Default {@link Builder#threads}. */
-  public static final int DEFAULT_THREADS = 8;
+  /** Default {@link Builder#threads}: as many as the machine has cores. */
+  public static final int DEFAULT_THREADS = Runtime.getRuntime().availableProcessors();
+  /** Default {@link Builder#maxInFlight}. */
+  public static final int DEFAULT_MAX_IN_FLIGHT = 1000;
   /** Default {@link Builder#stopTimeout}, in seconds. */
   public static final long DEFAULT_STOP_TIMEOUT_SECONDS = 30;
 
   final List<Url> seeds;
   final int threads;
+  final int maxInFlight;
   final long maxPages;
   final FetchSettings fetch;
   final RobotsSettings robots;
@@ -62,6 +65,7 @@ public final class CrawlConfig {
   private CrawlConfig(Builder b) {
     this.seeds = List.copyOf(b.seeds);
     this.threads = b.threads;
+    this.maxInFlight = b.maxInFlight;
     this.maxPages = b.maxPages;
     this.fetch = b.fetch.build();
     this.robots = b.robots.build();
@@ -109,6 +113,20 @@ public final class CrawlConfig {
     return threads;
   }
 
+  public int maxInFlight() {
+    return maxInFlight;
+  }
+
+  /**
+   * How long an idle connection is kept for its host's next fetch: across the politeness delay
+   * (and a second more), at least the fetcher's default.
+   */
+  Duration idleConnectionTimeout() {
+    Duration acrossDelay = politenessDelay.plusSeconds(1);
+    return acrossDelay.compareTo(dev.sieve.fetch.Fetcher.DEFAULT_IDLE_TIMEOUT) > 0
+        ? acrossDelay : dev.sieve.fetch.Fetcher.DEFAULT_IDLE_TIMEOUT;
+  }
+
   public long expectedUrls() {
     return expectedUrls;
   }
@@ -147,6 +165,7 @@ public final class CrawlConfig {
   public static final class Builder {
     private List<Url> seeds = List.of();
     private int threads = DEFAULT_THREADS;
+    private int maxInFlight = DEFAULT_MAX_IN_FLIGHT;
     private long maxPages = Long.MAX_VALUE;
     private final FetchSettings.Builder fetch = FetchSettings.builder();
     private final RobotsSettings.Builder robots = RobotsSettings.builder();
@@ -263,9 +282,21 @@ public final class CrawlConfig {
       return this;
     }
 
-    /** Worker threads (default 8). */
+    /**
+     * Threads for the work after each fetch, parse, Sieve and output, at once (default: as many
+     * as cores). Fetches do not wait for them: see {@link #maxInFlight}.
+     */
     public Builder threads(int threads) {
       this.threads = threads;
+      return this;
+    }
+
+    /**
+     * The most fetches in flight at once, over all hosts (default 1000): they grow with the
+     * hosts that are ready, each at most its per-host limit.
+     */
+    public Builder maxInFlight(int maxInFlight) {
+      this.maxInFlight = maxInFlight;
       return this;
     }
 
@@ -354,6 +385,7 @@ public final class CrawlConfig {
         throw new IllegalArgumentException("seeds (none) must hold at least one URL");
       }
       positive("threads", threads);
+      positive("maxInFlight", maxInFlight);
       positive("maxPages", maxPages);
       notNegative("stopTimeout", stopTimeout);
       checkSitemapsOnSeeds(sitemaps.build());

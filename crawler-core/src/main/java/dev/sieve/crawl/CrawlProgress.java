@@ -29,6 +29,7 @@ import java.util.Map;
  * @param sitemaps sitemap files and what they listed: {@code fetched}, {@code failed}, {@code
  *     cut}, {@code from-sitemap} (URLs listed, each with its fate in {@code links}), {@code
  *     over-url-cap}, {@code cross-authority}, {@code over-authority-cap} (only those above 0)
+ * @param connections fetches in flight and the connections they used
  */
 public record CrawlProgress(
     Duration elapsed,
@@ -47,7 +48,21 @@ public record CrawlProgress(
     int sieveLayers,
     int capacityWarnings,
     Map<String, Long> links,
-    Map<String, Long> sitemaps) {
+    Map<String, Long> sitemaps,
+    Connections connections) {
+
+  /**
+   * Fetches in flight (now and at most) and the connections opened and reused for them.
+   *
+   * @param fetching fetches in flight now
+   * @param mostFetching the most fetches in flight at once so far
+   * @param opened connections opened (each a TCP, and for https a TLS, handshake)
+   * @param reused requests sent on a connection kept open from an earlier one
+   */
+  public record Connections(int fetching, int mostFetching, long opened, long reused) {
+    /** None yet. */
+    public static final Connections NONE = new Connections(0, 0, 0, 0);
+  }
 
   /** Records with an error of any kind. */
   public long errorTotal() {

@@ -14,8 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -23,9 +21,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A crawl: worker threads take URLs from the {@link Frontier} and run each through fetch → parse
- * → sieve → enqueue ({@link UrlPipeline#crawl(Lease)}), until nothing is pending or in flight, the
- * page limit is reached, or {@link #stop()} is called.
+ * A crawl: each URL the {@link Frontier} hands out runs through fetch → parse → sieve → enqueue
+ * ({@link UrlPipeline#crawl(Lease)}) on a thread of its own as soon as its host is ready, up to
+ * {@code maxInFlight} at once ({@link LeaseRunner}); the work after each fetch runs on at most
+ * {@code threads} at once ({@link WorkSlots}). Until nothing is pending or in flight, the page
+ * limit is reached, or {@link #stop()} is called.
  *
  * <p>Every URL taken ends as exactly one {@link PageRecord} handed to the {@link CrawlListener},
  * after its last attempt. Failures of the web (HTTP errors, timeouts, traps) are data in those
@@ -46,6 +46,10 @@ public final class Crawler {
   /** Permits for URLs still to be done under --max-pages; a retried URL gives its permit back. */
   private final Semaphore pageBudget;
   private final AtomicInteger runs = new AtomicInteger();
+  /** How often the lease loop looks again at a spent page budget while URLs are in flight. */
+  private static final long BUDGET_POLL_MS = 20;
+  private final WorkSlots slots;
+  private final LeaseRunner leases;
   private volatile boolean stopping;
   private volatile long startedAt;
   /** The I/O failure that stopped the crawl (output or state unwritable), or null. */
@@ -62,8 +66,10 @@ public final class Crawler {
     stats.add(frontier.restoredCounts());
     this.pageBudget = new Semaphore((int) Math.min(Integer.MAX_VALUE, config.maxPages));
     this.recorder = new Recorder(listener, frontier, stats, config.clock);
+    this.slots = new WorkSlots(config.threads);
+    this.leases = new LeaseRunner(config.maxInFlight);
     this.pipeline = new UrlPipeline(config, seeds, frontier, listener, recorder, pageBudget,
-        () -> stopping);
+        () -> stopping, slots);
     frontier.beforeCheckpoint(pipeline::sync);
   }
 
@@ -117,25 +123,8 @@ public final class Crawler {
       frontier.push(seed, 0);
     }
     frontier.start();
-    ExecutorService workers =
-        Executors.newFixedThreadPool(config.threads, runnable -> {
-          Thread thread = new Thread(runnable);
-          thread.setName("crawler-" + thread.getId());
-          thread.setDaemon(true);
-          return thread;
-        });
-    for (int i = 0; i < config.threads; i++) {
-      workers.execute(this::work);
-    }
-    workers.shutdown();
     try {
-      while (!workers.awaitTermination(100, TimeUnit.MILLISECONDS)) {
-        if (stopping && !workers.awaitTermination(config.stopTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
-          log.warn("Stop: fetches still in flight after {}; abandoning them", config.stopTimeout);
-          workers.shutdownNow();
-          break;
-        }
-      }
+      leases.run(this::nextLease, this::crawl, () -> stopping, config.stopTimeout);
     } finally {
       frontier.close();
       closePipeline();
@@ -198,7 +187,9 @@ public final class Crawler {
         frontier.seenLayers(),
         frontier.capacityWarnings(),
         stats.linkFates(),
-        stats.sitemaps());
+        stats.sitemaps(),
+        new CrawlProgress.Connections(slots.fetching(), slots.mostFetching(),
+            pipeline.connectionsOpened(), pipeline.connectionsReused()));
   }
 
   /** The crawl's refusals with the frontier's beside them. */
@@ -211,42 +202,58 @@ public final class Crawler {
     return skipped;
   }
 
-  private void work() {
+  /**
+   * The next lease under the page budget, waiting for one to be ready; null when the frontier is
+   * finished or closed, the crawl stops, or the budget is spent with nothing in flight that could
+   * give some back (a retried URL returns its permit).
+   */
+  private Lease nextLease() throws InterruptedException {
     try {
-      // A worker holding a permit waits in take() until a URL is ready or the frontier is
-      // finished (nothing pending, nothing in flight), so no permit is wasted.
-      while (!stopping && pageBudget.tryAcquire()) {
-        awaitDiskSpace();
-        Lease lease = frontier.take();
-        if (lease == null) {
-          return;
-        }
-        try {
-          pipeline.crawl(lease);
-        } catch (Recorder.OutputFailure | UncheckedIOException e) {
-          throw e;
-        } catch (RuntimeException e) {
-          // A bug, not the web: record the URL so nothing is lost silently, and keep crawling.
-          log.error("Internal error while crawling {}", lease.url(), e);
-          Recorder.Outcome outcome = recorder.of(lease);
-          outcome.record(null, 0, 0, "internal-error");
-          outcome.finish();
+      while (!pageBudget.tryAcquire(BUDGET_POLL_MS, TimeUnit.MILLISECONDS)) {
+        if (stopping || leases.running() == 0) {
+          return null;
         }
       }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+      awaitDiskSpace();
+      return stopping ? null : frontier.take();
+    } catch (UncheckedIOException e) {
+      fail(e.getMessage());
+      return null;
+    }
+  }
+
+  /** Runs one lease through the pipeline, on a thread of the {@link LeaseRunner}. */
+  private void crawl(Lease lease) {
+    try {
+      pipeline.crawl(lease);
     } catch (Recorder.OutputFailure | UncheckedIOException e) {
       // The output or the frontier's own files failed (a full disk, a damaged spill segment): the
       // URL in hand stays in flight (fetched again on resume), and the crawl stops with the reason
       // rather than lose records.
-      synchronized (this) {
-        if (failure == null) {
-          failure = e.getMessage();
-          log.error("Stopping the crawl: {}", e.getMessage());
-        }
+      fail(e.getMessage());
+    } catch (RuntimeException e) {
+      // A bug, not the web: record the URL so nothing is lost silently, and keep crawling.
+      log.error("Internal error while crawling {}", lease.url(), e);
+      try {
+        Recorder.Outcome outcome = recorder.of(lease);
+        outcome.record(null, 0, 0, "internal-error");
+        outcome.finish();
+      } catch (Recorder.OutputFailure | UncheckedIOException failed) {
+        fail(failed.getMessage());
       }
-      stop();
+    } finally {
+      slots.leaveCpu();
     }
+  }
+
+  private void fail(String message) {
+    synchronized (this) {
+      if (failure == null) {
+        failure = message;
+        log.error("Stopping the crawl: {}", message);
+      }
+    }
+    stop();
   }
 
   /** While the state disk is nearly full, new URLs wait (the guard logs why). */

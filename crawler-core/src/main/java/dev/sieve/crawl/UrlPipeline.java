@@ -43,9 +43,11 @@ final class UrlPipeline implements AutoCloseable {
   private final Semaphore pageBudget;
   /** Whether the crawl is stopping: no more retries. */
   private final BooleanSupplier stopping;
+  private final WorkSlots slots;
 
   UrlPipeline(CrawlConfig config, List<Url> seeds, Frontier frontier, CrawlListener listener,
-      Recorder recorder, Semaphore pageBudget, BooleanSupplier stopping) {
+      Recorder recorder, Semaphore pageBudget, BooleanSupplier stopping, WorkSlots slots) {
+    this.slots = slots;
     this.config = config;
     this.listener = listener;
     this.frontier = frontier;
@@ -72,6 +74,7 @@ final class UrlPipeline implements AutoCloseable {
   private static Fetcher fetcher(CrawlConfig config, List<Url> seeds) {
     return Fetcher.builder()
         .settings(config.fetch)
+        .idleConnections(config.fetch.maxIdleConnections(), config.idleConnectionTimeout())
         .ticker(config.ticker)
         .clock(config.clock)
         .addressPolicy(config.scope.allowPrivate()
@@ -136,6 +139,14 @@ final class UrlPipeline implements AutoCloseable {
     fetcher.close();
     sitemaps.close();
     archive.close();
+  }
+
+  long connectionsOpened() {
+    return fetcher.connectionsOpened();
+  }
+
+  long connectionsReused() {
+    return fetcher.connectionsReused();
   }
 
   /** Forces what was archived to the disk (before each checkpoint). */
@@ -223,7 +234,7 @@ final class UrlPipeline implements AutoCloseable {
 
   /** {@link #fetch(String)} of a page, whose {@code outcome} learns where it was archived. */
   private FetchResult fetch(String url, Recorder.Outcome outcome) {
-    FetchResult result = hosts.observe(url, fetcher.fetch(url));
+    FetchResult result = hosts.observe(url, slots.fetch(() -> fetcher.fetch(url), outcome != null));
     archive.write(result, outcome);
     return result;
   }

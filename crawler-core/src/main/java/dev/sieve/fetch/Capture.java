@@ -35,6 +35,15 @@ final class Capture {
   };
 
   private String ip;
+  /** Whether the call opened its connection rather than reusing a pooled one. */
+  volatile boolean newConnection;
+  /** How long the reused connection had been idle; 0 for a new one. */
+  volatile long idleNanos;
+  /**
+   * Whether the call failed on a connection reused after an idle time before any answer: the
+   * server most likely closed it while idle.
+   */
+  boolean stale;
   private byte[] requestHead;
   private byte[] responseHead;
 

@@ -29,6 +29,11 @@ public final class FetchSettings {
   /** Default {@link Builder#maxRetryAfter}, in seconds. */
   public static final long DEFAULT_MAX_RETRY_AFTER_SECONDS = 300;
   /** The most {@link Builder#maxRetryAfter} accepts: a host is never held longer than a day. */
+  /**
+   * Default {@link Builder#maxIdleConnections}: an idle connection for each of thousands of hosts
+   * between their fetches (a few KB of heap and one file descriptor each).
+   */
+  public static final int DEFAULT_MAX_IDLE_CONNECTIONS = 4096;
   public static final Duration MAX_RETRY_AFTER_LIMIT = Duration.ofDays(1);
 
   private final String userAgent;
@@ -41,6 +46,7 @@ public final class FetchSettings {
   private final Duration callTimeout;
   private final int hostFailureLimit;
   private final Duration maxRetryAfter;
+  private final int maxIdleConnections;
 
   private FetchSettings(Builder b) {
     this.userAgent = b.userAgent;
@@ -53,6 +59,7 @@ public final class FetchSettings {
     this.callTimeout = b.callTimeout;
     this.hostFailureLimit = b.hostFailureLimit;
     this.maxRetryAfter = b.maxRetryAfter;
+    this.maxIdleConnections = b.maxIdleConnections;
   }
 
   public static Builder builder() {
@@ -100,6 +107,10 @@ public final class FetchSettings {
     return hostFailureLimit;
   }
 
+  public int maxIdleConnections() {
+    return maxIdleConnections;
+  }
+
   public Duration maxRetryAfter() {
     return maxRetryAfter;
   }
@@ -116,6 +127,7 @@ public final class FetchSettings {
     private Duration callTimeout = Duration.ofSeconds(DEFAULT_CALL_TIMEOUT_SECONDS);
     private int hostFailureLimit = DEFAULT_HOST_FAILURE_LIMIT;
     private Duration maxRetryAfter = Duration.ofSeconds(DEFAULT_MAX_RETRY_AFTER_SECONDS);
+    private int maxIdleConnections = DEFAULT_MAX_IDLE_CONNECTIONS;
 
     private Builder() {}
 
@@ -186,6 +198,15 @@ public final class FetchSettings {
       return this;
     }
 
+    /**
+     * Idle connections kept open for the next fetch of their host, across its politeness delay
+     * (default 4096); past it the least recently used is closed.
+     */
+    public Builder maxIdleConnections(int max) {
+      this.maxIdleConnections = max;
+      return this;
+    }
+
     public FetchSettings build() {
       Check.notBlank("userAgent", userAgent);
       Check.atLeast("retries", retries, 0);
@@ -195,6 +216,7 @@ public final class FetchSettings {
       Check.positive("hostFailureLimit", hostFailureLimit);
       Check.notNegative("maxRetryAfter", maxRetryAfter);
       Check.atMost("maxRetryAfter", maxRetryAfter, MAX_RETRY_AFTER_LIMIT);
+      Check.atLeast("maxIdleConnections", maxIdleConnections, 0);
       return new FetchSettings(this);
     }
   }

@@ -2,6 +2,7 @@ package dev.sieve.fetch;
 
 import com.google.common.base.Ticker;
 import java.io.IOException;
+import java.net.UnknownHostException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -19,7 +20,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Fetches one URL with a GET and returns what happened as a {@link FetchResult}; network and HTTP
  * failures are results, not exceptions. Redirects are not followed and nothing is retried: one
- * fetch sends at most one request. Thread-safe: share one instance (and so one connection pool)
+ * fetch gets at most one answer (a request sent on a kept connection that the server had closed
+ * while idle, and so never answered, is sent once more on a new one). Connections are kept across
+ * a host's politeness delay. Thread-safe: share one instance (and so its connection pools)
  * across workers, and {@link #close()} it when done.
  */
 public final class Fetcher implements AutoCloseable {
@@ -27,16 +30,42 @@ public final class Fetcher implements AutoCloseable {
   public static final String DEFAULT_USER_AGENT = "SieveBot/0.1 (+https://example.invalid/sieve)";
 
   private static final Logger log = LoggerFactory.getLogger(Fetcher.class);
+  /** How long a host's resolved addresses are used before it is looked up again. */
+  static final Duration DNS_TTL = Duration.ofMinutes(5);
+  /** Hosts whose addresses are kept at most. */
+  private static final int DNS_MAX_HOSTS = 100_000;
+  /**
+   * Default {@link Builder#idleConnections} timeout: without retries a pooled connection the
+   * server has closed fails the fetch, so idle connections go before the shortest keep-alive
+   * common on servers (5 s) unless the politeness delay asks for longer.
+   */
+  public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(4);
+  /**
+   * A request that fails unanswered on a connection idle this long is sent again on a new one:
+   * long enough that a server dropping requests is not asked twice, short of any keep-alive.
+   */
+  static final Duration STALE_AFTER = Duration.ofMillis(500);
+  /** Connection pools at most, hosts spread over them by their name's hash. */
+  private static final int MAX_POOL_SHARDS = 64;
+  /** Idle connections a pool is given at least (hosts do not spread evenly). */
+  private static final int IDLE_PER_SHARD = 32;
   private static final String ACCEPT =
       "text/html,application/xhtml+xml;q=0.9,text/plain;q=0.8,*/*;q=0.5";
 
-  private final OkHttpClient client;
+  /**
+   * One client per shard of the hosts, each with its own share of the idle connections: OkHttp
+   * looks for a pooled connection by scanning every connection in its pool, which with thousands
+   * of hosts cost more CPU than the rest of the crawl.
+   */
+  private final OkHttpClient[] clients;
   private final String userAgent;
   private final long maxBodyBytes;
   private final Ticker ticker;
   private final Clock clock;
   private final AddressPolicy addressPolicy;
   private final AtomicBoolean closed = new AtomicBoolean();
+  private final DnsCache dns;
+  private final ConnectionCounter connections;
 
   private Fetcher(Builder b) {
     this.userAgent = b.userAgent;
@@ -44,7 +73,10 @@ public final class Fetcher implements AutoCloseable {
     this.ticker = b.ticker;
     this.clock = b.clock;
     this.addressPolicy = b.addressPolicy;
-    this.client =
+    this.connections = new ConnectionCounter(b.connectionTicker);
+    this.dns = new DnsCache(addressPolicy::resolve, DNS_TTL.toNanos(), DNS_MAX_HOSTS,
+        b.connectionTicker);
+    OkHttpClient client =
         new OkHttpClient.Builder()
             .connectTimeout(b.connectTimeout)
             .readTimeout(b.readTimeout)
@@ -58,11 +90,19 @@ public final class Fetcher implements AutoCloseable {
             .addNetworkInterceptor(new NoSilentRetries())
             // Inside NoSilentRetries: sees the exchange exactly as on the wire.
             .addNetworkInterceptor(Capture.INTERCEPTOR)
-            // Without retries a pooled connection the server has closed fails the fetch; idle
-            // connections are dropped before the shortest keep-alive common on servers (5 s).
-            .connectionPool(new ConnectionPool(5, 4, TimeUnit.SECONDS))
-            .dns(addressPolicy::resolve)
+            // An idle connection per host waits out the host's politeness delay for its next fetch
+            // (see Builder#idleConnections).
+            .dns(dns)
+            .eventListener(connections)
             .build();
+    int shards = Math.max(1, Math.min(MAX_POOL_SHARDS, b.maxIdleConnections / IDLE_PER_SHARD));
+    this.clients = new OkHttpClient[shards];
+    for (int i = 0; i < shards; i++) {
+      clients[i] = client.newBuilder()
+          .connectionPool(new ConnectionPool(
+              (b.maxIdleConnections + shards - 1) / shards, b.idleTimeout.toMillis(), TimeUnit.MILLISECONDS))
+          .build();
+    }
   }
 
   /** Returns a builder with the documented defaults. */
@@ -89,6 +129,17 @@ public final class Fetcher implements AutoCloseable {
       throw new IllegalStateException("Fetcher is closed");
     }
     Capture capture = new Capture();
+    FetchResult result = fetch(url, httpUrl, capture);
+    if (capture.stale) {
+      // A kept connection the server had closed while idle: the request never got an answer, so
+      // it is sent once more, on a new connection.
+      log.debug("fetch {}: kept connection closed by the server; sending again", url);
+      result = fetch(url, httpUrl, new Capture());
+    }
+    return result;
+  }
+
+  private FetchResult fetch(String url, HttpUrl httpUrl, Capture capture) {
     Request request =
         new Request.Builder()
             .url(httpUrl)
@@ -101,7 +152,7 @@ public final class Fetcher implements AutoCloseable {
             .build();
     Instant date = clock.instant();
     long start = ticker.read();
-    Call call = client.newCall(request);
+    Call call = clients[Math.floorMod(httpUrl.host().hashCode(), clients.length)].newCall(request);
     try {
       if (bypassesDns(httpUrl.host())) {
         addressPolicy.resolve(httpUrl.host()); // throws if refused: nothing is sent
@@ -113,6 +164,8 @@ public final class Fetcher implements AutoCloseable {
       FetchError error = FetchError.classify(e);
       String reason = FetchError.reason(e);
       log.debug("fetch {} failed: {} ({})", url, error.label(), reason);
+      capture.stale = capture.requestHead() != null && capture.responseHead() == null
+          && !capture.newConnection && capture.idleNanos >= STALE_AFTER.toNanos();
       return FetchResult.failure(url, elapsedMs(start), error, reason);
     }
   }
@@ -131,7 +184,27 @@ public final class Fetcher implements AutoCloseable {
    * now: lets a caller record the refusal before spending anything else on the URL.
    */
   public boolean refusesAddress(String host) {
-    return addressPolicy.refuses(host);
+    if (addressPolicy.exempts(host)) {
+      return false;
+    }
+    try {
+      dns.lookup(host);
+      return false;
+    } catch (BlockedAddressException e) {
+      return true;
+    } catch (UnknownHostException e) {
+      return false;
+    }
+  }
+
+  /** Connections opened so far (TCP connects that succeeded). */
+  public long connectionsOpened() {
+    return connections.opened();
+  }
+
+  /** Requests so far sent on a connection kept from an earlier one. */
+  public long connectionsReused() {
+    return connections.reused();
   }
 
   private FetchResult read(String url, Call call, Response response, long start, Instant date,
@@ -180,8 +253,10 @@ public final class Fetcher implements AutoCloseable {
   @Override
   public void close() {
     if (closed.compareAndSet(false, true)) {
-      client.dispatcher().executorService().shutdown();
-      client.connectionPool().evictAll();
+      clients[0].dispatcher().executorService().shutdown();
+      for (OkHttpClient client : clients) {
+        client.connectionPool().evictAll();
+      }
     }
   }
 
@@ -201,8 +276,21 @@ public final class Fetcher implements AutoCloseable {
     private Ticker ticker = Ticker.systemTicker();
     private Clock clock = Clock.systemUTC();
     private AddressPolicy addressPolicy = AddressPolicy.allowAll();
+    private int maxIdleConnections = FetchSettings.DEFAULT_MAX_IDLE_CONNECTIONS;
+    private Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
+    /**
+     * Times how long connections stay idle and DNS answers are kept; apart from {@link #ticker},
+     * which times fetches.
+     */
+    private Ticker connectionTicker = Ticker.systemTicker();
 
     private Builder() {}
+
+    /** For tests: the ticker of idle connections and DNS answers (default the system's). */
+    Builder connectionTicker(Ticker connectionTicker) {
+      this.connectionTicker = connectionTicker;
+      return this;
+    }
 
     /** The agent, timeouts and body cap of {@code settings}. */
     public Builder settings(FetchSettings settings) {
@@ -210,7 +298,19 @@ public final class Fetcher implements AutoCloseable {
           .connectTimeout(settings.connectTimeout())
           .readTimeout(settings.readTimeout())
           .callTimeout(settings.callTimeout())
-          .maxBodyBytes(settings.maxBodyBytes());
+          .maxBodyBytes(settings.maxBodyBytes())
+          .idleConnections(settings.maxIdleConnections(), idleTimeout);
+    }
+
+    /**
+     * Keeps up to {@code max} idle connections (default 4096), each for up to {@code timeout}
+     * (default 4 s) after its last use: a crawl keeps each host's connection across its
+     * politeness delay so the next fetch needs no new TCP or TLS handshake.
+     */
+    public Builder idleConnections(int max, Duration timeout) {
+      this.maxIdleConnections = max;
+      this.idleTimeout = timeout;
+      return this;
     }
 
     /** The {@code User-Agent} sent with every request; must not be blank. */
@@ -297,6 +397,11 @@ public final class Fetcher implements AutoCloseable {
       if (clock == null) {
         throw new IllegalArgumentException("clock (null) must not be null");
       }
+      if (maxIdleConnections < 0) {
+        throw new IllegalArgumentException(
+            "maxIdleConnections (" + maxIdleConnections + ") must be >= 0");
+      }
+      checkTimeout("idleTimeout", idleTimeout);
       if (addressPolicy == null) {
         throw new IllegalArgumentException("addressPolicy (null) must not be null");
       }

@@ -15,7 +15,8 @@ import picocli.CommandLine.Command;
       BenchFrontierCommand.class,
       BenchLinksCommand.class,
       BenchCrawlCommand.class,
-      BenchRedisCommand.class
+      BenchRedisCommand.class,
+      BenchWebCommand.class
     })
 public final class BenchCommand implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -23,6 +24,6 @@ public final class BenchCommand implements Runnable {
   @Override
   public void run() {
     throw new CommandLine.ParameterException(
-        spec.commandLine(), "Missing benchmark: sieve, frontier, crawl or redis");
+        spec.commandLine(), "Missing benchmark: sieve, frontier, crawl, redis or web");
   }
 }

@@ -1,0 +1,102 @@
+package dev.sieve.crawl;
+
+import dev.sieve.frontier.Lease;
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs each lease the frontier hands out on a thread of its own, as soon as it is ready: the
+ * leases in flight grow with the hosts that are ready (the frontier gives each at most its
+ * per-host share) up to {@code maxInFlight}. Threads are made as needed and end when idle, so a
+ * crawl of three hosts has three, and a host that answers in 10 s holds its own leases only.
+ */
+final class LeaseRunner {
+  private static final Logger log = LoggerFactory.getLogger(LeaseRunner.class);
+
+  /** The next lease, waiting until one is ready; null when there is none to come. */
+  interface Source {
+    Lease next() throws InterruptedException;
+  }
+
+  private final int maxInFlight;
+  private final Semaphore slots;
+  private final AtomicInteger running = new AtomicInteger();
+  private final ExecutorService threads;
+
+  LeaseRunner(int maxInFlight) {
+    this.maxInFlight = maxInFlight;
+    this.slots = new Semaphore(maxInFlight);
+    AtomicInteger made = new AtomicInteger();
+    // No queue: a lease gets a thread at once (an idle one, else a new one); the slots bound them.
+    this.threads = Executors.newCachedThreadPool(runnable -> {
+      Thread thread = new Thread(runnable, "fetch-" + made.incrementAndGet());
+      thread.setDaemon(true);
+      return thread;
+    });
+  }
+
+  /**
+   * Takes leases from {@code source} while a slot is free, running {@code task} on each, until
+   * the source has none or {@code stopping}; then waits for the leases in flight (when stopping,
+   * at most {@code stopTimeout} before abandoning them).
+   */
+  void run(Source source, Consumer<Lease> task, BooleanSupplier stopping, Duration stopTimeout)
+      throws InterruptedException {
+    try {
+      while (!stopping.getAsBoolean()) {
+        slots.acquire();
+        Lease lease;
+        try {
+          lease = source.next();
+        } catch (RuntimeException | InterruptedException e) {
+          slots.release();
+          throw e;
+        }
+        if (lease == null) {
+          slots.release();
+          break;
+        }
+        running.incrementAndGet();
+        threads.execute(() -> {
+          try {
+            task.accept(lease);
+          } finally {
+            running.decrementAndGet();
+            slots.release();
+          }
+        });
+      }
+    } finally {
+      threads.shutdown();
+      awaitEnd(stopping, stopTimeout);
+    }
+  }
+
+  private void awaitEnd(BooleanSupplier stopping, Duration stopTimeout) throws InterruptedException {
+    while (!threads.awaitTermination(100, TimeUnit.MILLISECONDS)) {
+      if (stopping.getAsBoolean()
+          && !threads.awaitTermination(stopTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
+        log.warn("Stop: fetches still in flight after {}; abandoning them", stopTimeout);
+        threads.shutdownNow();
+        return;
+      }
+    }
+  }
+
+  /** Leases being worked on now. */
+  int running() {
+    return running.get();
+  }
+
+  int maxInFlight() {
+    return maxInFlight;
+  }
+}

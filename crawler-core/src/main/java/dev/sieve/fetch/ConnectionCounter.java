@@ -1,0 +1,67 @@
+package dev.sieve.fetch;
+
+import com.google.common.base.Ticker;
+import com.google.common.cache.Cache;
+import com.google.common.cache.CacheBuilder;
+import java.net.InetSocketAddress;
+import java.net.Proxy;
+import java.util.concurrent.atomic.LongAdder;
+import okhttp3.Call;
+import okhttp3.Connection;
+import okhttp3.EventListener;
+import okhttp3.Protocol;
+
+/**
+ * Counts the connections a client opens and the requests that found one open: every call's
+ * acquired connection is either new (a TCP connect that ended well) or reused; tells each call's
+ * {@link Capture} whether it opened one, or how long the one it reused had been idle. One listener for all calls; thread-safe.
+ */
+final class ConnectionCounter extends EventListener {
+  private final LongAdder opened = new LongAdder();
+  private final LongAdder acquired = new LongAdder();
+  /** When each pooled connection was last given back; forgotten with the connection. */
+  private final Cache<Connection, Long> releasedAt = CacheBuilder.newBuilder().weakKeys().build();
+  private final Ticker ticker;
+
+  ConnectionCounter(Ticker ticker) {
+    this.ticker = ticker;
+  }
+
+  @Override
+  public void connectStart(Call call, InetSocketAddress address, Proxy proxy) {
+    Capture capture = call.request().tag(Capture.class);
+    if (capture != null) {
+      capture.newConnection = true;
+    }
+  }
+
+  @Override
+  public void connectEnd(Call call, InetSocketAddress address, Proxy proxy, Protocol protocol) {
+    opened.increment();
+  }
+
+  @Override
+  public void connectionAcquired(Call call, Connection connection) {
+    acquired.increment();
+    Long released = releasedAt.getIfPresent(connection);
+    Capture capture = call.request().tag(Capture.class);
+    if (capture != null && released != null) {
+      capture.idleNanos = ticker.read() - released;
+    }
+  }
+
+  @Override
+  public void connectionReleased(Call call, Connection connection) {
+    releasedAt.put(connection, ticker.read());
+  }
+
+  /** Connections opened (TCP, and TLS where the URL is https). */
+  long opened() {
+    return opened.sum();
+  }
+
+  /** Requests sent on a connection opened for an earlier one. */
+  long reused() {
+    return Math.max(0, acquired.sum() - opened.sum());
+  }
+}
