@@ -63,6 +63,16 @@ public record Hash128(long h1, long h2) {
     return new Hash128(hash[0], hash[1]);
   }
 
+  /**
+   * Hashes {@code length} bytes of {@code bytes} from {@code offset} into this thread's pair {h1,
+   * h2} and returns it; read it before hashing again on this thread.
+   */
+  static long[] bytes(byte[] bytes, int offset, int length) {
+    long[] hash = BUFFER.get().hash;
+    murmur3(bytes, offset, length, hash);
+    return hash;
+  }
+
   /** Murmur3 x64_128 of the bytes into {@code out[0]} (h1) and {@code out[1]} (h2). */
   private static void murmur3(byte[] bytes, int offset, int length, long[] out) {
     long h1 = 0;
