@@ -63,18 +63,16 @@ public record Hash128(long h1, long h2) {
     return new Hash128(hash[0], hash[1]);
   }
 
-  /**
-   * Hashes {@code length} bytes of {@code bytes} from {@code offset} into this thread's pair {h1,
-   * h2} and returns it; read it before hashing again on this thread.
-   */
-  static long[] bytes(byte[] bytes, int offset, int length) {
-    long[] hash = BUFFER.get().hash;
-    murmur3(bytes, offset, length, hash);
-    return hash;
-  }
-
   /** Murmur3 x64_128 of the bytes into {@code out[0]} (h1) and {@code out[1]} (h2). */
   private static void murmur3(byte[] bytes, int offset, int length, long[] out) {
+    out[0] = murmur3(bytes, offset, length, out, 1);
+  }
+
+  /**
+   * Murmur3 x64_128 of the bytes: returns h1 and stores h2 at {@code h2s[index]}, so that a batch
+   * is hashed straight into its arrays.
+   */
+  static long murmur3(byte[] bytes, int offset, int length, long[] h2s, int index) {
     long h1 = 0;
     long h2 = 0;
     int blocks = length >>> 4;
@@ -113,8 +111,8 @@ public record Hash128(long h1, long h2) {
     h2 = fmix64(h2);
     h1 += h2;
     h2 += h1;
-    out[0] = h1;
-    out[1] = h2;
+    h2s[index] = h2;
+    return h1;
   }
 
   private static long mixK1(long k1) {

@@ -73,8 +73,11 @@ public final class HashBatch {
 
   /** Adds the key whose UTF-8 bytes these are, hashed as {@link Hash128#of(byte[], int, int)}. */
   public void add(byte[] bytes, int offset, int length) {
-    long[] hash = Hash128.bytes(bytes, offset, length);
-    add(hash[0], hash[1]);
+    if (size == h1.length) {
+      throw new IllegalStateException("batch full: " + size + " keys");
+    }
+    h1[size] = Hash128.murmur3(bytes, offset, length, h2, size);
+    size++;
   }
 
   /** The hash of the {@code i}-th key. */
