@@ -97,7 +97,7 @@ public final class LocalFrontier implements Frontier {
     lock.lock();
     try {
       // Under the lock, so that a saved state never holds a URL in the filter but not in a queue.
-      boolean added = sieve.admit(url.toString())
+      boolean added = sieve.admit(url.hash())
           && enqueue(new Lease(url.toString(), depth, key, 0, chain, via, lastmod));
       schedule.store.enforceBudget();
       return added;

@@ -34,7 +34,7 @@ final class SeenPrefilter {
     for (Url url : batch) {
       if (!recentlySeen.contains(url)) {
         unknown[hashes.size()] = url;
-        hashes.add(url.toString());
+        hashes.add(url.hash());
       }
     }
     boolean[] seen = new boolean[hashes.size()];
