@@ -5,7 +5,9 @@ import dev.sieve.app.Main;
 import dev.sieve.app.Units;
 import dev.sieve.frontier.Sieve;
 import dev.sieve.settings.Check;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -41,6 +43,8 @@ import picocli.CommandLine.Option;
 final class BenchSieveCommand implements Callable<Integer> {
   /** Keys made, then put by each filter in turn. */
   private static final int CHUNK = 4096;
+  /** Pairs of keys queried, untimed, before the query phase. */
+  private static final long WARM_UP = 200_000;
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -72,6 +76,16 @@ final class BenchSieveCommand implements Callable<Integer> {
           + " ratios; --no-compare-guava for the Sieve alone (default ${DEFAULT-VALUE}).")
   boolean compareGuava;
 
+  @Option(names = "--huge-pages", negatable = true, defaultValue = "true", fallbackValue = "true",
+      description = "Measure in a child JVM started with -XX:+UseTransparentHugePages (and this"
+          + " JVM's options), as a crawl with a filter this large is best run: one TLB entry then"
+          + " covers 2 MiB of filter; --no-huge-pages measures in this JVM (default"
+          + " ${DEFAULT-VALUE}).")
+  boolean hugePages;
+
+  /** Set in the child JVM that {@code --huge-pages} starts. */
+  private static final String CHILD = "sieve.bench.child";
+
   /** One run's figures of one filter. */
   private record Figures(double putsPerSecond, double queriesPerSecond, long accepted,
       double measuredFpp) {}
@@ -90,6 +104,9 @@ final class BenchSieveCommand implements Callable<Integer> {
       }
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+    }
+    if (hugePages && System.getProperty(CHILD) == null) {
+      return inChildWithHugePages();
     }
     long distinct = Math.max(1, Math.round(urls * (1 - duplicates)));
     PrintStream out = System.out;
@@ -115,6 +132,19 @@ final class BenchSieveCommand implements Callable<Integer> {
     }
     print(out, results, distinct, sieveBytes);
     return 0;
+  }
+
+  /** Runs this command again in a child JVM with transparent huge pages; returns its exit code. */
+  private int inChildWithHugePages() throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>(List.of(SiteProcess.java()));
+    command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+    command.addAll(List.of("-XX:+UseTransparentHugePages", "-D" + CHILD + "=true", "-cp",
+        SiteProcess.jar().toString(), Main.class.getName()));
+    command.addAll(spec.commandLine().getParseResult().originalArgs()); // "bench sieve …"
+    System.out.println("Measuring in a child JVM with -XX:+UseTransparentHugePages"
+        + " (--no-huge-pages: in this one)");
+    System.out.flush();
+    return new ProcessBuilder(command).inheritIO().start().waitFor();
   }
 
   private void print(PrintStream out, List<Figures[]> results, long distinct, long sieveBytes) {
@@ -184,7 +214,9 @@ final class BenchSieveCommand implements Callable<Integer> {
     Figures[] measure() throws Exception {
       Timing.parallel(threads, this::put);
       long pushed = Arrays.stream(freshEnd).min().orElse(1);
-      Timing.parallel(threads, thread -> query(thread, Math.max(1, pushed)));
+      // Untimed first: the query path has not run yet, and JIT-compiling it is not what is measured.
+      Timing.parallel(threads, thread -> query(thread, Math.max(1, pushed), WARM_UP, false));
+      Timing.parallel(threads, thread -> query(thread, Math.max(1, pushed), probes, true));
       Figures[] figures = new Figures[filters];
       for (int f = 0; f < filters; f++) {
         // Each thread's time in this filter, averaged over the threads: the filters take turns.
@@ -235,13 +267,13 @@ final class BenchSieveCommand implements Callable<Integer> {
     }
 
     /** Queries pushed keys (even places) and never-pushed ones (odd places), chunk by chunk. */
-    private long query(int thread, long pushed) {
+    private long query(int thread, long pushed, long pairs, boolean record) {
       Target[] targets = targets();
       SyntheticKeys keys = new SyntheticKeys();
-      SplittableRandom random = new SplittableRandom(~thread);
-      long share = probes / threads + (thread < probes % threads ? 1 : 0);
+      SplittableRandom random = new SplittableRandom(record ? ~thread : thread + (1L << 32));
+      long share = pairs / threads + (thread < pairs % threads ? 1 : 0);
       boolean[] found = new boolean[CHUNK];
-      long never = thread;
+      long never = thread + (record ? 0 : 1L << 40); // the warm-up asks other keys
       for (long done = 0, chunk = 0; done < share; chunk++) {
         keys.clear();
         for (int k = 0; k < CHUNK / 2 && done < share; k++, done++) {
@@ -253,7 +285,9 @@ final class BenchSieveCommand implements Callable<Integer> {
           int f = (int) ((turn + chunk) % filters);
           long started = System.nanoTime();
           targets[f].query(keys, found);
-          queryNanos.addAndGet(f, System.nanoTime() - started);
+          if (record) {
+            queryNanos.addAndGet(f, System.nanoTime() - started);
+          }
           long wrong = 0;
           for (int k = 0; k < keys.count(); k += 2) {
             if (!found[k]) {
@@ -262,7 +296,7 @@ final class BenchSieveCommand implements Callable<Integer> {
             }
             wrong += found[k + 1] ? 1 : 0;
           }
-          falsePositives.addAndGet(f, wrong);
+          falsePositives.addAndGet(f, record ? wrong : 0);
         }
       }
       return 0;
