@@ -248,6 +248,23 @@ class CrawlerCliIT {
     assertThat(corpus).isDirectory();
   }
 
+  @Test
+  void benchSieve_smallRun_reportsPutAndQueryRatiosOfEachRun() throws Exception {
+    Result result = run("bench", "sieve", "--urls", "2e5", "--probes", "20000", "--runs", "2");
+
+    assertThat(result.exitCode).as(result.stderr).isZero();
+    assertThat(result.stdout)
+        .containsPattern("run +sieve put/s +guava put/s +put × +sieve query/s +guava query/s"
+            + " +query ×")
+        .containsPattern("\\n +1 +[0-9.]+ [kM] +[0-9.]+ [kM] +[0-9.]+x +[0-9.]+ [kM]")
+        .containsPattern("\\n +2 +[0-9.]+ [kM]")
+        .containsPattern("median +[0-9.]+x +[0-9.]+x")
+        .containsPattern("measured fpp")
+        .containsPattern("guava +[0-9.]+ \\S+ +9\\.59");
+    assertThat(run("bench", "sieve", "--urls", "1e8.5").stderr)
+        .contains("'1e8.5' is not a whole number (e.g. 100000000 or 1e8)");
+  }
+
   private record Result(int exitCode, String stdout, String stderr) {}
 
   private Result run(String... args) throws IOException, InterruptedException {

@@ -27,7 +27,7 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p>The words are an on-heap {@code long[]}. HotSpot aligns it to 8 bytes, not 64, so a block
  * usually straddles two cache lines; {@link #put} reads every probed word before writing, so the
- * two lines are fetched at once rather than one after the other (the atomic ORs serialize). A
+ * two lines are fetched at once rather than one after the other (the lock taken to set bits is a fence). A
  * 64-byte-aligned off-heap block store ({@code ByteBuffer.alignedSlice(64)}) gained nothing
  * measurable over the same store misaligned, and VarHandle access to a direct buffer was slower
  * than to the array (BlockAlignmentBenchmark); aligning inside the array would need Unsafe to find
@@ -46,9 +46,11 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <h2>Thread safety</h2>
  *
- * As {@link BloomFilter}: bits are set with an atomic OR per word and {@link #setBitCount()} is
- * exact once concurrent puts have returned; {@link #put} reports whether <em>this</em> call
- * flipped a bit.
+ * A key's bits are checked and set under a spin lock striped by block ({@code BlockLocks}): one
+ * compare-and-set per new key, where an atomic OR per bit cost a fence per bit, and since a key
+ * lives in one block its check-and-set is atomic: of concurrent puts of one key exactly one
+ * returns true ({@link #putIsExactlyOnce()}). Queries and puts of keys already present take no
+ * lock. {@link #setBitCount()} is exact once concurrent puts have returned.
  */
 public final class BlockedBloomFilter implements MembershipFilter {
   /** Bits per block: 512, eight 64-bit words, one cache line's worth. */
@@ -82,6 +84,7 @@ public final class BlockedBloomFilter implements MembershipFilter {
   private final int hashes;
   private final long expectedInsertions;
   private final LongAdder setBits = new LongAdder();
+  private final BlockLocks locks = new BlockLocks();
   /** {@code ln(1 − c/b)}, the denominator of the count estimate. */
   private final double logUnsetPerKey;
   /** The rate as a function of the load, for {@link #expectedFpp()}. */
@@ -189,42 +192,105 @@ public final class BlockedBloomFilter implements MembershipFilter {
 
   private boolean put(long h1, long h2) {
     int base = blockBase(h1);
-    // Read every probed word first: the loads are independent, so when the block straddles two
-    // cache lines both are fetched at once (the atomic ORs below are serializing); and a key
-    // already present writes nothing, so its line stays shared between cores.
-    long missing = 0;
-    long slices = h2;
-    for (int i = 0; i < hashes; i++) {
-      if (i % SLICES_PER_WORD == 0 && i > 0) {
-        slices = remix(h1, i);
-      }
-      int bit = (int) (slices >>> (Long.SIZE - SLICE_BITS));
-      slices <<= SLICE_BITS;
-      missing |= ~(long) WORDS.getOpaque(words, base + (bit >>> 6)) & (1L << bit);
-    }
-    if (missing == 0) {
+    // A key already present (most keys a crawler offers) writes nothing and takes no lock, so its
+    // cache line stays shared between cores.
+    if (contains(base, h1, h2)) {
       return false;
     }
-    int flipped = 0;
-    slices = h2;
-    for (int i = 0; i < hashes; i++) {
-      if (i % SLICES_PER_WORD == 0 && i > 0) {
-        slices = remix(h1, i);
-      }
-      int bit = (int) (slices >>> (Long.SIZE - SLICE_BITS));
-      slices <<= SLICE_BITS;
-      int index = base + (bit >>> 6);
-      long mask = 1L << bit;
-      if (((long) WORDS.getOpaque(words, index) & mask) == 0
-          && ((long) WORDS.getAndBitwiseOr(words, index, mask) & mask) == 0) {
-        flipped++;
-      }
-    }
+    int flipped = setLocked(base, h1, h2);
     if (flipped == 0) {
       return false;
     }
     setBits.add(flipped);
     return true;
+  }
+
+  /**
+   * Puts the batch in two passes: first it reads the first and last word of every key's block, so
+   * that all their cache misses are under way at once, then it checks and sets each key in the
+   * blocks now in cache, as {@link #put(Hash128)}. The set-bit count is updated once per batch.
+   */
+  @Override
+  public int putAll(HashBatch batch, boolean[] isNew) {
+    touchBlocks(batch);
+    long flippedTotal = 0;
+    int added = 0;
+    for (int i = 0; i < batch.size(); i++) {
+      int base = batch.slots[i];
+      long h1 = batch.h1[i];
+      long h2 = batch.h2[i];
+      int flipped = contains(base, h1, h2) ? 0 : setLocked(base, h1, h2);
+      isNew[i] = flipped > 0;
+      flippedTotal += flipped;
+      added += flipped > 0 ? 1 : 0;
+    }
+    if (flippedTotal > 0) {
+      setBits.add(flippedTotal);
+    }
+    return added;
+  }
+
+  /** Queries the batch in the two passes of {@link #putAll}. */
+  @Override
+  public int mightContainAll(HashBatch batch, boolean[] present) {
+    touchBlocks(batch);
+    int found = 0;
+    for (int i = 0; i < batch.size(); i++) {
+      present[i] = contains(batch.slots[i], batch.h1[i], batch.h2[i]);
+      found += present[i] ? 1 : 0;
+    }
+    return found;
+  }
+
+  /** True: a key's bits are checked and set under its block's lock. */
+  @Override
+  public boolean putIsExactlyOnce() {
+    return true;
+  }
+
+  /**
+   * Stores each key's block base in the batch's slots and starts the loads of its two cache lines.
+   */
+  private void touchBlocks(HashBatch batch) {
+    long sink = 0;
+    for (int i = 0; i < batch.size(); i++) {
+      int base = blockBase(batch.h1[i]);
+      batch.slots[i] = base;
+      sink ^= (long) WORDS.getOpaque(words, base) ^ (long) WORDS.getOpaque(words, base + 7);
+    }
+    if (sink == PREFETCH_SENTINEL) {
+      prefetchSink = sink;
+    }
+  }
+
+  /**
+   * Sets the key's bits under its block's lock, so that of concurrent puts of one key exactly one
+   * flips bits; returns how many this call flipped.
+   */
+  private int setLocked(int base, long h1, long h2) {
+    int stripe = locks.lock(base / WORDS_PER_BLOCK);
+    try {
+      int flipped = 0;
+      long slices = h2;
+      for (int i = 0; i < hashes; i++) {
+        if (i % SLICES_PER_WORD == 0 && i > 0) {
+          slices = remix(h1, i);
+        }
+        int bit = (int) (slices >>> (Long.SIZE - SLICE_BITS));
+        slices <<= SLICE_BITS;
+        int index = base + (bit >>> 6);
+        long word = (long) WORDS.getOpaque(words, index);
+        long mask = 1L << bit;
+        if ((word & mask) == 0) {
+          // Every writer holds the block's lock: a plain read-modify-write loses no bit.
+          WORDS.setOpaque(words, index, word | mask);
+          flipped++;
+        }
+      }
+      return flipped;
+    } finally {
+      locks.unlock(stripe);
+    }
   }
 
   /** True if the key whose hash is {@code hash} might have been put; false if definitely not. */
@@ -251,7 +317,11 @@ public final class BlockedBloomFilter implements MembershipFilter {
   }
 
   private boolean mightContain(long h1, long h2) {
-    int base = blockBase(h1);
+    return contains(blockBase(h1), h1, h2);
+  }
+
+  /** True if every probed bit of the key in the block at {@code base} is set. */
+  private boolean contains(int base, long h1, long h2) {
     long slices = h2;
     for (int i = 0; i < hashes; i++) {
       if (i % SLICES_PER_WORD == 0 && i > 0) {

@@ -65,6 +65,14 @@ public record Hash128(long h1, long h2) {
 
   /** Murmur3 x64_128 of the bytes into {@code out[0]} (h1) and {@code out[1]} (h2). */
   private static void murmur3(byte[] bytes, int offset, int length, long[] out) {
+    out[0] = murmur3(bytes, offset, length, out, 1);
+  }
+
+  /**
+   * Murmur3 x64_128 of the bytes: returns h1 and stores h2 at {@code h2s[index]}, so that a batch
+   * is hashed straight into its arrays.
+   */
+  static long murmur3(byte[] bytes, int offset, int length, long[] h2s, int index) {
     long h1 = 0;
     long h2 = 0;
     int blocks = length >>> 4;
@@ -103,8 +111,8 @@ public record Hash128(long h1, long h2) {
     h2 = fmix64(h2);
     h1 += h2;
     h2 += h1;
-    out[0] = h1;
-    out[1] = h2;
+    h2s[index] = h2;
+    return h1;
   }
 
   private static long mixK1(long k1) {

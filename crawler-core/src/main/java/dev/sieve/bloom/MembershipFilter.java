@@ -45,6 +45,47 @@ public interface MembershipFilter {
    */
   default void prefetch(Hash128[] hashes, int count) {}
 
+  /**
+   * Puts every key of {@code batch}, in order, as {@link #put(Hash128)} would one by one, and
+   * stores each answer in {@code isNew}; a filter whose probes of a key touch one place in memory
+   * first starts the loads of the whole batch, so that their cache misses overlap. The default
+   * puts one by one.
+   *
+   * @param isNew at least {@code batch.size()} long
+   * @return how many keys were definitely absent before
+   */
+  default int putAll(HashBatch batch, boolean[] isNew) {
+    int added = 0;
+    for (int i = 0; i < batch.size(); i++) {
+      isNew[i] = put(batch.get(i));
+      added += isNew[i] ? 1 : 0;
+    }
+    return added;
+  }
+
+  /**
+   * Asks {@link #mightContain(Hash128)} for every key of {@code batch} and stores each answer in
+   * {@code present}, overlapping the cache misses as {@link #putAll} does.
+   *
+   * @param present at least {@code batch.size()} long
+   * @return how many keys might be present
+   */
+  default int mightContainAll(HashBatch batch, boolean[] present) {
+    int found = 0;
+    for (int i = 0; i < batch.size(); i++) {
+      found += (present[i] = mightContain(batch.get(i))) ? 1 : 0;
+    }
+    return found;
+  }
+
+  /**
+   * True if a key's check-and-set is atomic: when threads put one key at once, exactly one of them
+   * is told it was absent. False (the default) where a caller that needs that must lock.
+   */
+  default boolean putIsExactlyOnce() {
+    return false;
+  }
+
   /** The estimated number of distinct keys put. */
   long approximateElementCount();
 

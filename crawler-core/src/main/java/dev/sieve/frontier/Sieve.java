@@ -3,6 +3,7 @@ package dev.sieve.frontier;
 import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.bloom.BloomFilter;
 import dev.sieve.bloom.Hash128;
+import dev.sieve.bloom.HashBatch;
 import dev.sieve.bloom.MembershipFilter;
 import java.util.List;
 import java.util.Locale;
@@ -21,7 +22,8 @@ import org.slf4j.LoggerFactory;
  * front of any other filter, such as the classic {@link BloomFilter} where memory is tightest.
  *
  * <p>{@link #admit} is exactly-once per URL under any concurrency: the filter's check-and-set is
- * atomic per URL (a lock striped by the URL's hash), so when many threads admit the same URL at
+ * atomic per URL (the filter's own lock where it has one, {@link
+ * MembershipFilter#putIsExactlyOnce()}, else a lock striped by the URL's hash), so when many threads admit the same URL at
  * once exactly one of them is told it is new. Like any Bloom filter it may wrongly report a new URL as
  * seen, with probability {@link #expectedFpp()}; it never lets a seen URL through twice.
  *
@@ -116,26 +118,70 @@ public final class Sieve {
    */
   public boolean admit(Hash128 hash) {
     boolean isNew;
-    synchronized (stripes[(int) (hash.h2() >>> 52)]) {
-      try {
-        isNew = seen.put(hash);
-      } catch (IllegalStateException full) {
-        // A cuckoo filter past its load, or a scalable one that cannot allocate its next layer:
-        // the URL cannot be remembered, so it is refused, counted, and the first refusal logged.
-        if (refusedFull.getAndIncrement() == 0) {
-          capacityLog.error("Sieve filter is full, new URLs are refused from now on: {}",
-              full.getMessage());
+    if (seen.putIsExactlyOnce()) {
+      isNew = seen.put(hash);
+    } else {
+      synchronized (stripes[(int) (hash.h2() >>> 52)]) {
+        try {
+          isNew = seen.put(hash);
+        } catch (IllegalStateException full) {
+          refuse(full);
+          return false;
         }
-        return false;
       }
     }
-    // The estimate costs a logarithm (per layer): check it every 16th new URL, so a threshold is
-    // reported at most 16 URLs late.
-    if (isNew && (admitted.incrementAndGet() & 15) == 0
+    if (isNew) {
+      counted(1);
+    }
+    return isNew;
+  }
+
+  /**
+   * {@link #admit(Hash128)} for every URL of {@code batch} (hashes of the URLs, as {@link
+   * Hash128#of(CharSequence)}), exactly-once as it is; over a filter whose check-and-set is atomic
+   * ({@link MembershipFilter#putIsExactlyOnce()}, the default filter) in one {@link
+   * MembershipFilter#putAll}, whose cache misses overlap.
+   *
+   * @param isNew receives, per URL, whether it was never seen (at least {@code batch.size()} long)
+   * @return how many URLs were new
+   */
+  public int admitAll(HashBatch batch, boolean[] isNew) {
+    if (!seen.putIsExactlyOnce()) {
+      int added = 0;
+      for (int i = 0; i < batch.size(); i++) {
+        Hash128 hash = batch.get(i);
+        isNew[i] = !mightHaveSeen(hash) && admit(hash);
+        added += isNew[i] ? 1 : 0;
+      }
+      return added;
+    }
+    int added = seen.putAll(batch, isNew);
+    counted(added);
+    return added;
+  }
+
+  /** A cuckoo filter past its load, or a scalable one that cannot allocate its next layer. */
+  private void refuse(IllegalStateException full) {
+    // The URL cannot be remembered, so it is refused, counted, and the first refusal logged.
+    if (refusedFull.getAndIncrement() == 0) {
+      capacityLog.error("Sieve filter is full, new URLs are refused from now on: {}",
+          full.getMessage());
+    }
+  }
+
+  /**
+   * Counts {@code added} new URLs. The estimate costs a logarithm (per layer): it is checked each
+   * time the count passes a multiple of 16, so a threshold is reported at most 16 URLs late.
+   */
+  private void counted(int added) {
+    if (added == 0) {
+      return;
+    }
+    long after = admitted.addAndGet(added);
+    if ((after >>> 4) != ((after - added) >>> 4)
         && seen.approximateElementCount() >= nextThresholdCount) {
       warnCapacity();
     }
-    return isNew;
   }
 
   /**
@@ -148,20 +194,11 @@ public final class Sieve {
    * @return how many URLs were new
    */
   public int admitAll(List<? extends CharSequence> urls, boolean[] isNew) {
-    int count = urls.size();
-    Hash128[] hashes = new Hash128[count];
-    for (int i = 0; i < count; i++) {
-      hashes[i] = Hash128.of(urls.get(i));
+    HashBatch batch = new HashBatch(Math.max(1, urls.size()));
+    for (CharSequence url : urls) {
+      batch.add(url);
     }
-    prefetch(hashes, count);
-    int added = 0;
-    for (int i = 0; i < count; i++) {
-      isNew[i] = !mightHaveSeen(hashes[i]) && admit(hashes[i]);
-      if (isNew[i]) {
-        added++;
-      }
-    }
-    return added;
+    return admitAll(batch, isNew);
   }
 
   /**
@@ -178,6 +215,18 @@ public final class Sieve {
    */
   public boolean mightHaveSeen(Hash128 hash) {
     return seen.mightContain(hash);
+  }
+
+  /**
+   * {@link #mightHaveSeen(Hash128)} for every URL of {@code batch}, the filter's loads for all of
+   * them started at once ({@link MembershipFilter#mightContainAll}).
+   *
+   * @param seen receives, per URL, whether it might have been admitted (at least {@code
+   *     batch.size()} long)
+   * @return how many might have been
+   */
+  public int mightHaveSeenAll(HashBatch batch, boolean[] seen) {
+    return this.seen.mightContainAll(batch, seen);
   }
 
   /** True if {@code url} might have been admitted before; false if it definitely was not. */

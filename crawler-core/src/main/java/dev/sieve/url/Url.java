@@ -4,8 +4,10 @@ import com.google.common.cache.Cache;
 import com.google.common.cache.CacheBuilder;
 import com.google.common.net.InetAddresses;
 import crawlercommons.filters.basic.BasicURLNormalizer;
+import dev.sieve.bloom.Hash128;
 import java.net.Inet6Address;
 import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -44,6 +46,17 @@ public final class Url {
   private final int port;
   /** Index in {@link #url} where the path starts, i.e. the length of the origin. */
   private final int pathStart;
+
+  /** {@link #hash()}, once computed. */
+  private Hash128 hash;
+  /** This URL as a base of {@link RelativeLink}, once a link has been resolved against it. */
+  private Base base;
+
+  /**
+   * A page URL's ASCII bytes and the end of its directory, for {@link RelativeLink}; {@code
+   * ascii} null where the fast path cannot be used (non-ASCII, a directory with {@code //}).
+   */
+  private record Base(byte[] ascii, int directoryEnd) {}
 
   private Url(String url, String scheme, String host, int port, int pathStart) {
     this.url = url;
@@ -182,6 +195,12 @@ public final class Url {
     if (href == null) {
       return Optional.empty();
     }
+    Url fast = resolveFast(href);
+    return fast != null ? Optional.of(fast) : resolveGeneral(href);
+  }
+
+  /** {@link #resolve} by concatenation and {@link #parse}, for any link. */
+  Optional<Url> resolveGeneral(String href) {
     String h = fixBackslashes(removeTabsAndNewlines(href.trim()));
     if (h.isEmpty() || h.charAt(0) == '#') {
       return Optional.of(this);
@@ -202,6 +221,48 @@ public final class Url {
     }
     String directory = path.substring(0, path.lastIndexOf('/') + 1);
     return parse(origin + directory + h);
+  }
+
+  /**
+   * {@link #resolve} for a link {@link RelativeLink} takes (most links): the result built from the
+   * bytes it wrote, hashed from them; null for any other link.
+   */
+  private Url resolveFast(String href) {
+    Base page = base;
+    if (page == null) {
+      byte[] ascii = url.getBytes(StandardCharsets.UTF_8);
+      int directoryEnd = RelativeLink.directoryEnd(url, pathStart);
+      page = ascii.length == url.length() && directoryEnd > 0
+          ? new Base(ascii, directoryEnd)
+          : new Base(null, -1);
+      base = page; // a race makes the same value twice
+    }
+    if (page.ascii() == null) {
+      return null;
+    }
+    int length = RelativeLink.resolve(page.ascii(), pathStart, page.directoryEnd(), href);
+    if (length < 0) {
+      return null;
+    }
+    byte[] bytes = RelativeLink.buffer();
+    Url resolved = new Url(new String(bytes, 0, length, StandardCharsets.ISO_8859_1), scheme,
+        host, port, pathStart);
+    resolved.hash = Hash128.of(bytes, 0, length);
+    return resolved;
+  }
+
+  /**
+   * The {@link Hash128} of the normalized URL, {@code Hash128.of(toString())}: the key of the
+   * Sieve. Computed once; from the bytes the resolution wrote where {@link #resolve} took its
+   * fast path.
+   */
+  public Hash128 hash() {
+    Hash128 computed = hash;
+    if (computed == null) {
+      computed = Hash128.of(url);
+      hash = computed; // a race computes the same value twice
+    }
+    return computed;
   }
 
   /** The scheme, {@code "http"} or {@code "https"}. */

@@ -335,6 +335,57 @@ class BlockedBloomFilterTest {
     assertThat(shared.setBitCount()).isEqualTo(sequential.setBitCount());
   }
 
+  @Test
+  void putAll_sameKeysFromEightThreads_eachKeyNewExactlyOnceAndSetBitCountExact()
+      throws Exception {
+    int keys = 50_000;
+    BlockedBloomFilter shared = BlockedBloomFilter.create(keys, 0.01);
+    BlockedBloomFilter sequential = BlockedBloomFilter.create(keys, 0.01);
+    int[] newCount = new int[keys];
+    ExecutorService pool = Executors.newFixedThreadPool(8);
+    try {
+      List<Future<int[]>> done = new ArrayList<>();
+      for (int t = 0; t < 8; t++) {
+        int offset = t * 997;
+        done.add(pool.submit(() -> {
+          int[] mine = new int[keys];
+          HashBatch batch = new HashBatch(32);
+          boolean[] isNew = new boolean[32];
+          int[] index = new int[32];
+          for (int start = 0; start < keys; start += 32) {
+            batch.clear();
+            for (int i = start; i < Math.min(keys, start + 32); i++) {
+              index[batch.size()] = (i + offset) % keys;
+              batch.add(url(0, index[batch.size()]));
+            }
+            shared.putAll(batch, isNew);
+            for (int b = 0; b < batch.size(); b++) {
+              mine[index[b]] += isNew[b] ? 1 : 0;
+            }
+          }
+          return mine;
+        }));
+      }
+      for (Future<int[]> f : done) {
+        int[] mine = f.get();
+        for (int i = 0; i < keys; i++) {
+          newCount[i] += mine[i];
+        }
+      }
+    } finally {
+      pool.shutdown();
+    }
+    int neverNew = 0;
+    for (int i = 0; i < keys; i++) {
+      sequential.put(url(0, i));
+      // New to exactly one thread, or to none where the filter already (wrongly) held the key.
+      assertThat(newCount[i]).as("key %d", i).isLessThanOrEqualTo(1);
+      neverNew += newCount[i] == 0 ? 1 : 0;
+    }
+    assertThat(neverNew).isLessThan(keys / 50);
+    assertThat(shared.setBitCount()).isEqualTo(sequential.setBitCount());
+  }
+
   private static byte[] serialize(MembershipFilter filter) throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     filter.writeTo(out);

@@ -183,6 +183,44 @@ class MembershipFilterContractTest {
         .isCloseTo(8 * perThread, within(0.05 * 8 * perThread));
   }
 
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("variants")
+  void putAll_batchesWithRepeats_sameAnswersAndCountAsOneByOne(FilterVariant variant) {
+    MembershipFilter batched = variant.create(100_000, FPP);
+    MembershipFilter single = variant.create(100_000, FPP);
+    HashBatch batch = new HashBatch(64);
+    boolean[] isNew = new boolean[64];
+    boolean[] present = new boolean[64];
+    for (int start = 0; start < 120_000; start += 64) {
+      batch.clear();
+      for (int i = start; i < start + 64; i++) {
+        batch.add(present(i % 3 == 0 ? i / 3 : i)); // a third repeat earlier keys, some in-batch
+      }
+      int added = batched.putAll(batch, isNew);
+      int expectedAdded = 0;
+      for (int i = 0; i < 64; i++) {
+        boolean expected = single.put(batch.get(i));
+        assertThat(isNew[i]).as("%s key %d of batch at %d", variant, i, start).isEqualTo(expected);
+        expectedAdded += expected ? 1 : 0;
+      }
+      assertThat(added).isEqualTo(expectedAdded);
+    }
+    assertThat(batched.approximateElementCount()).isEqualTo(single.approximateElementCount());
+    for (int start = 0; start < 200_000; start += 64) {
+      batch.clear();
+      for (int i = start; i < start + 64; i++) {
+        batch.add(i % 2 == 0 ? present(i) : absent(i));
+      }
+      int found = batched.mightContainAll(batch, present);
+      int expectedFound = 0;
+      for (int i = 0; i < 64; i++) {
+        assertThat(present[i]).isEqualTo(single.mightContain(batch.get(i)));
+        expectedFound += present[i] ? 1 : 0;
+      }
+      assertThat(found).isEqualTo(expectedFound);
+    }
+  }
+
   private static void fill(MembershipFilter filter, int keys) {
     for (int i = 0; i < keys; i++) {
       filter.put(present(i));

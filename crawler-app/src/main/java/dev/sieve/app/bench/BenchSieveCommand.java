@@ -1,37 +1,55 @@
 package dev.sieve.app.bench;
 
+import com.google.common.hash.BloomFilter;
 import dev.sieve.app.Main;
 import dev.sieve.app.Units;
-import com.google.common.hash.BloomFilter;
-import com.google.common.hash.Funnels;
 import dev.sieve.frontier.Sieve;
+import dev.sieve.settings.Check;
+import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
+import java.lang.management.ManagementFactory;
+import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
-import dev.sieve.settings.Check;
+import java.util.concurrent.atomic.AtomicLongArray;
+import dev.sieve.app.bench.FilterTargets.GuavaTarget;
+import dev.sieve.app.bench.FilterTargets.KeySlice;
+import dev.sieve.app.bench.FilterTargets.SieveBatched;
+import dev.sieve.app.bench.FilterTargets.SieveOneByOne;
+import dev.sieve.app.bench.FilterTargets.Target;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code bench sieve}: pushes synthetic URLs (a share of them repeats) through the Sieve's filter,
- * pending URLs drained rather than kept, then probes never-pushed URLs for the measured
- * false-positive rate; optionally the same for Guava's BloomFilter in the same process.
+ * {@code bench sieve}: puts synthetic URLs (a share of them repeats) through the Sieve's
+ * exactly-once check-and-set and, in the same run, through Guava's BloomFilter, then queries as
+ * many pushed as never-pushed URLs in each (the never-pushed ones give the measured false-positive
+ * rate); several runs, each with new filters. The keys of a chunk are made before the stopwatch
+ * starts and both filters get the same bytes, chunk by chunk, taking turns at going first; only
+ * their work on the keys is timed, hashing included.
  */
 @Command(
     name = "sieve",
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
-    description = "Push N synthetic URLs through the Sieve's filter and measure speed, memory and"
-        + " the false-positive rate; --compare-guava runs Guava's BloomFilter alongside.")
+    description = "Put N synthetic URLs through the Sieve's filter and Guava's BloomFilter, query"
+        + " them, and print put and query rates side by side, run by run, with memory and the"
+        + " measured false-positive rate.")
 final class BenchSieveCommand implements Callable<Integer> {
+  /** Keys made, then put by each filter in turn. */
+  private static final int CHUNK = 4096;
+  /** Pairs of keys queried, untimed, before the query phase. */
+  private static final long WARM_UP = 200_000;
+
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-  @Option(names = "--urls", required = true, description = "URLs to push, repeats included.")
+  @Option(names = "--urls", required = true, converter = CountConverter.class,
+      description = "URLs to push, repeats included; e.g. 100000000 or 1e8.")
   long urls;
 
   @Option(names = "--duplicates", defaultValue = "0.3", description = "Share of pushes that repeat an earlier URL (default ${DEFAULT-VALUE}).")
@@ -40,37 +58,36 @@ final class BenchSieveCommand implements Callable<Integer> {
   @Option(names = "--fpp", defaultValue = "0.01", description = "Target false-positive rate (default ${DEFAULT-VALUE}).")
   double fpp;
 
-  @Option(names = "--threads", defaultValue = "1", description = "Pushing threads (default ${DEFAULT-VALUE}).")
+  @Option(names = "--threads", defaultValue = "1", description = "Pushing and querying threads (default ${DEFAULT-VALUE}).")
   int threads;
 
-  @Option(names = "--probes", defaultValue = "1000000", description = "Never-pushed URLs probed for the measured rate (default ${DEFAULT-VALUE}).")
+  @Option(names = "--probes", defaultValue = "1000000", converter = CountConverter.class,
+      description = "Never-pushed URLs queried, with as many pushed ones (default ${DEFAULT-VALUE}).")
   long probes;
 
-  @Option(names = "--batch", defaultValue = "50", description = "URLs the Sieve checks at once, as the crawler does with the links of a page (Sieve.admitAll); 1 for one by one (default ${DEFAULT-VALUE}).")
+  @Option(names = "--batch", defaultValue = "64", description = "URLs the Sieve puts or queries at once, as the crawler does with the links of a page (Sieve.admitAll); 1 for one by one (default ${DEFAULT-VALUE}).")
   int batch;
 
-  @Option(names = "--compare-guava", description = "Also run Guava's BloomFilter (Funnels.stringFunnel(UTF_8)) and print the ratio.")
+  @Option(names = "--runs", defaultValue = "3", description = "Runs, each with new filters (default ${DEFAULT-VALUE}).")
+  int runs;
+
+  @Option(names = "--compare-guava", negatable = true, defaultValue = "true", fallbackValue = "true",
+      description = "Run Guava's BloomFilter (over the same key bytes) alongside and print the"
+          + " ratios; --no-compare-guava for the Sieve alone (default ${DEFAULT-VALUE}).")
   boolean compareGuava;
 
-  /** One filter under test: check-and-set, query. */
-  private interface Target {
-    boolean push(CharSequence url);
+  @Option(names = "--huge-pages", negatable = true, defaultValue = "true", fallbackValue = "true",
+      description = "Measure in a child JVM started with -XX:+UseTransparentHugePages (and this"
+          + " JVM's options), as a crawl with a filter this large is best run: one TLB entry then"
+          + " covers 2 MiB of filter; --no-huge-pages measures in this JVM (default"
+          + " ${DEFAULT-VALUE}).")
+  boolean hugePages;
 
-    /** Pushes a batch; returns how many were new. The default pushes one by one. */
-    default int pushAll(List<StringBuilder> urls) {
-      int added = 0;
-      for (StringBuilder url : urls) {
-        if (push(url)) {
-          added++;
-        }
-      }
-      return added;
-    }
+  /** Set in the child JVM that {@code --huge-pages} starts. */
+  private static final String CHILD = "sieve.bench.child";
 
-    boolean mightContain(CharSequence url);
-  }
-
-  private record Result(String name, long bytes, double pushesPerSecond, long accepted,
+  /** One run's figures of one filter. */
+  private record Figures(double putsPerSecond, double queriesPerSecond, long accepted,
       double measuredFpp) {}
 
   @Override
@@ -80,6 +97,7 @@ final class BenchSieveCommand implements Callable<Integer> {
       Check.positive("--threads", threads);
       Check.positive("--probes", probes);
       Check.positive("--batch", batch);
+      Check.positive("--runs", runs);
       Check.rate("--fpp", fpp);
       if (!(duplicates >= 0 && duplicates < 1)) {
         throw new IllegalArgumentException("--duplicates (" + duplicates + ") must be in [0, 1)");
@@ -87,96 +105,202 @@ final class BenchSieveCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
+    if (hugePages && System.getProperty(CHILD) == null) {
+      return inChildWithHugePages();
+    }
     long distinct = Math.max(1, Math.round(urls * (1 - duplicates)));
     PrintStream out = System.out;
-    out.printf(Locale.ROOT,
-        "Pushing %,d URLs (%.0f%% repeats, ~%,d distinct) at fpp %s with %d thread(s), %d per batch%n",
-        urls, duplicates * 100, distinct, fpp, threads, batch);
-    List<Result> results = new ArrayList<>();
-    Sieve sieve = Sieve.create(distinct, fpp);
-    results.add(run("sieve (blocked)", sieve.filterBits() / 8, new Target() {
-      @Override
-      public boolean push(CharSequence url) {
-        return sieve.admit(url);
-      }
-
-      private final ThreadLocal<boolean[]> isNew = ThreadLocal.withInitial(() -> new boolean[batch]);
-
-      @Override
-      public int pushAll(List<StringBuilder> urls) {
-        return sieve.admitAll(urls, isNew.get());
-      }
-
-      @Override
-      public boolean mightContain(CharSequence url) {
-        return sieve.mightHaveSeen(url);
-      }
-    }));
-    if (compareGuava) {
-      BloomFilter<CharSequence> guava =
-          BloomFilter.create(Funnels.stringFunnel(StandardCharsets.UTF_8), distinct, fpp);
-      results.add(run("guava", guavaBytes(distinct, fpp), new Target() {
-        @Override
-        public boolean push(CharSequence url) {
-          return guava.put(url);
-        }
-
-        @Override
-        public boolean mightContain(CharSequence url) {
-          return guava.mightContain(url);
-        }
-      }));
+    out.printf(Locale.ROOT, "Putting %,d URLs (%.0f%% repeats, ~%,d distinct) at fpp %s with %d"
+        + " thread(s), the Sieve %d per batch; then querying %,d pushed and %,d never-pushed;"
+        + " %d run(s)%n", urls, duplicates * 100, distinct, fpp, threads, batch, probes, probes,
+        runs);
+    int filters = compareGuava ? 2 : 1;
+    List<Figures[]> results = new ArrayList<>();
+    long sieveBytes = 0;
+    for (int run = 1; run <= runs; run++) {
+      Sieve sieve = Sieve.create(distinct, fpp);
+      sieveBytes = sieve.filterBits() / 8;
+      BloomFilter<KeySlice> guava =
+          compareGuava ? BloomFilter.create(KeySlice.FUNNEL, distinct, fpp) : null;
+      Figures[] figures = new SieveRun(sieve, guava, filters).measure();
+      results.add(figures);
+      out.printf(Locale.ROOT, "  run %d: sieve %s puts/s, %s queries/s, %,d new%s%n", run,
+          Table.rate(figures[0].putsPerSecond()), Table.rate(figures[0].queriesPerSecond()),
+          figures[0].accepted(), compareGuava ? Table.format("; guava %s puts/s, %s queries/s,"
+              + " %,d new", Table.rate(figures[1].putsPerSecond()),
+              Table.rate(figures[1].queriesPerSecond()), figures[1].accepted()) : "");
     }
-    out.println();
-    Table table = Table.of(out, -16, 14, 9, 12, 12, 13);
-    table.row("filter", "memory", "bits/URL", "pushes/s", "measured fpp", "vs guava");
-    Result guava = results.stream().filter(r -> r.name().equals("guava")).findFirst().orElse(null);
-    for (Result r : results) {
-      table.row(r.name(), Units.bytes(r.bytes()), Table.format("%.2f", r.bytes() * 8.0 / distinct),
-          Table.rate(r.pushesPerSecond()), Table.format("%.5f", r.measuredFpp()),
-          guava == null ? "" : Table.format("%.2fx", r.pushesPerSecond() / guava.pushesPerSecond()));
-    }
+    print(out, results, distinct, sieveBytes);
     return 0;
   }
 
-  private Result run(String name, long bytes, Target target) throws Exception {
-    long distinct = Math.max(1, Math.round(urls * (1 - duplicates)));
-    Timing.Run pushes = Timing.parallel(threads, thread -> {
-      List<StringBuilder> page = new ArrayList<>();
-      for (int b = 0; b < batch; b++) {
-        page.add(new StringBuilder(128));
+  /** Runs this command again in a child JVM with transparent huge pages; returns its exit code. */
+  private int inChildWithHugePages() throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>(List.of(SiteProcess.java()));
+    command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+    command.addAll(List.of("-XX:+UseTransparentHugePages", "-D" + CHILD + "=true", "-cp",
+        SiteProcess.jar().toString(), Main.class.getName()));
+    command.addAll(spec.commandLine().getParseResult().originalArgs()); // "bench sieve …"
+    System.out.println("Measuring in a child JVM with -XX:+UseTransparentHugePages"
+        + " (--no-huge-pages: in this one)");
+    System.out.flush();
+    return new ProcessBuilder(command).inheritIO().start().waitFor();
+  }
+
+  private void print(PrintStream out, List<Figures[]> results, long distinct, long sieveBytes) {
+    out.println();
+    Table runTable = Table.of(out, -7, 13, 13, 7, 13, 13, 7);
+    runTable.row("run", "sieve put/s", "guava put/s", "put ×", "sieve query/s", "guava query/s",
+        "query ×");
+    double[] putRatios = new double[results.size()];
+    double[] queryRatios = new double[results.size()];
+    for (int r = 0; r < results.size(); r++) {
+      Figures sieve = results.get(r)[0];
+      Figures guava = compareGuava ? results.get(r)[1] : null;
+      putRatios[r] = guava == null ? 0 : sieve.putsPerSecond() / guava.putsPerSecond();
+      queryRatios[r] = guava == null ? 0 : sieve.queriesPerSecond() / guava.queriesPerSecond();
+      runTable.row(String.valueOf(r + 1), Table.rate(sieve.putsPerSecond()),
+          guava == null ? "" : Table.rate(guava.putsPerSecond()),
+          guava == null ? "" : Table.format("%.2fx", putRatios[r]),
+          Table.rate(sieve.queriesPerSecond()),
+          guava == null ? "" : Table.rate(guava.queriesPerSecond()),
+          guava == null ? "" : Table.format("%.2fx", queryRatios[r]));
+    }
+    if (compareGuava) {
+      runTable.row("median", "", "", Table.format("%.2fx", median(putRatios)), "", "",
+          Table.format("%.2fx", median(queryRatios)));
+    }
+    out.println();
+    Figures[] last = results.get(results.size() - 1);
+    Table table = Table.of(out, -16, 14, 9, 13);
+    table.row("filter", "memory", "bits/URL", "measured fpp");
+    table.row("sieve (blocked)", Units.bytes(sieveBytes),
+        Table.format("%.2f", sieveBytes * 8.0 / distinct), Table.format("%.5f", last[0].measuredFpp()));
+    if (compareGuava) {
+      long guavaBytes = guavaBytes(distinct, fpp);
+      table.row("guava", Units.bytes(guavaBytes), Table.format("%.2f", guavaBytes * 8.0 / distinct),
+          Table.format("%.5f", last[1].measuredFpp()));
+    }
+  }
+
+  private static double median(double[] values) {
+    double[] sorted = values.clone();
+    Arrays.sort(sorted);
+    int mid = sorted.length / 2;
+    return sorted.length % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  }
+
+  /** One run: the put phase, then the query phase, over new filters. */
+  private final class SieveRun {
+    private final Sieve sieve;
+    private final BloomFilter<KeySlice> guava;
+    private final int filters;
+    private final AtomicLongArray putNanos;
+    private final AtomicLongArray queryNanos;
+    private final AtomicLongArray accepted;
+    private final AtomicLongArray falsePositives;
+    private final long[] freshEnd = new long[threads];
+
+    SieveRun(Sieve sieve, BloomFilter<KeySlice> guava, int filters) {
+      this.sieve = sieve;
+      this.guava = guava;
+      this.filters = filters;
+      putNanos = new AtomicLongArray(filters);
+      queryNanos = new AtomicLongArray(filters);
+      accepted = new AtomicLongArray(filters);
+      falsePositives = new AtomicLongArray(filters);
+    }
+
+    Figures[] measure() throws Exception {
+      Timing.parallel(threads, this::put);
+      long pushed = Arrays.stream(freshEnd).min().orElse(1);
+      // Untimed first: the query path has not run yet, and JIT-compiling it is not what is measured.
+      Timing.parallel(threads, thread -> query(thread, Math.max(1, pushed), WARM_UP, false));
+      Timing.parallel(threads, thread -> query(thread, Math.max(1, pushed), probes, true));
+      Figures[] figures = new Figures[filters];
+      for (int f = 0; f < filters; f++) {
+        // Each thread's time in this filter, averaged over the threads: the filters take turns.
+        double putSeconds = putNanos.get(f) / 1e9 / threads;
+        double querySeconds = queryNanos.get(f) / 1e9 / threads;
+        figures[f] = new Figures(urls / putSeconds, 2 * probes / querySeconds, accepted.get(f),
+            (double) falsePositives.get(f) / probes);
       }
+      return figures;
+    }
+
+    private Target[] targets() {
+      Target[] targets = new Target[filters];
+      targets[0] = batch == 1 ? new SieveOneByOne(sieve) : new SieveBatched(sieve, batch);
+      if (filters > 1) {
+        targets[1] = new GuavaTarget(guava);
+      }
+      return targets;
+    }
+
+    private long put(int thread) {
+      Target[] targets = targets();
+      SyntheticKeys keys = new SyntheticKeys();
       SplittableRandom random = new SplittableRandom(thread);
       long fresh = thread;
-      long mine = 0;
       long share = urls / threads + (thread < urls % threads ? 1 : 0);
-      for (long i = 0; i < share; i += batch) {
-        int size = (int) Math.min(batch, share - i);
-        for (int b = 0; b < size; b++) {
-          long index;
+      boolean[] answers = new boolean[CHUNK];
+      for (long done = 0, chunk = 0; done < share; done += keys.count(), chunk++) {
+        keys.clear();
+        for (int k = 0; k < Math.min(CHUNK, share - done); k++) {
           if (fresh > threads && random.nextDouble() < duplicates) {
-            index = random.nextLong(fresh); // an earlier URL, possibly another thread's
+            keys.add(0, random.nextLong(fresh)); // an earlier URL, possibly another thread's
           } else {
-            index = fresh;
+            keys.add(0, fresh);
             fresh += threads;
           }
-          SyntheticUrl.write(page.get(b), 0, index);
         }
-        mine += size == batch ? target.pushAll(page) : target.pushAll(page.subList(0, size));
+        for (int turn = 0; turn < filters; turn++) {
+          int f = (int) ((turn + chunk) % filters);
+          long started = System.nanoTime();
+          int added = targets[f].put(keys, answers);
+          putNanos.addAndGet(f, System.nanoTime() - started);
+          accepted.addAndGet(f, added);
+        }
       }
-      return mine;
-    });
-    StringBuilder url = new StringBuilder(128);
-    long falsePositives = 0;
-    for (long i = 0; i < probes; i++) {
-      if (target.mightContain(SyntheticUrl.write(url, 1, i))) {
-        falsePositives++;
-      }
+      freshEnd[thread] = fresh;
+      return 0;
     }
-    System.out.printf(Locale.ROOT, "  %s: %,d pushes in %.1f s, %,d accepted as new (%,d distinct pushed)%n",
-        name, urls, pushes.seconds(), pushes.total(), distinct);
-    return new Result(name, bytes, pushes.perSecond(urls), pushes.total(),
-        (double) falsePositives / probes);
+
+    /** Queries pushed keys (even places) and never-pushed ones (odd places), chunk by chunk. */
+    private long query(int thread, long pushed, long pairs, boolean record) {
+      Target[] targets = targets();
+      SyntheticKeys keys = new SyntheticKeys();
+      SplittableRandom random = new SplittableRandom(record ? ~thread : thread + (1L << 32));
+      long share = pairs / threads + (thread < pairs % threads ? 1 : 0);
+      boolean[] found = new boolean[CHUNK];
+      long never = thread + (record ? 0 : 1L << 40); // the warm-up asks other keys
+      for (long done = 0, chunk = 0; done < share; chunk++) {
+        keys.clear();
+        for (int k = 0; k < CHUNK / 2 && done < share; k++, done++) {
+          keys.add(0, random.nextLong(pushed));
+          keys.add(1, never);
+          never += threads;
+        }
+        for (int turn = 0; turn < filters; turn++) {
+          int f = (int) ((turn + chunk) % filters);
+          long started = System.nanoTime();
+          targets[f].query(keys, found);
+          if (record) {
+            queryNanos.addAndGet(f, System.nanoTime() - started);
+          }
+          long wrong = 0;
+          for (int k = 0; k < keys.count(); k += 2) {
+            if (!found[k]) {
+              throw new IllegalStateException("false negative in filter " + f + ": "
+                  + keys.toString(k));
+            }
+            wrong += found[k + 1] ? 1 : 0;
+          }
+          falsePositives.addAndGet(f, record ? wrong : 0);
+        }
+      }
+      return 0;
+    }
   }
 
   /** Guava's size: the classic optimum rounded up to whole 64-bit words. */
@@ -185,32 +309,16 @@ final class BenchSieveCommand implements Callable<Integer> {
     return (bits + 63) / 64 * 8;
   }
 
-  /** Realistic URL keys of 40–120 characters, distinct per (stream, index), built in place. */
-  static final class SyntheticUrl {
-    private static final String[] SECTIONS = {
-      "news", "blog/2024", "products/category", "wiki", "forum/thread", "docs/reference/api",
-      "shop/items", "en/articles",
-    };
-
-    private SyntheticUrl() {}
-
-    static StringBuilder write(StringBuilder url, int stream, long index) {
-      long mixed = mix(index * 31 + stream);
-      url.setLength(0);
-      url.append("https://www.site").append((mixed >>> 8) % 5000).append(".example.com/")
-          .append(SECTIONS[(int) (mixed & 7)]).append('/').append(stream)
-          .append("/item-").append(index).append('-').append(Long.toHexString(mixed >>> 44))
-          .append(".html");
-      if ((mixed & 0x100) != 0) {
-        url.append("?utm_source=feed&page=").append((mixed >>> 20) & 63);
+  /** A count written as a whole number or in E notation: {@code 100000000}, {@code 1e8}. */
+  static final class CountConverter implements CommandLine.ITypeConverter<Long> {
+    @Override
+    public Long convert(String text) {
+      try {
+        return new BigDecimal(text.trim()).longValueExact();
+      } catch (ArithmeticException | NumberFormatException e) {
+        throw new CommandLine.TypeConversionException(
+            "'" + text + "' is not a whole number (e.g. 100000000 or 1e8)");
       }
-      return url;
-    }
-
-    private static long mix(long z) {
-      z = (z ^ (z >>> 33)) * 0xff51afd7ed558ccdL;
-      z = (z ^ (z >>> 33)) * 0xc4ceb9fe1a85ec53L;
-      return z ^ (z >>> 33);
     }
   }
 }

@@ -97,7 +97,7 @@ public final class LocalFrontier implements Frontier {
     lock.lock();
     try {
       // Under the lock, so that a saved state never holds a URL in the filter but not in a queue.
-      boolean added = sieve.admit(url.toString())
+      boolean added = sieve.admit(url.hash())
           && enqueue(new Lease(url.toString(), depth, key, 0, chain, via, lastmod));
       schedule.store.enforceBudget();
       return added;
@@ -122,9 +122,11 @@ public final class LocalFrontier implements Frontier {
       keys[c] = queueKey.of(unseen.urls()[c]); // may resolve DNS: not under the lock
     }
     return locked(() -> {
+      boolean[] isNew = new boolean[unseen.count()];
+      sieve.admitAll(unseen.hashes(), isNew);
       int added = 0;
       for (int c = 0; c < unseen.count(); c++) {
-        if (sieve.admit(unseen.hashes()[c])) {
+        if (isNew[c]) {
           prefilter.seen(unseen.urls()[c]);
           if (enqueue(new Lease(unseen.urls()[c].toString(), depth, keys[c], 0, List.of(), via,
               null))) {

@@ -1,6 +1,6 @@
 package dev.sieve.frontier.local;
 
-import dev.sieve.bloom.Hash128;
+import dev.sieve.bloom.HashBatch;
 import dev.sieve.frontier.Sieve;
 import dev.sieve.url.Url;
 import java.util.List;
@@ -9,7 +9,7 @@ import java.util.List;
  * Drops, without a lock, the links of a batch the Sieve has seen (most links of a page): first
  * those it recently reported seen ({@link RecentlySeen}), then, after hashing the rest and
  * starting their filter loads together, those the filter holds ({@link
- * Sieve#mightHaveSeen(Hash128)}, final once true). What is left still has to be checked-and-set.
+ * Sieve#mightHaveSeenAll}, final once true). What is left still has to be checked-and-set.
  * Thread-safe.
  */
 final class SeenPrefilter {
@@ -21,30 +21,34 @@ final class SeenPrefilter {
   }
 
   /** The URLs of a batch the Sieve may not have seen, the first {@code count} of each array. */
-  record Unseen(Url[] urls, Hash128[] hashes, int count) {}
+  record Unseen(Url[] urls, HashBatch hashes) {
+    int count() {
+      return hashes.size();
+    }
+  }
 
   Unseen unseen(List<Url> batch) {
-    int size = batch.size();
+    int size = Math.max(1, batch.size());
     Url[] unknown = new Url[size];
-    Hash128[] hashes = new Hash128[size];
-    int probed = 0;
+    HashBatch hashes = new HashBatch(size);
     for (Url url : batch) {
       if (!recentlySeen.contains(url)) {
-        unknown[probed] = url;
-        hashes[probed++] = Hash128.of(url.toString());
+        unknown[hashes.size()] = url;
+        hashes.add(url.hash());
       }
     }
-    sieve.prefetch(hashes, probed);
-    int candidates = 0;
-    for (int i = 0; i < probed; i++) {
-      if (sieve.mightHaveSeen(hashes[i])) {
+    boolean[] seen = new boolean[hashes.size()];
+    sieve.mightHaveSeenAll(hashes, seen);
+    HashBatch candidates = new HashBatch(size);
+    for (int i = 0; i < seen.length; i++) {
+      if (seen[i]) {
         recentlySeen.add(unknown[i]);
       } else {
-        unknown[candidates] = unknown[i];
-        hashes[candidates++] = hashes[i];
+        unknown[candidates.size()] = unknown[i];
+        candidates.add(hashes.get(i));
       }
     }
-    return new Unseen(unknown, hashes, candidates);
+    return new Unseen(unknown, candidates);
   }
 
   /** The Sieve has just reported {@code url} seen (it admitted it). */
