@@ -19,6 +19,8 @@ final class CrawlSpace {
   final String id;
   final Counters counters = new Counters();
   private final Sieve sieve;
+  /** The Sieve's answers, or (benchmark baseline only) an exact set's. */
+  private final SeenKeys seen;
   private final Map<String, WorkQueue> queues = new LinkedHashMap<>();
   private int nextSalt;
   /** Set once DeleteCrawl removed this crawl: puts must go to the crawl created anew. */
@@ -30,9 +32,15 @@ final class CrawlSpace {
 
   /** A crawl restored from a checkpoint: its Sieve, and the salt its next new queue takes. */
   CrawlSpace(String id, Sieve sieve, int nextSalt) {
+    this(id, sieve, nextSalt, SeenKeys.of(sieve));
+  }
+
+  /** A crawl that asks {@code seen} instead of its Sieve whether a URL was seen. */
+  CrawlSpace(String id, Sieve sieve, int nextSalt, SeenKeys seen) {
     this.id = id;
     this.sieve = sieve;
     this.nextSalt = nextSalt;
+    this.seen = seen;
   }
 
   /** Adds a queue read back from a checkpoint. */
@@ -61,7 +69,7 @@ final class CrawlSpace {
     WorkQueue queue = queues.computeIfAbsent(key, k -> new WorkQueue(k, nextSalt++));
     PutResult result;
     if (discovered) {
-      if (sieve.admit(queue.seenKey(url))) {
+      if (seen.admit(queue.seenKey(url))) {
         queue.add(new PendingUrl(url, now, metadata));
         result = PutResult.CREATED;
       } else {
@@ -69,7 +77,7 @@ final class CrawlSpace {
       }
     } else {
       PendingUrl entry = queue.pending(url);
-      boolean isNew = entry == null && sieve.admit(queue.seenKey(url));
+      boolean isNew = entry == null && seen.admit(queue.seenKey(url));
       if (refetchFrom == 0) {
         if (entry != null) {
           queue.complete(url);
@@ -181,7 +189,7 @@ final class CrawlSpace {
     if (entry != null) {
       return Optional.of(QueuedUrl.of(key, entry));
     }
-    return sieve.mightHaveSeen(queue.seenKey(url))
+    return seen.mightHaveSeen(queue.seenKey(url))
         ? Optional.of(new QueuedUrl(key, url, 0, null))
         : Optional.empty();
   }

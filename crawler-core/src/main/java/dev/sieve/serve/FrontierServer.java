@@ -48,8 +48,13 @@ public final class FrontierServer implements AutoCloseable {
    */
   public static FrontierServer start(ServeSettings settings, Clock clock, LogLevels logLevels,
       RpcListener rpcs) throws IOException {
+    return start(settings, clock, logLevels, rpcs, new Crawls(settings));
+  }
+
+  /** Starts a server over {@code crawls} (the benchmark's baseline passes its own). */
+  static FrontierServer start(ServeSettings settings, Clock clock, LogLevels logLevels,
+      RpcListener rpcs, Crawls crawls) throws IOException {
     FrontierServer[] self = new FrontierServer[1];
-    Crawls crawls = new Crawls(settings);
     ServeState state = settings.stateDir == null ? null
         : ServeState.open(settings.stateDir, crawls, settings.checkpointSeconds);
     FrontierService service = new FrontierService(crawls, state == null ? Durability.NONE : state,
