@@ -4,18 +4,20 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeSet;
+import java.util.TreeMap;
 
 /**
- * The pending URLs of one queue: those waiting ordered by due time, and those leased (handed out
- * by GetURLs and not yet updated) ordered by lease expiry. A URL is in exactly one of the two.
- * Only pending URLs are kept as strings: a completed URL leaves this structure and is remembered
- * by the crawl's Sieve alone. Not thread-safe: guarded by the crawl's lock.
+ * The pending URLs of one queue: those waiting, by due time then URL, and those leased (handed
+ * out by GetURLs and not yet updated), by lease expiry then URL. A URL is in exactly one of the
+ * two, in the {@link PendingBucket} of its due second or of its lease's expiry. Only pending URLs
+ * are kept as strings: a completed URL leaves this structure and is remembered by the crawl's
+ * Sieve alone. Not thread-safe: guarded by the crawl's lock.
  */
 final class PendingUrls {
   private final Map<String, PendingUrl> byUrl = new HashMap<>();
-  private final TreeSet<PendingUrl> waiting = new TreeSet<>(PendingUrl.BY_DUE);
-  private final TreeSet<PendingUrl> leased = new TreeSet<>(PendingUrl.BY_LEASE);
+  private final TreeMap<Long, PendingBucket> waiting = new TreeMap<>();
+  private final TreeMap<Long, PendingBucket> leased = new TreeMap<>();
+  private int inFlight;
 
   int size() {
     return byUrl.size();
@@ -33,7 +35,7 @@ final class PendingUrls {
   /** Adds a URL that is not pending yet, unleased. */
   void add(PendingUrl url) {
     byUrl.put(url.url, url);
-    waiting.add(url);
+    waitFor(url);
   }
 
   /** Removes {@code url} whether waiting or leased; returns whether it was pending. */
@@ -52,47 +54,68 @@ final class PendingUrls {
     entry.due = due;
     entry.heldUntil = 0;
     entry.metadata = metadata;
-    waiting.add(entry);
+    waitFor(entry);
   }
 
   /** Returns the URLs whose lease ended at or before {@code now} to the waiting ones. */
   void releaseExpired(long now) {
-    while (!leased.isEmpty() && leased.first().heldUntil <= now) {
-      PendingUrl entry = leased.pollFirst();
-      entry.heldUntil = 0;
-      waiting.add(entry);
+    while (!leased.isEmpty() && leased.firstKey() <= now) {
+      leased.pollFirstEntry().getValue().forEach(entry -> {
+        entry.heldUntil = 0;
+        inFlight--;
+        waitFor(entry);
+      });
     }
   }
 
   /** URLs leased now; call {@link #releaseExpired} first. */
   int inFlight() {
-    return leased.size();
+    return inFlight;
   }
 
   /** Leases up to {@code max} URLs due at {@code now}, earliest first, until {@code until}. */
   List<PendingUrl> lease(long now, int max, long until) {
     List<PendingUrl> out = new ArrayList<>(Math.min(max, 64));
-    while (out.size() < max && !waiting.isEmpty() && waiting.first().due <= now) {
-      PendingUrl entry = waiting.pollFirst();
-      entry.heldUntil = until;
-      leased.add(entry);
-      out.add(entry);
+    while (out.size() < max && !waiting.isEmpty() && waiting.firstKey() <= now) {
+      PendingBucket due = waiting.firstEntry().getValue();
+      PendingBucket held = leased.computeIfAbsent(until, k -> new PendingBucket());
+      while (out.size() < max && due.size() > 0) {
+        PendingUrl entry = due.poll();
+        entry.heldUntil = until;
+        held.add(entry);
+        inFlight++;
+        out.add(entry);
+      }
+      if (due.size() == 0) {
+        waiting.pollFirstEntry();
+      }
     }
     return out;
   }
 
   /** Every pending URL: the waiting ones by due time, then the leased ones by lease expiry. */
   List<PendingUrl> inOrder() {
-    List<PendingUrl> all = new ArrayList<>(waiting);
-    all.addAll(leased);
+    List<PendingUrl> all = new ArrayList<>(byUrl.size());
+    waiting.values().forEach(bucket -> bucket.forEach(all::add));
+    leased.values().forEach(bucket -> bucket.forEach(all::add));
     return all;
   }
 
+  private void waitFor(PendingUrl entry) {
+    waiting.computeIfAbsent(entry.due, k -> new PendingBucket()).add(entry);
+  }
+
   private void detach(PendingUrl entry) {
-    if (entry.heldUntil != 0) {
-      leased.remove(entry);
-    } else {
-      waiting.remove(entry);
+    boolean held = entry.heldUntil != 0;
+    long key = held ? entry.heldUntil : entry.due;
+    TreeMap<Long, PendingBucket> buckets = held ? leased : waiting;
+    PendingBucket bucket = buckets.get(key);
+    bucket.remove(entry);
+    if (bucket.size() == 0) {
+      buckets.remove(key);
+    }
+    if (held) {
+      inFlight--;
     }
   }
 }
