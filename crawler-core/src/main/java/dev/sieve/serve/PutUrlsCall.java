@@ -6,7 +6,6 @@ import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import java.time.Clock;
-import java.util.Locale;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,6 +24,9 @@ final class PutUrlsCall implements StreamObserver<URLItem> {
   private static final int WINDOW = 256;
   /** Prefix of the counters of acks sent, by status: {@code put.acked.ok}, {@code .skipped}, {@code .fail}. */
   static final String ACKED = "put.acked.";
+  private static final String ACKED_OK = ACKED + "ok";
+  private static final String ACKED_SKIPPED = ACKED + "skipped";
+  private static final String ACKED_FAIL = ACKED + "fail";
 
   private final ServerCallStreamObserver<AckMessage> acks;
   private final Crawls crawls;
@@ -58,9 +60,12 @@ final class PutUrlsCall implements StreamObserver<URLItem> {
     return call;
   }
 
-  /** Tops the read-ahead up to {@link #WINDOW} while the client takes acks. */
+  /**
+   * Tops the read-ahead up to {@link #WINDOW} while the client takes acks, once half of it was
+   * acked: asking for one item per ack would cost a transport round per item.
+   */
   private synchronized void topUp() {
-    if (acks.isReady() && outstanding < WINDOW) {
+    if (outstanding <= WINDOW / 2 && acks.isReady()) {
       acks.request(WINDOW - outstanding);
       outstanding = WINDOW;
     }
@@ -69,7 +74,11 @@ final class PutUrlsCall implements StreamObserver<URLItem> {
   private synchronized void ack(String id, AckMessage.Status status) {
     if (!acks.isCancelled()) {
       acks.onNext(AckMessage.newBuilder().setID(id).setStatus(status).build());
-      counters.increment(ACKED + status.name().toLowerCase(Locale.ROOT));
+      counters.increment(switch (status) {
+        case OK -> ACKED_OK;
+        case SKIPPED -> ACKED_SKIPPED;
+        default -> ACKED_FAIL;
+      });
     }
     outstanding--;
     topUp();
@@ -109,7 +118,7 @@ final class PutUrlsCall implements StreamObserver<URLItem> {
         return null;
       }
       status[0] = AckMessage.Status.OK;
-      return Change.put(put, now);
+      return durability.journaled() ? Change.put(put, now) : null;
     } catch (RuntimeException e) {
       counters.increment("put.failed");
       log.error("PutURLs: item {} failed: {}", PutItem.ackId(item), e.toString());
