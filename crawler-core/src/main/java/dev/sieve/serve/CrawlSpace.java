@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 
@@ -22,6 +23,8 @@ final class CrawlSpace {
   /** The Sieve's answers, or (benchmark baseline only) an exact set's. */
   private final SeenKeys seen;
   private final Map<String, WorkQueue> queues = new LinkedHashMap<>();
+  /** The counter of each {@link PutResult}, by ordinal, once it counted. */
+  private final LongAdder[] results = new LongAdder[PutResult.values().length];
   private int nextSalt;
   /** Set once DeleteCrawl removed this crawl: puts must go to the crawl created anew. */
   private boolean retired;
@@ -94,7 +97,12 @@ final class CrawlSpace {
         result = PutResult.SCHEDULED;
       }
     }
-    counters.increment(result.counter());
+    LongAdder counter = results[result.ordinal()];
+    if (counter == null) {
+      counter = counters.adder(result.counter());
+      results[result.ordinal()] = counter;
+    }
+    counter.increment();
     return result;
   }
 

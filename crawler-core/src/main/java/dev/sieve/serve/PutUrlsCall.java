@@ -6,6 +6,7 @@ import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import java.time.Clock;
+import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,9 +25,6 @@ final class PutUrlsCall implements StreamObserver<URLItem> {
   private static final int WINDOW = 256;
   /** Prefix of the counters of acks sent, by status: {@code put.acked.ok}, {@code .skipped}, {@code .fail}. */
   static final String ACKED = "put.acked.";
-  private static final String ACKED_OK = ACKED + "ok";
-  private static final String ACKED_SKIPPED = ACKED + "skipped";
-  private static final String ACKED_FAIL = ACKED + "fail";
 
   private final ServerCallStreamObserver<AckMessage> acks;
   private final Crawls crawls;
@@ -34,6 +32,11 @@ final class PutUrlsCall implements StreamObserver<URLItem> {
   private final Counters counters;
   private final Clock clock;
   private final Durability durability;
+  /** Counted per item and ack: held rather than looked up by name each time. */
+  private final LongAdder items;
+  private final LongAdder ackedOk;
+  private final LongAdder ackedSkipped;
+  private final LongAdder ackedFail;
   /** Items asked of the client and not acked yet (at most {@link #WINDOW}); guarded by this. */
   private int outstanding;
 
@@ -45,6 +48,10 @@ final class PutUrlsCall implements StreamObserver<URLItem> {
     this.counters = counters;
     this.clock = clock;
     this.durability = durability;
+    this.items = counters.adder("put.items");
+    this.ackedOk = counters.adder(ACKED + "ok");
+    this.ackedSkipped = counters.adder(ACKED + "skipped");
+    this.ackedFail = counters.adder(ACKED + "fail");
   }
 
   static StreamObserver<URLItem> start(StreamObserver<AckMessage> responses, Crawls crawls,
@@ -74,11 +81,11 @@ final class PutUrlsCall implements StreamObserver<URLItem> {
   private synchronized void ack(String id, AckMessage.Status status) {
     if (!acks.isCancelled()) {
       acks.onNext(AckMessage.newBuilder().setID(id).setStatus(status).build());
-      counters.increment(switch (status) {
-        case OK -> ACKED_OK;
-        case SKIPPED -> ACKED_SKIPPED;
-        default -> ACKED_FAIL;
-      });
+      (switch (status) {
+        case OK -> ackedOk;
+        case SKIPPED -> ackedSkipped;
+        default -> ackedFail;
+      }).increment();
     }
     outstanding--;
     topUp();
@@ -100,14 +107,14 @@ final class PutUrlsCall implements StreamObserver<URLItem> {
   /** Applies an item, setting its ack status; returns the change to journal, or null. */
   private Change apply(URLItem item, AckMessage.Status[] status) {
     try {
-      counters.increment("put.items");
+      items.increment();
       PutItem put = PutItem.read(item, settings);
       if (put.rejection() != null) {
         reject(put.rejection(), PutItem.ackId(item));
         status[0] = AckMessage.Status.SKIPPED;
         return null;
       }
-      long now = clock.instant().getEpochSecond();
+      long now = Math.floorDiv(clock.millis(), 1000); // no Instant per item
       PutResult result;
       do {
         result = crawls.getOrCreate(put.crawlId()).put(put.key(), put.url(), put.discovered(),
