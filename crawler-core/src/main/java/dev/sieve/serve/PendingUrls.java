@@ -18,6 +18,9 @@ final class PendingUrls {
   private final TreeMap<Long, PendingBucket> waiting = new TreeMap<>();
   private final TreeMap<Long, PendingBucket> leased = new TreeMap<>();
   private int inFlight;
+  /** The waiting bucket of {@link #lastDue}, while it is in {@link #waiting}: most puts share it. */
+  private PendingBucket lastWaiting;
+  private long lastDue;
 
   int size() {
     return byUrl.size();
@@ -87,7 +90,7 @@ final class PendingUrls {
         out.add(entry);
       }
       if (due.size() == 0) {
-        waiting.pollFirstEntry();
+        dropWaiting(waiting.firstKey());
       }
     }
     return out;
@@ -102,7 +105,17 @@ final class PendingUrls {
   }
 
   private void waitFor(PendingUrl entry) {
-    waiting.computeIfAbsent(entry.due, k -> new PendingBucket()).add(entry);
+    if (lastWaiting == null || lastDue != entry.due) {
+      lastWaiting = waiting.computeIfAbsent(entry.due, k -> new PendingBucket());
+      lastDue = entry.due;
+    }
+    lastWaiting.add(entry);
+  }
+
+  private void dropWaiting(long due) {
+    if (waiting.remove(due) == lastWaiting) {
+      lastWaiting = null;
+    }
   }
 
   private void detach(PendingUrl entry) {
@@ -111,11 +124,13 @@ final class PendingUrls {
     TreeMap<Long, PendingBucket> buckets = held ? leased : waiting;
     PendingBucket bucket = buckets.get(key);
     bucket.remove(entry);
-    if (bucket.size() == 0) {
-      buckets.remove(key);
-    }
     if (held) {
       inFlight--;
+      if (bucket.size() == 0) {
+        leased.remove(key);
+      }
+    } else if (bucket.size() == 0) {
+      dropWaiting(key);
     }
   }
 }
