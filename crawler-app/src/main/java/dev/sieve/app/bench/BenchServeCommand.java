@@ -19,7 +19,9 @@ import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.Iterator;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import io.grpc.stub.StreamObserver;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -68,6 +70,11 @@ final class BenchServeCommand implements Callable<Integer> {
       description = "Items a stream may have unacknowledged (default ${DEFAULT-VALUE}).")
   int window;
 
+  @Option(names = "--warmup", defaultValue = "300000", paramLabel = "N",
+      description = "URLs put and drained through each service first, unmeasured, so that both"
+          + " are measured compiled (default ${DEFAULT-VALUE}; 0: none).")
+  long warmup;
+
   @Option(names = "--fpp", defaultValue = FrontierSettings.DEFAULT_FALSE_POSITIVE_RATE,
       paramLabel = "P", description = "The Sieve's false-positive rate (default ${DEFAULT-VALUE}).")
   double fpp;
@@ -88,6 +95,7 @@ final class BenchServeCommand implements Callable<Integer> {
         : !(duplicates >= 0 && duplicates < 1) ? "--duplicates (" + duplicates + ") must be in [0, 1)"
         : streams <= 0 ? "--streams (" + streams + ") must be > 0"
         : window <= 0 ? "--window (" + window + ") must be > 0"
+        : warmup < 0 ? "--warmup (" + warmup + ") must be >= 0"
         : !(fpp > 0 && fpp < 1) ? "--fpp (" + fpp + ") must be in (0, 1)" : null;
     if (misuse != null) {
       throw new CommandLine.ParameterException(spec.commandLine(), misuse);
@@ -99,10 +107,16 @@ final class BenchServeCommand implements Callable<Integer> {
             + " loopback gRPC, %d cores shared%n", urls, distinct, duplicates * 100, queues,
         streams, window, Runtime.getRuntime().availableProcessors());
     ServeSettings.Builder settings = ServeSettings.builder().port(0).falsePositiveRate(fpp);
-    Result sieve = run("Sieve serve", settings.expectedUrls(distinct).build(),
-        s -> FrontierServer.start(s, Clock.systemUTC(), null));
-    Result exact = run("exact-set baseline", settings.expectedUrls(1_000).build(),
-        ExactSetBaseline::start);
+    ServeSettings sieveSettings = settings.expectedUrls(distinct).build();
+    ServeSettings exactSettings = settings.expectedUrls(1_000).build();
+    Starter sieveServe = s -> FrontierServer.start(s, Clock.systemUTC(), null);
+    if (warmup > 0) {
+      run("warm-up: Sieve serve", sieveSettings, sieveServe, Math.min(warmup, urls));
+      run("warm-up: exact-set baseline", exactSettings, ExactSetBaseline::start,
+          Math.min(warmup, urls));
+    }
+    Result sieve = run("Sieve serve", sieveSettings, sieveServe, urls);
+    Result exact = run("exact-set baseline", exactSettings, ExactSetBaseline::start, urls);
     out.println();
     Table table = Table.of(out, -30, 22, 22, 15);
     table.row("", "Sieve serve", "exact-set baseline", "Sieve/baseline");
@@ -152,7 +166,9 @@ final class BenchServeCommand implements Callable<Integer> {
     return exact <= 0 ? "-" : Table.format("1/%.1f", (double) exact / Math.max(1, sieve));
   }
 
-  private Result run(String name, ServeSettings settings, Starter starter) throws Exception {
+  /** Puts {@code count} URLs into a fresh service and drains it. */
+  private Result run(String name, ServeSettings settings, Starter starter, long count)
+      throws Exception {
     PrintStream out = System.out;
     FrontierServer server = starter.start(settings);
     ManagedChannel channel = channel(server);
@@ -172,7 +188,7 @@ final class BenchServeCommand implements Callable<Integer> {
       double cpu = cpuSeconds();
       Timing.Run put = Timing.parallel(streams, s -> {
         PutStream stream = puts.get(s);
-        for (long i = s; i < urls; i += streams) {
+        for (long i = s; i < count; i += streams) {
           stream.send(discovered(url(i)));
         }
         stream.finish();
@@ -183,13 +199,13 @@ final class BenchServeCommand implements Callable<Integer> {
       long seen = puts.stream().mapToLong(p -> p.skipped.get()).sum();
       long failed = puts.stream().mapToLong(p -> p.failed.get()).sum();
       out.printf(Locale.ROOT, "%s: put %,d in %.1f s, %,d created, %,d seen, %,d failed%n", name,
-          urls, put.seconds(), created, seen, failed);
+          count, put.seconds(), created, seen, failed);
       long afterPut = liveHeap() - before;
       Latencies ackLatencies = new Latencies();
       PutStream acks = new PutStream(channel, window, ackLatencies);
       long started = Timing.start();
       cpu = cpuSeconds();
-      long drained = drain(blocking, acks, created);
+      long drained = drain(channel, acks, created);
       acks.finish();
       double drainSeconds = Timing.secondsSince(started);
       double drainCpu = cpuSeconds() - cpu;
@@ -204,8 +220,15 @@ final class BenchServeCommand implements Callable<Integer> {
         open.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
       }
       server.close();
+      // gRPC keeps its transport threads a second after their last user closed, and with them
+      // what their thread-local pools still point at (the closed service): let them end, so the
+      // next service's heap is measured without this one's.
+      Thread.sleep(3_000);
     }
   }
+
+  /** Ends a GetURLs answer in the drain's queue. */
+  private static final URLInfo END = URLInfo.newBuilder().setUrl("end").build();
 
   /** A connection of its own: a server serves each on one transport thread. */
   private static ManagedChannel channel(FrontierServer server) {
@@ -214,14 +237,32 @@ final class BenchServeCommand implements Callable<Integer> {
   }
 
   /** Gets every pending URL and acks it as completed; returns how many came. */
-  private static long drain(URLFrontierGrpc.URLFrontierBlockingStub blocking, PutStream acks,
-      long expected) throws InterruptedException {
+  private static long drain(ManagedChannel channel, PutStream acks, long expected)
+      throws InterruptedException {
     GetParams all = GetParams.newBuilder().setDelayRequestable(3_600).build();
     long drained = 0;
     while (drained < expected) {
       long got = 0;
-      for (Iterator<URLInfo> it = blocking.getURLs(all); it.hasNext(); got++) {
-        acks.send(URLItem.newBuilder().setKnown(KnownURLItem.newBuilder().setInfo(it.next())
+      BlockingQueue<URLInfo> answers = new LinkedBlockingQueue<>();
+      // Asynchronous, so that the transport's window rather than one request per URL paces it.
+      URLFrontierGrpc.newStub(channel).getURLs(all, new StreamObserver<>() {
+        @Override
+        public void onNext(URLInfo url) {
+          answers.add(url);
+        }
+
+        @Override
+        public void onError(Throwable t) {
+          answers.add(END);
+        }
+
+        @Override
+        public void onCompleted() {
+          answers.add(END);
+        }
+      });
+      for (URLInfo url = answers.take(); url != END; url = answers.take(), got++) {
+        acks.send(URLItem.newBuilder().setKnown(KnownURLItem.newBuilder().setInfo(url)
             .setRefetchableFromDate(0)).build());
       }
       drained += got;
