@@ -2,7 +2,10 @@ package dev.sieve.serve;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.SplittableRandom;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
 class PendingUrlsTest {
@@ -61,5 +64,32 @@ class PendingUrlsTest {
     pending.releaseExpired(40);
     assertThat(urls(pending.lease(40, 3, 70))).containsExactly("http://a.test/b", "http://a.test/d",
         "http://a.test/f");
+  }
+
+  @Test
+  void lease_afterRandomAddsRemovalsAndReschedules_comesInDueThenUrlOrder() {
+    SplittableRandom random = new SplittableRandom(7);
+    TreeSet<PendingUrl> model = new TreeSet<>(PendingUrl.BY_DUE);
+    for (int i = 0; i < 20_000; i++) {
+      String url = "http://a.test/" + random.nextInt(3_000);
+      PendingUrl entry = pending.get(url);
+      int op = random.nextInt(3);
+      if (entry == null) {
+        entry = new PendingUrl(url, random.nextInt(50), null);
+        pending.add(entry);
+        model.add(entry);
+      } else if (op == 1) {
+        model.remove(entry);
+        pending.remove(url);
+      } else if (op == 2) {
+        model.remove(entry);
+        pending.reschedule(entry, random.nextInt(50), null);
+        model.add(entry);
+      }
+    }
+    List<PendingUrl> expected = new ArrayList<>(model);
+    assertThat(pending.inOrder()).containsExactlyElementsOf(expected);
+    assertThat(pending.lease(100, Integer.MAX_VALUE, 200)).containsExactlyElementsOf(expected);
+    assertThat(pending.inFlight()).isEqualTo(expected.size());
   }
 }
