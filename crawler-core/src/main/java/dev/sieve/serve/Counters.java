@@ -10,7 +10,12 @@ final class Counters {
   private final Map<String, LongAdder> counts = new ConcurrentHashMap<>();
 
   void add(String name, long n) {
-    counts.computeIfAbsent(name, k -> new LongAdder()).add(n);
+    adder(name).add(n);
+  }
+
+  /** The counter {@code name}, created at 0 if new: for a hot path to hold and add to. */
+  LongAdder adder(String name) {
+    return counts.computeIfAbsent(name, k -> new LongAdder());
   }
 
   void increment(String name) {

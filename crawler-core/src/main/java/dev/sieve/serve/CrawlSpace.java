@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 
@@ -19,7 +20,11 @@ final class CrawlSpace extends CrawlStore {
   final String id;
   final Counters counters = new Counters();
   private final Sieve sieve;
+  /** The Sieve's answers, or (benchmark baseline only) an exact set's. */
+  private final SeenKeys seen;
   private final Map<String, WorkQueue> queues = new LinkedHashMap<>();
+  /** The counter of each {@link PutResult}, by ordinal, once it counted. */
+  private final LongAdder[] results = new LongAdder[PutResult.values().length];
   private int nextSalt;
   /** Set once DeleteCrawl removed this crawl: puts must go to the crawl created anew. */
   private boolean retired;
@@ -30,9 +35,15 @@ final class CrawlSpace extends CrawlStore {
 
   /** A crawl restored from a checkpoint: its Sieve, and the salt its next new queue takes. */
   CrawlSpace(String id, Sieve sieve, int nextSalt) {
+    this(id, sieve, nextSalt, SeenKeys.of(sieve));
+  }
+
+  /** A crawl that asks {@code seen} instead of its Sieve whether a URL was seen. */
+  CrawlSpace(String id, Sieve sieve, int nextSalt, SeenKeys seen) {
     this.id = id;
     this.sieve = sieve;
     this.nextSalt = nextSalt;
+    this.seen = seen;
   }
 
   String id() {
@@ -65,7 +76,7 @@ final class CrawlSpace extends CrawlStore {
     WorkQueue queue = queues.computeIfAbsent(key, k -> new WorkQueue(k, nextSalt++));
     PutResult result;
     if (discovered) {
-      if (sieve.admit(queue.seenKey(url))) {
+      if (seen.admit(queue.seenKey(url))) {
         queue.add(new PendingUrl(url, now, metadata));
         result = PutResult.CREATED;
       } else {
@@ -73,7 +84,7 @@ final class CrawlSpace extends CrawlStore {
       }
     } else {
       PendingUrl entry = queue.pending(url);
-      boolean isNew = entry == null && sieve.admit(queue.seenKey(url));
+      boolean isNew = entry == null && seen.admit(queue.seenKey(url));
       if (refetchFrom == 0) {
         if (entry != null) {
           queue.complete(url);
@@ -90,7 +101,12 @@ final class CrawlSpace extends CrawlStore {
         result = PutResult.SCHEDULED;
       }
     }
-    counters.increment(result.counter());
+    LongAdder counter = results[result.ordinal()];
+    if (counter == null) {
+      counter = counters.adder(result.counter());
+      results[result.ordinal()] = counter;
+    }
+    counter.increment();
     return result;
   }
 
@@ -185,7 +201,7 @@ final class CrawlSpace extends CrawlStore {
     if (entry != null) {
       return Optional.of(QueuedUrl.of(key, entry));
     }
-    return sieve.mightHaveSeen(queue.seenKey(url))
+    return seen.mightHaveSeen(queue.seenKey(url))
         ? Optional.of(new QueuedUrl(key, url, 0, null))
         : Optional.empty();
   }

@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * The crawl IDs the service holds, each a {@link CrawlSpace} with its own Sieve, created by the
@@ -18,11 +19,18 @@ import java.util.Optional;
 final class Crawls extends FrontierStore {
   private final Map<String, CrawlSpace> crawls = new LinkedHashMap<>();
   private final ServeSettings settings;
+  /** How a new crawl asks whether a URL was seen: its Sieve (the benchmark's baseline: a set). */
+  private final Function<Sieve, SeenKeys> seenKeys;
   private volatile boolean active = true;
   private volatile int defaultDelaySeconds;
 
   Crawls(ServeSettings settings) {
+    this(settings, SeenKeys::of);
+  }
+
+  Crawls(ServeSettings settings, Function<Sieve, SeenKeys> seenKeys) {
     this.settings = settings;
+    this.seenKeys = seenKeys;
     this.defaultDelaySeconds = settings.queueDelaySeconds;
   }
 
@@ -33,9 +41,12 @@ final class Crawls extends FrontierStore {
 
   /** The crawl, created with a fresh Sieve if it is new. */
   synchronized CrawlSpace getOrCreate(String crawlId) {
-    return crawls.computeIfAbsent(normalise(crawlId), id -> new CrawlSpace(id, Sieve.over(
-        SeenFilter.BLOCKED.create(settings.expectedUrls, settings.falsePositiveRate, true),
-        settings.falsePositiveRate, warning -> { })));
+    return crawls.computeIfAbsent(normalise(crawlId), id -> {
+      Sieve sieve = Sieve.over(
+          SeenFilter.BLOCKED.create(settings.expectedUrls, settings.falsePositiveRate, true),
+          settings.falsePositiveRate, warning -> { });
+      return new CrawlSpace(id, sieve, 0, seenKeys.apply(sieve));
+    });
   }
 
   /** Adds a crawl read back from a checkpoint. */

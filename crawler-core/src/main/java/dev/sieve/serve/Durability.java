@@ -10,10 +10,23 @@ import java.util.function.Supplier;
  */
 interface Durability {
   /** In memory only: the answer runs at once. */
-  Durability NONE = (change, answer) -> {
-    change.get();
-    answer.run();
+  Durability NONE = new Durability() {
+    @Override
+    public void apply(Supplier<Change> change, Runnable answer) {
+      change.get();
+      answer.run();
+    }
+
+    @Override
+    public boolean journaled() {
+      return false;
+    }
   };
+
+  /** Whether changes are journaled: if not, a change need not build its {@link Change}. */
+  default boolean journaled() {
+    return true;
+  }
 
   /**
    * Applies {@code change}, then runs {@code answer} once it is durable.

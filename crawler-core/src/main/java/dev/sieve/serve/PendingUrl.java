@@ -4,16 +4,20 @@ import java.util.Comparator;
 
 /**
  * One URL waiting in a queue: its string, when it is due, the lease it is under, and the client's
- * metadata. Mutable, guarded by its crawl's lock; the sets ordered by {@link #BY_DUE} and {@link
- * #BY_LEASE} must drop it before {@link #due} or {@link #heldUntil} change.
+ * metadata. Mutable, guarded by its crawl's lock; the {@link PendingHeap}s ordered by {@link
+ * #BY_DUE} and {@link #BY_LEASE} must drop it before {@link #due} or {@link #heldUntil} change.
  */
 final class PendingUrl {
   /** Due first, then by URL, as the reference service orders a queue. */
-  static final Comparator<PendingUrl> BY_DUE =
-      Comparator.<PendingUrl>comparingLong(p -> p.due).thenComparing(p -> p.url);
+  static final Comparator<PendingUrl> BY_DUE = (a, b) -> {
+    int c = Long.compare(a.due, b.due);
+    return c != 0 ? c : a.url.compareTo(b.url);
+  };
   /** Earliest lease expiry first. */
-  static final Comparator<PendingUrl> BY_LEASE =
-      Comparator.<PendingUrl>comparingLong(p -> p.heldUntil).thenComparing(p -> p.url);
+  static final Comparator<PendingUrl> BY_LEASE = (a, b) -> {
+    int c = Long.compare(a.heldUntil, b.heldUntil);
+    return c != 0 ? c : a.url.compareTo(b.url);
+  };
 
   final String url;
   /** Epoch second from which it may be handed out. */
@@ -22,6 +26,8 @@ final class PendingUrl {
   long heldUntil;
   /** The client's metadata as a serialized {@code URLInfo} holding only it; null when none. */
   byte[] metadata;
+  /** Where it is in its {@link PendingHeap}. */
+  int slot;
 
   PendingUrl(String url, long due, byte[] metadata) {
     this.url = url;

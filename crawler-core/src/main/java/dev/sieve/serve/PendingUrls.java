@@ -4,18 +4,18 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeSet;
 
 /**
- * The pending URLs of one queue: those waiting ordered by due time, and those leased (handed out
- * by GetURLs and not yet updated) ordered by lease expiry. A URL is in exactly one of the two.
- * Only pending URLs are kept as strings: a completed URL leaves this structure and is remembered
- * by the crawl's Sieve alone. Not thread-safe: guarded by the crawl's lock.
+ * The pending URLs of one queue: those waiting ordered by due time (then URL), and those leased
+ * (handed out by GetURLs and not yet updated) ordered by lease expiry, each in a {@link
+ * PendingHeap}. A URL is in exactly one of the two. Only pending URLs are kept as strings: a
+ * completed URL leaves this structure and is remembered by the crawl's Sieve alone. Not
+ * thread-safe: guarded by the crawl's lock.
  */
 final class PendingUrls {
   private final Map<String, PendingUrl> byUrl = new HashMap<>();
-  private final TreeSet<PendingUrl> waiting = new TreeSet<>(PendingUrl.BY_DUE);
-  private final TreeSet<PendingUrl> leased = new TreeSet<>(PendingUrl.BY_LEASE);
+  private final PendingHeap waiting = new PendingHeap(PendingUrl.BY_DUE);
+  private final PendingHeap leased = new PendingHeap(PendingUrl.BY_LEASE);
 
   int size() {
     return byUrl.size();
@@ -57,8 +57,8 @@ final class PendingUrls {
 
   /** Returns the URLs whose lease ended at or before {@code now} to the waiting ones. */
   void releaseExpired(long now) {
-    while (!leased.isEmpty() && leased.first().heldUntil <= now) {
-      PendingUrl entry = leased.pollFirst();
+    while (leased.size() > 0 && leased.peek().heldUntil <= now) {
+      PendingUrl entry = leased.poll();
       entry.heldUntil = 0;
       waiting.add(entry);
     }
@@ -72,8 +72,8 @@ final class PendingUrls {
   /** Leases up to {@code max} URLs due at {@code now}, earliest first, until {@code until}. */
   List<PendingUrl> lease(long now, int max, long until) {
     List<PendingUrl> out = new ArrayList<>(Math.min(max, 64));
-    while (out.size() < max && !waiting.isEmpty() && waiting.first().due <= now) {
-      PendingUrl entry = waiting.pollFirst();
+    while (out.size() < max && waiting.size() > 0 && waiting.peek().due <= now) {
+      PendingUrl entry = waiting.poll();
       entry.heldUntil = until;
       leased.add(entry);
       out.add(entry);
@@ -83,16 +83,12 @@ final class PendingUrls {
 
   /** Every pending URL: the waiting ones by due time, then the leased ones by lease expiry. */
   List<PendingUrl> inOrder() {
-    List<PendingUrl> all = new ArrayList<>(waiting);
-    all.addAll(leased);
+    List<PendingUrl> all = waiting.sorted();
+    all.addAll(leased.sorted());
     return all;
   }
 
   private void detach(PendingUrl entry) {
-    if (entry.heldUntil != 0) {
-      leased.remove(entry);
-    } else {
-      waiting.remove(entry);
-    }
+    (entry.heldUntil != 0 ? leased : waiting).remove(entry);
   }
 }

@@ -28,11 +28,15 @@ record PutItem(String crawlId, String key, String url, boolean discovered, long 
     if (url.length() > settings.maxUrlLength) {
       return rejected("url_too_long");
     }
-    Optional<Url> parsed = Url.parse(url);
-    if (url.isBlank() || parsed.isEmpty()) {
-      return rejected("malformed_url");
+    String host = PlainUrl.host(url);
+    if (host == null) {
+      Optional<Url> parsed = Url.parse(url);
+      if (url.isBlank() || parsed.isEmpty()) {
+        return rejected("malformed_url");
+      }
+      host = defaultKey(parsed.get());
     }
-    String key = info.getKey().isBlank() ? defaultKey(parsed.get()) : info.getKey();
+    String key = info.getKey().isBlank() ? host : info.getKey();
     int longest = Math.max(key.length(), info.getCrawlID().length());
     if (longest > settings.maxKeyLength) {
       return rejected("key_too_long");

@@ -6,7 +6,7 @@ import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import java.time.Clock;
-import java.util.Locale;
+import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,6 +32,11 @@ final class PutUrlsCall implements StreamObserver<URLItem> {
   private final Counters counters;
   private final Clock clock;
   private final Durability durability;
+  /** Counted per item and ack: held rather than looked up by name each time. */
+  private final LongAdder items;
+  private final LongAdder ackedOk;
+  private final LongAdder ackedSkipped;
+  private final LongAdder ackedFail;
   /** Items asked of the client and not acked yet (at most {@link #WINDOW}); guarded by this. */
   private int outstanding;
 
@@ -43,6 +48,10 @@ final class PutUrlsCall implements StreamObserver<URLItem> {
     this.counters = counters;
     this.clock = clock;
     this.durability = durability;
+    this.items = counters.adder("put.items");
+    this.ackedOk = counters.adder(ACKED + "ok");
+    this.ackedSkipped = counters.adder(ACKED + "skipped");
+    this.ackedFail = counters.adder(ACKED + "fail");
   }
 
   static StreamObserver<URLItem> start(StreamObserver<AckMessage> responses, FrontierStore crawls,
@@ -58,9 +67,12 @@ final class PutUrlsCall implements StreamObserver<URLItem> {
     return call;
   }
 
-  /** Tops the read-ahead up to {@link #WINDOW} while the client takes acks. */
+  /**
+   * Tops the read-ahead up to {@link #WINDOW} while the client takes acks, once half of it was
+   * acked: asking for one item per ack would cost a transport round per item.
+   */
   private synchronized void topUp() {
-    if (acks.isReady() && outstanding < WINDOW) {
+    if (outstanding <= WINDOW / 2 && acks.isReady()) {
       acks.request(WINDOW - outstanding);
       outstanding = WINDOW;
     }
@@ -69,7 +81,11 @@ final class PutUrlsCall implements StreamObserver<URLItem> {
   private synchronized void ack(String id, AckMessage.Status status) {
     if (!acks.isCancelled()) {
       acks.onNext(AckMessage.newBuilder().setID(id).setStatus(status).build());
-      counters.increment(ACKED + status.name().toLowerCase(Locale.ROOT));
+      (switch (status) {
+        case OK -> ackedOk;
+        case SKIPPED -> ackedSkipped;
+        default -> ackedFail;
+      }).increment();
     }
     outstanding--;
     topUp();
@@ -91,14 +107,14 @@ final class PutUrlsCall implements StreamObserver<URLItem> {
   /** Applies an item, setting its ack status; returns the change to journal, or null. */
   private Change apply(URLItem item, AckMessage.Status[] status) {
     try {
-      counters.increment("put.items");
+      items.increment();
       PutItem put = PutItem.read(item, settings);
       if (put.rejection() != null) {
         reject(put.rejection(), PutItem.ackId(item));
         status[0] = AckMessage.Status.SKIPPED;
         return null;
       }
-      long now = clock.instant().getEpochSecond();
+      long now = Math.floorDiv(clock.millis(), 1000); // no Instant per item
       PutResult result;
       do {
         result = crawls.getOrCreate(put.crawlId()).put(put.key(), put.url(), put.discovered(),
@@ -109,7 +125,7 @@ final class PutUrlsCall implements StreamObserver<URLItem> {
         return null;
       }
       status[0] = AckMessage.Status.OK;
-      return Change.put(put, now);
+      return durability.journaled() ? Change.put(put, now) : null;
     } catch (RuntimeException e) {
       counters.increment("put.failed");
       log.error("PutURLs: item {} failed: {}", PutItem.ackId(item), e.toString());

@@ -16,7 +16,8 @@ import picocli.CommandLine.Command;
       BenchLinksCommand.class,
       BenchCrawlCommand.class,
       BenchRedisCommand.class,
-      BenchWebCommand.class
+      BenchWebCommand.class,
+      BenchServeCommand.class
     })
 public final class BenchCommand implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
