@@ -14,7 +14,8 @@ import picocli.CommandLine.Command;
       BenchSieveCommand.class,
       BenchFrontierCommand.class,
       BenchCrawlCommand.class,
-      BenchRedisCommand.class
+      BenchRedisCommand.class,
+      BenchVsWgetCommand.class
     })
 public final class BenchCommand implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
