@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
@@ -56,10 +57,12 @@ final class BenchVsWgetCommand implements Callable<Integer> {
   Path wget;
 
   @Option(names = "--crawler", paramLabel = "FILE",
-      description = "Run the crawl with this launcher instead of `java -jar` on this jar.")
+      description = "Run the crawl with this launcher (e.g. crawler-app/target/crawler) instead of"
+          + " `java -jar` on this jar.")
   Path launcher;
 
-  @Option(names = "--jvm-option", paramLabel = "OPTION", description = "A JVM option for the crawl (repeatable).")
+  @Option(names = "--jvm-option", paramLabel = "OPTION",
+      description = "A JVM option for the crawl (repeatable); given to a --crawler launcher in JAVA_OPTS.")
   List<String> jvmOptions = new ArrayList<>();
 
   @Option(names = "--crawl-option", paramLabel = "OPTION", description = "An extra option for the crawl (repeatable).")
@@ -93,9 +96,15 @@ final class BenchVsWgetCommand implements Callable<Integer> {
           "-P", work.resolve("wget").toString(), "-o", work.resolve("wget.log").toString(), seedUrl);
       List<String> crawlCommand = crawlCommand(jar, scope.equals(server.base() + "/") ? null : scope);
       out.println("wget:  " + String.join(" ", wgetCommand));
-      out.println("sieve: " + String.join(" ", crawlCommand) + "   (in " + work + ")");
-      Tool wgetRuns = new Tool("wget", wgetCommand, Set.of(0, 8));
-      Tool sieveRuns = new Tool("sieve", crawlCommand, Set.of(0));
+      // The launcher takes JVM options from JAVA_OPTS.
+      Map<String, String> environment = launcher == null || jvmOptions.isEmpty() ? Map.of()
+          : Map.of("JAVA_OPTS", String.join(" ", jvmOptions));
+      out.println("sieve: " + (environment.isEmpty() ? "" : "JAVA_OPTS='" + environment.get("JAVA_OPTS") + "' ")
+          + String.join(" ", crawlCommand) + "   (in " + work + ")");
+      // wget exits 8 when the server answered any request with an error: a 404 for robots.txt or a
+      // broken link is part of a normal run.
+      Tool wgetRuns = new Tool("wget", wgetCommand, Map.of(), Set.of(0, 8));
+      Tool sieveRuns = new Tool("sieve", crawlCommand, environment, Set.of(0));
       for (int i = 1; i <= runs; i++) {
         for (Tool tool : i % 2 == 1 ? List.of(wgetRuns, sieveRuns) : List.of(sieveRuns, wgetRuns)) {
           Tool.Run run = tool.run(server, work);

@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -33,11 +34,16 @@ final class Tool {
   final List<Run> runs = new ArrayList<>();
   private final List<String> command;
   private final Set<Integer> exitCodes;
+  private final Map<String, String> environment;
 
-  /** A tool named {@code name} run as {@code command}, succeeding with one of {@code exitCodes}. */
-  Tool(String name, List<String> command, Set<Integer> exitCodes) {
+  /**
+   * A tool named {@code name} run as {@code command} with these variables added to this process's
+   * environment, succeeding with one of {@code exitCodes}.
+   */
+  Tool(String name, List<String> command, Map<String, String> environment, Set<Integer> exitCodes) {
     this.name = name;
     this.command = List.copyOf(command);
+    this.environment = Map.copyOf(environment);
     this.exitCodes = Set.copyOf(exitCodes);
   }
 
@@ -47,7 +53,9 @@ final class Tool {
     Path stderr = work.resolve(name + ".err");
     double cpuBefore = childrenCpuSeconds();
     long started = Timing.start();
-    Process process = new ProcessBuilder(command)
+    ProcessBuilder builder = new ProcessBuilder(command);
+    builder.environment().putAll(environment);
+    Process process = builder
         .directory(work.toFile())
         .redirectOutput(stdout.toFile())
         .redirectError(stderr.toFile())
