@@ -31,7 +31,7 @@ import picocli.CommandLine.Option;
     description = "Crawl a directory served by a local nginx with wget -r and with a fresh crawl,"
         + " alternately; compare the HTML pages found, pages/s and CPU per page.",
     exitCodeListHeading = "Exit codes:%n",
-    exitCodeList = {"0:every run found the same HTML pages", "1:the page sets differ, or a run failed",
+    exitCodeList = {"0:every run found the same HTML pages", "1:the page sets differ, a run failed, or nginx did not start",
         "2:a usage error", "69:nginx, wget or the crawler's jar is missing"})
 final class BenchVsWgetCommand implements Callable<Integer> {
   /** Exit code when a program the bench runs is missing (sysexits' EX_UNAVAILABLE). */
@@ -86,8 +86,15 @@ final class BenchVsWgetCommand implements Callable<Integer> {
         return MISSING_PROGRAM;
       }
     }
+    NginxServer started;
+    try {
+      started = NginxServer.start(nginx, corpus);
+    } catch (IOException e) {
+      System.err.println("bench vs-wget: " + e.getMessage());
+      return 1;
+    }
     Path work = Files.createTempDirectory("sieve-vs-wget");
-    try (NginxServer server = NginxServer.start(nginx, corpus)) {
+    try (NginxServer server = started) {
       String seedUrl = server.base() + "/" + seed;
       String scope = seedUrl.substring(0, seedUrl.lastIndexOf('/') + 1);
       Files.writeString(work.resolve("seeds.txt"), seedUrl + "\n");
