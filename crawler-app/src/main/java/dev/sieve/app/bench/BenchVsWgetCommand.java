@@ -93,6 +93,10 @@ final class BenchVsWgetCommand implements Callable<Integer> {
       System.err.println("bench vs-wget: " + e.getMessage());
       return 1;
     }
+    // Killed (SIGTERM, or SIGINT from outside the terminal's process group), the bench would
+    // leave nginx and the running tool behind: they are its children, and only they are.
+    Thread stopChildren = new Thread(() -> ProcessHandle.current().descendants().forEach(ProcessHandle::destroy));
+    Runtime.getRuntime().addShutdownHook(stopChildren);
     Path work = Files.createTempDirectory("sieve-vs-wget");
     try (NginxServer server = started) {
       String seedUrl = server.base() + "/" + seed;
@@ -126,6 +130,7 @@ final class BenchVsWgetCommand implements Callable<Integer> {
       return same ? 0 : 1;
     } finally {
       NginxServer.deleteTree(work);
+      Runtime.getRuntime().removeShutdownHook(stopChildren);
     }
   }
 
