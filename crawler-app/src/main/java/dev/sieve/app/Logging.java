@@ -10,8 +10,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Configures Logback from {@code config/logback.xml} when it exists in the working directory (and
- * {@code -Dlogback.configurationFile} is not given); otherwise the jar's own console-only
- * {@code logback.xml} applies.
+ * {@code -Dlogback.configurationFile} is not given); otherwise the jar's own
+ * console logging, {@link DefaultLogging}, applies.
  */
 final class Logging {
   static final Path CONFIG = Path.of("config", "logback.xml");

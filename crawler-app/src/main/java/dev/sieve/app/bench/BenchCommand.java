@@ -17,7 +17,8 @@ import picocli.CommandLine.Command;
       BenchCrawlCommand.class,
       BenchRedisCommand.class,
       BenchWebCommand.class,
-      BenchServeCommand.class
+      BenchServeCommand.class,
+      BenchVsWgetCommand.class
     })
 public final class BenchCommand implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
