@@ -131,6 +131,11 @@ final class AttributeReader {
         case QUOTED -> {
           if (c == quote) {
             state = AFTER_QUOTED;
+          } else if (!keep) {
+            // A value no link needs (class, title, style…): straight to its closing quote.
+            while (p < end && text[p] != quote) {
+              p++;
+            }
           } else {
             p = valueChar(c, p, quote, keep);
           }
