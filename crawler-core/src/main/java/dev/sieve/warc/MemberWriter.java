@@ -18,6 +18,9 @@ import java.util.zip.Deflater;
  */
 final class MemberWriter implements AutoCloseable {
   private static final byte[] HEADER = {0x1f, (byte) 0x8b, 8, 0, 0, 0, 0, 0, 0, (byte) 0xff};
+  private static final int INITIAL_OUTPUT = 64 * 1024;
+  /** An output grown past this by a large record is dropped when the writer is given back. */
+  private static final int MAX_KEPT_OUTPUT = 1 << 20;
   /** The most bytes a stored deflate block holds (its length field has 16 bits). */
   private static final int MAX_STORED_BLOCK = 65_535;
   private static final int KEPT = 2 * Runtime.getRuntime().availableProcessors();
@@ -30,6 +33,8 @@ final class MemberWriter implements AutoCloseable {
   /** Input copied out of read-only buffers, which neither the deflater nor the CRC reads in place. */
   private final byte[] in = new byte[16 * 1024];
   private final byte[] out = new byte[64 * 1024];
+  /** The records written since the writer was borrowed, for the caller to append to a file. */
+  private Output records = new Output(INITIAL_OUTPUT);
   private int level = Deflater.BEST_SPEED;
 
   private MemberWriter() {
@@ -49,11 +54,17 @@ final class MemberWriter implements AutoCloseable {
     if (writer == null) {
       writer = new MemberWriter();
     }
+    writer.records.reset();
     if (writer.level != level) {
       writer.deflater.setLevel(level);
       writer.level = level;
     }
     return writer;
+  }
+
+  /** The members written since the writer was borrowed, in order. */
+  Output records() {
+    return records;
   }
 
   /** The SHA-1 of {@code parts}' remaining bytes in order; their positions are left as they were. */
@@ -66,10 +77,11 @@ final class MemberWriter implements AutoCloseable {
   }
 
   /**
-   * Appends one gzip member holding {@code parts}' remaining bytes in order; their positions are
-   * left as they were.
+   * Appends to {@link #records} one gzip member holding {@code parts}' remaining bytes in order;
+   * their positions are left as they were.
    */
-  void member(ByteArrayOutputStream sink, ByteBuffer... parts) {
+  void member(ByteBuffer... parts) {
+    ByteArrayOutputStream sink = records;
     deflater.reset();
     crc.reset();
     long size = 0;
@@ -96,11 +108,12 @@ final class MemberWriter implements AutoCloseable {
   }
 
   /**
-   * Appends one gzip member holding {@code parts}' remaining bytes in order, stored without
+   * Appends to {@link #records} one gzip member holding {@code parts}' remaining bytes in order, stored without
    * compression: for a small record, deflate's fixed cost per member (its trees and state, ~7 us
    * at level 1) is many times that of copying the bytes, and saves only a couple of hundred.
    */
-  void stored(ByteArrayOutputStream sink, ByteBuffer... parts) {
+  void stored(ByteBuffer... parts) {
+    ByteArrayOutputStream sink = records;
     crc.reset();
     long size = 0;
     for (ByteBuffer part : parts) {
@@ -151,6 +164,9 @@ final class MemberWriter implements AutoCloseable {
   /** Gives the writer back to be reused, or frees its native state when enough are idle. */
   @Override
   public void close() {
+    if (records.capacity() > MAX_KEPT_OUTPUT) {
+      records = new Output(INITIAL_OUTPUT);
+    }
     synchronized (IDLE) {
       if (IDLE.size() < KEPT) {
         IDLE.addFirst(this);
@@ -158,5 +174,21 @@ final class MemberWriter implements AutoCloseable {
       }
     }
     deflater.end();
+  }
+
+  /** A byte array output whose array is read in place. */
+  static final class Output extends ByteArrayOutputStream {
+    Output(int size) {
+      super(size);
+    }
+
+    /** The array holding the bytes written, valid up to {@link #size()}. */
+    byte[] array() {
+      return buf;
+    }
+
+    int capacity() {
+      return buf.length;
+    }
   }
 }

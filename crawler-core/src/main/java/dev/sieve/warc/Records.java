@@ -43,10 +43,10 @@ final class Records {
   static final String KEPT_TRANSFER_ENCODING = "X-Sieve-Transfer-Encoding";
 
   /**
-   * A request and its response (or revisit), gzipped: where the response starts in {@code
-   * bytes}, its record ID and date.
+   * A request and its response (or revisit), gzipped into a writer's {@link
+   * MemberWriter#records()}: where the response starts there, its record ID and date.
    */
-  record Pair(byte[] bytes, int responseOffset, UUID responseId, Instant date) {}
+  record Pair(int responseOffset, UUID responseId, Instant date) {}
 
   private Records() {}
 
@@ -66,20 +66,19 @@ final class Records {
         .filename(filename)
         .fields(fields)
         .build();
-    ByteArrayOutputStream out = new ByteArrayOutputStream(1024);
     byte[] block = readAll(record.body());
     try (MemberWriter writer = MemberWriter.borrow(settings.gzipLevel)) {
-      writer.member(out, ByteBuffer.wrap(record.serializeHeader()), ByteBuffer.wrap(block), end());
+      writer.member(ByteBuffer.wrap(record.serializeHeader()), ByteBuffer.wrap(block), end());
+      return writer.records().toByteArray();
     }
-    return out.toByteArray();
   }
 
   /**
    * The request and response records of {@code exchange} for {@code url}, or request and revisit
    * when {@code original} (the first response with the same payload) is given.
    */
-  static Pair exchange(String url, Exchange exchange, String payloadSha1, Digests.Original original,
-      int gzipLevel) {
+  static Pair exchange(MemberWriter writer, String url, Exchange exchange, String payloadSha1,
+      Digests.Original original) {
     Instant date = exchange.date().truncatedTo(ChronoUnit.SECONDS);
     UUID requestId = UUID.randomUUID();
     UUID responseId = UUID.randomUUID();
@@ -88,37 +87,33 @@ final class Records {
     ByteBuffer responseHead = ByteBuffer.wrap(keepTransferEncoding(bytes(exchange.responseHead())));
     ByteBuffer payload = original == null ? exchange.payload() : ByteBuffer.allocate(0);
     // The body is read in place: digested, then deflated, never copied whole.
-    try (MemberWriter writer = MemberWriter.borrow(gzipLevel)) {
-      WarcRequest request = capture(new WarcRequest.Builder(url), requestId, date, responseId, ip,
-          MediaType.HTTP_REQUEST, writer.sha1(requestBlock), requestBlock.remaining()).build();
-      long responseLength = (long) responseHead.remaining() + payload.remaining();
-      byte[] responseDigest = writer.sha1(responseHead, payload);
-      WarcCaptureRecord response;
-      if (original == null) {
-        WarcResponse.Builder builder = capture(new WarcResponse.Builder(url), responseId, date,
-            requestId, ip, MediaType.HTTP_RESPONSE, responseDigest, responseLength)
-            .payloadDigest("sha1", payloadSha1);
-        WarcTruncationReason truncated = truncation(exchange.truncation());
-        if (truncated != WarcTruncationReason.NOT_TRUNCATED) {
-          builder.truncated(truncated);
-        }
-        response = builder.build();
-      } else {
-        response = capture(new WarcRevisit.Builder(url, WarcRevisit.IDENTICAL_PAYLOAD_DIGEST_1_1),
-            responseId, date, requestId, ip, MediaType.HTTP_RESPONSE, responseDigest, responseLength)
-            .payloadDigest("sha1", payloadSha1)
-            .refersTo(urn(original.recordId()), original.url(), original.date())
-            .build();
+    WarcRequest request = capture(new WarcRequest.Builder(url), requestId, date, responseId, ip,
+        MediaType.HTTP_REQUEST, writer.sha1(requestBlock), requestBlock.remaining()).build();
+    long responseLength = (long) responseHead.remaining() + payload.remaining();
+    byte[] responseDigest = writer.sha1(responseHead, payload);
+    WarcCaptureRecord response;
+    if (original == null) {
+      WarcResponse.Builder builder = capture(new WarcResponse.Builder(url), responseId, date,
+          requestId, ip, MediaType.HTTP_RESPONSE, responseDigest, responseLength)
+          .payloadDigest("sha1", payloadSha1);
+      WarcTruncationReason truncated = truncation(exchange.truncation());
+      if (truncated != WarcTruncationReason.NOT_TRUNCATED) {
+        builder.truncated(truncated);
       }
-      ByteArrayOutputStream out = new ByteArrayOutputStream(
-          requestBlock.remaining() + payload.remaining() / 2 + 2048);
-      // A request record is a few hundred bytes: stored, not deflated (see MemberWriter#stored).
-      writer.stored(out, ByteBuffer.wrap(request.serializeHeader()), requestBlock, end());
-      int responseOffset = out.size();
-      writer.member(out, ByteBuffer.wrap(response.serializeHeader()), responseHead, payload, end());
-      return new Pair(out.toByteArray(), responseOffset, responseId, date);
+      response = builder.build();
+    } else {
+      response = capture(new WarcRevisit.Builder(url, WarcRevisit.IDENTICAL_PAYLOAD_DIGEST_1_1),
+          responseId, date, requestId, ip, MediaType.HTTP_RESPONSE, responseDigest, responseLength)
+          .payloadDigest("sha1", payloadSha1)
+          .refersTo(urn(original.recordId()), original.url(), original.date())
+          .build();
     }
-  }
+    // A request record is a few hundred bytes: stored, not deflated (see MemberWriter#stored).
+    writer.stored(ByteBuffer.wrap(request.serializeHeader()), requestBlock, end());
+    int responseOffset = writer.records().size();
+    writer.member(ByteBuffer.wrap(response.serializeHeader()), responseHead, payload, end());
+    return new Pair(responseOffset, responseId, date);
+}
 
   /** The fields every record of an exchange has, and its block. */
   private static <R extends WarcCaptureRecord, B extends WarcCaptureRecord.AbstractBuilder<R, B>> B

@@ -2,7 +2,6 @@ package dev.sieve.warc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -19,14 +18,13 @@ class GzipTest {
   @TempDir Path dir;
 
   private static byte[] members(String... texts) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
     try (MemberWriter writer = MemberWriter.borrow(1)) {
       for (String text : texts) {
-        writer.member(out, ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8)),
+        writer.member(ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8)),
             ByteBuffer.wrap("!".getBytes(StandardCharsets.UTF_8)).asReadOnlyBuffer());
       }
+      return writer.records().toByteArray();
     }
-    return out.toByteArray();
   }
 
   private long completeLength(byte[] bytes) throws IOException {

@@ -47,13 +47,14 @@ class MemberWriterTest {
     for (int length : new int[] {0, 1, 500, 65_534, 65_535, 65_536, 200_003}) {
       byte[] head = bytes(37, length);
       byte[] body = bytes(length, length + 1);
-      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      byte[] member;
       try (MemberWriter writer = MemberWriter.borrow(1)) {
-        writer.stored(out, ByteBuffer.wrap(head), ByteBuffer.wrap(body).asReadOnlyBuffer(),
+        writer.stored(ByteBuffer.wrap(head), ByteBuffer.wrap(body).asReadOnlyBuffer(),
             ByteBuffer.allocate(0));
+        member = writer.records().toByteArray();
       }
 
-      assertThat(gunzip(out.toByteArray())).as("length " + length).isEqualTo(concat(head, body));
+      assertThat(gunzip(member)).as("length " + length).isEqualTo(concat(head, body));
     }
   }
 
@@ -62,12 +63,13 @@ class MemberWriterTest {
     byte[] body = "<p>repeated text</p>\n".repeat(5_000).getBytes(java.nio.charset.StandardCharsets.UTF_8);
     ByteBuffer readOnly = ByteBuffer.wrap(body).asReadOnlyBuffer();
     ByteBuffer array = ByteBuffer.wrap(body, 10, body.length - 10);
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    byte[] member;
     try (MemberWriter writer = MemberWriter.borrow(6)) {
-      writer.member(out, readOnly, array);
+      writer.member(readOnly, array);
+      member = writer.records().toByteArray();
     }
 
-    assertThat(gunzip(out.toByteArray()))
+    assertThat(gunzip(member))
         .isEqualTo(concat(body, Arrays.copyOfRange(body, 10, body.length)));
     assertThat(readOnly.position()).isZero();
     assertThat(array.position()).isEqualTo(10);
@@ -88,6 +90,17 @@ class MemberWriterTest {
   }
 
   @Test
+  void borrow_startsWithNoRecords() {
+    try (MemberWriter writer = MemberWriter.borrow(1)) {
+      writer.stored(ByteBuffer.wrap(bytes(10, 6)));
+    }
+
+    try (MemberWriter writer = MemberWriter.borrow(1)) {
+      assertThat(writer.records().size()).isZero();
+    }
+  }
+
+  @Test
   void borrow_afterClose_theWriterUsedLast() {
     MemberWriter first = MemberWriter.borrow(1);
     first.close();
@@ -99,16 +112,17 @@ class MemberWriterTest {
 
   @Test
   void storedAndDeflatedMembers_oneFile_wholeForTheTornFileCheck() throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    byte[] members;
     try (MemberWriter writer = MemberWriter.borrow(1)) {
-      writer.stored(out, ByteBuffer.wrap(bytes(300, 3)));
-      writer.member(out, ByteBuffer.wrap(bytes(3000, 4)));
-      writer.stored(out, ByteBuffer.wrap(bytes(70_000, 5)));
+      writer.stored(ByteBuffer.wrap(bytes(300, 3)));
+      writer.member(ByteBuffer.wrap(bytes(3000, 4)));
+      writer.stored(ByteBuffer.wrap(bytes(70_000, 5)));
+      members = writer.records().toByteArray();
     }
-    Path file = Files.write(dir.resolve("f.gz"), out.toByteArray());
+    Path file = Files.write(dir.resolve("f.gz"), members);
 
     try (FileChannel channel = FileChannel.open(file)) {
-      assertThat(Gzip.completeLength(channel)).isEqualTo(out.size());
+      assertThat(Gzip.completeLength(channel)).isEqualTo(members.length);
     }
   }
 }
