@@ -14,9 +14,14 @@ public final class Sha1 {
     try {
       MessageDigest sha1 = MessageDigest.getInstance("SHA-1");
       sha1.update(bytes);
-      return BaseEncoding.base32().encode(sha1.digest());
+      return encode(sha1.digest());
     } catch (NoSuchAlgorithmException e) {
       throw new AssertionError("every JVM has SHA-1", e);
     }
+  }
+
+  /** A digest in base32 without a prefix, as {@link #base32} gives it. */
+  public static String encode(byte[] digest) {
+    return BaseEncoding.base32().encode(digest);
   }
 }

@@ -1,61 +1,23 @@
 package dev.sieve.warc;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.util.zip.CRC32;
 import java.util.zip.DataFormatException;
-import java.util.zip.Deflater;
 import java.util.zip.Inflater;
 
 /**
- * Gzip members, one per WARC record: written with a reused {@link Deflater} per thread, and
- * checked member by member to find where a torn file's last complete one ends.
+ * Gzip members, one per WARC record (written by {@link MemberWriter}), checked member by member
+ * to find where a torn file's last complete one ends.
  */
 final class Gzip {
-  private static final byte[] HEADER = {0x1f, (byte) 0x8b, 8, 0, 0, 0, 0, 0, 0, (byte) 0xff};
   private static final int FEXTRA = 4;
   private static final int FNAME = 8;
   private static final int FCOMMENT = 16;
   private static final int FHCRC = 2;
-  private static final ThreadLocal<Deflater> DEFLATERS =
-      ThreadLocal.withInitial(() -> new Deflater(Deflater.DEFAULT_COMPRESSION, true));
-  private static final ThreadLocal<byte[]> CHUNKS = ThreadLocal.withInitial(() -> new byte[64 * 1024]);
 
   private Gzip() {}
-
-  /** Appends one gzip member holding {@code parts} in order, deflated at {@code level}. */
-  static void member(ByteArrayOutputStream out, int level, byte[]... parts) {
-    Deflater deflater = DEFLATERS.get();
-    deflater.reset();
-    deflater.setLevel(level);
-    byte[] chunk = CHUNKS.get();
-    CRC32 crc = new CRC32();
-    long size = 0;
-    out.write(HEADER, 0, HEADER.length);
-    for (byte[] part : parts) {
-      crc.update(part);
-      size += part.length;
-      deflater.setInput(part);
-      while (!deflater.needsInput()) {
-        out.write(chunk, 0, deflater.deflate(chunk, 0, chunk.length, Deflater.NO_FLUSH));
-      }
-    }
-    deflater.finish();
-    while (!deflater.finished()) {
-      out.write(chunk, 0, deflater.deflate(chunk));
-    }
-    writeIntLe(out, (int) crc.getValue());
-    writeIntLe(out, (int) size);
-  }
-
-  private static void writeIntLe(ByteArrayOutputStream out, int value) {
-    out.write(value);
-    out.write(value >>> 8);
-    out.write(value >>> 16);
-    out.write(value >>> 24);
-  }
 
   /**
    * The length of the longest prefix of {@code channel} made of complete, valid gzip members

@@ -4,11 +4,14 @@ import dev.sieve.fetch.Exchange;
 import dev.sieve.fetch.Sha1;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.ReadableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -32,16 +35,18 @@ import org.netpreserve.jwarc.Warcinfo;
  */
 final class Records {
   private static final byte[] END = "\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1);
+  /** The body given to jwarc's builders, which only serialize the header they make. */
+  private static final ReadableByteChannel NO_BODY = Channels.newChannel(InputStream.nullInputStream());
   private static final byte[] TRANSFER_ENCODING =
       "transfer-encoding:".getBytes(StandardCharsets.ISO_8859_1);
   /** What a stored {@code Transfer-Encoding} header is renamed to: the body is de-chunked. */
   static final String KEPT_TRANSFER_ENCODING = "X-Sieve-Transfer-Encoding";
 
   /**
-   * A request and its response (or revisit), gzipped: where the response starts in {@code
-   * bytes}, its record ID and date.
+   * A request and its response (or revisit), gzipped into a writer's {@link
+   * MemberWriter#records()}: where the response starts there, its record ID and date.
    */
-  record Pair(byte[] bytes, int responseOffset, UUID responseId, Instant date) {}
+  record Pair(int responseOffset, UUID responseId, Instant date) {}
 
   private Records() {}
 
@@ -61,33 +66,35 @@ final class Records {
         .filename(filename)
         .fields(fields)
         .build();
-    ByteArrayOutputStream out = new ByteArrayOutputStream(1024);
     byte[] block = readAll(record.body());
-    Gzip.member(out, settings.gzipLevel, record.serializeHeader(), block, END);
-    return out.toByteArray();
+    try (MemberWriter writer = MemberWriter.borrow(settings.gzipLevel)) {
+      writer.member(ByteBuffer.wrap(record.serializeHeader()), ByteBuffer.wrap(block), end());
+      return writer.records().toByteArray();
+    }
   }
 
   /**
    * The request and response records of {@code exchange} for {@code url}, or request and revisit
    * when {@code original} (the first response with the same payload) is given.
    */
-  static Pair exchange(String url, Exchange exchange, String payloadSha1, Digests.Original original,
-      int gzipLevel) {
+  static Pair exchange(MemberWriter writer, String url, Exchange exchange, String payloadSha1,
+      Digests.Original original) {
     Instant date = exchange.date().truncatedTo(ChronoUnit.SECONDS);
     UUID requestId = UUID.randomUUID();
     UUID responseId = UUID.randomUUID();
     InetAddress ip = address(exchange.ip());
-    byte[] requestBlock = bytes(exchange.requestHead());
-    byte[] responseHead = keepTransferEncoding(bytes(exchange.responseHead()));
+    ByteBuffer requestBlock = exchange.requestHead();
+    ByteBuffer responseHead = ByteBuffer.wrap(keepTransferEncoding(bytes(exchange.responseHead())));
     ByteBuffer payload = original == null ? exchange.payload() : ByteBuffer.allocate(0);
-
+    // The body is read in place: digested, then deflated, never copied whole.
     WarcRequest request = capture(new WarcRequest.Builder(url), requestId, date, responseId, ip,
-        MediaType.HTTP_REQUEST, requestBlock).build();
-    byte[] responseBlock = concat(responseHead, payload); // the one copy of the body
+        MediaType.HTTP_REQUEST, writer.sha1(requestBlock), requestBlock.remaining()).build();
+    long responseLength = (long) responseHead.remaining() + payload.remaining();
+    byte[] responseDigest = writer.sha1(responseHead, payload);
     WarcCaptureRecord response;
     if (original == null) {
       WarcResponse.Builder builder = capture(new WarcResponse.Builder(url), responseId, date,
-          requestId, ip, MediaType.HTTP_RESPONSE, responseBlock)
+          requestId, ip, MediaType.HTTP_RESPONSE, responseDigest, responseLength)
           .payloadDigest("sha1", payloadSha1);
       WarcTruncationReason truncated = truncation(exchange.truncation());
       if (truncated != WarcTruncationReason.NOT_TRUNCATED) {
@@ -96,26 +103,26 @@ final class Records {
       response = builder.build();
     } else {
       response = capture(new WarcRevisit.Builder(url, WarcRevisit.IDENTICAL_PAYLOAD_DIGEST_1_1),
-          responseId, date, requestId, ip, MediaType.HTTP_RESPONSE, responseBlock)
+          responseId, date, requestId, ip, MediaType.HTTP_RESPONSE, responseDigest, responseLength)
           .payloadDigest("sha1", payloadSha1)
           .refersTo(urn(original.recordId()), original.url(), original.date())
           .build();
     }
-    ByteArrayOutputStream out = new ByteArrayOutputStream(
-        requestBlock.length + responseBlock.length / 2 + 2048);
-    Gzip.member(out, gzipLevel, request.serializeHeader(), requestBlock, END);
-    int responseOffset = out.size();
-    Gzip.member(out, gzipLevel, response.serializeHeader(), responseBlock, END);
-    return new Pair(out.toByteArray(), responseOffset, responseId, date);
-  }
+    // A request record is a few hundred bytes: stored, not deflated (see MemberWriter#stored).
+    writer.stored(ByteBuffer.wrap(request.serializeHeader()), requestBlock, end());
+    int responseOffset = writer.records().size();
+    writer.member(ByteBuffer.wrap(response.serializeHeader()), responseHead, payload, end());
+    return new Pair(responseOffset, responseId, date);
+}
 
   /** The fields every record of an exchange has, and its block. */
   private static <R extends WarcCaptureRecord, B extends WarcCaptureRecord.AbstractBuilder<R, B>> B
       capture(B builder, UUID id, Instant date, UUID concurrentTo, InetAddress ip, MediaType type,
-          byte[] block) {
+          byte[] blockSha1, long blockLength) {
     builder.version(MessageVersion.WARC_1_1);
+    // Only the header is serialized: the block is written from the exchange's own buffers.
     builder.recordId(id).date(date).concurrentTo(urn(concurrentTo))
-        .blockDigest("sha1", Sha1.base32(ByteBuffer.wrap(block))).body(type, block);
+        .blockDigest("sha1", Sha1.encode(blockSha1)).body(type, NO_BODY, blockLength);
     if (ip != null) {
       builder.ipAddress(ip);
     }
@@ -185,11 +192,9 @@ final class Records {
     return out;
   }
 
-  private static byte[] concat(byte[] head, ByteBuffer body) {
-    byte[] out = new byte[head.length + body.remaining()];
-    System.arraycopy(head, 0, out, 0, head.length);
-    body.get(out, head.length, out.length - head.length);
-    return out;
+  /** The blank line that ends each record, as a buffer of its own. */
+  private static ByteBuffer end() {
+    return ByteBuffer.wrap(END);
   }
 
   /** The whole body of a record built in memory. */

@@ -159,15 +159,19 @@ public final class WarcArchive implements AutoCloseable {
     boolean dedupable = digests != null && exchange.truncation() == Exchange.Truncation.NONE
         && exchange.payload().hasRemaining();
     Digests.Original original = dedupable ? digests.find(sha1) : null;
-    Records.Pair pair = Records.exchange(result.url(), exchange, sha1, original, settings.gzipLevel);
+    Records.Pair pair;
     Location location;
-    synchronized (this) {
-      WarcFile file = fileFor(pair.bytes().length);
-      try {
-        long at = file.append(pair.bytes(), true);
-        location = new Location(file.name(), at + pair.responseOffset());
-      } catch (IOException e) {
-        throw fail(new WarcException("write WARC file", file.openPath(), e));
+    try (MemberWriter writer = MemberWriter.borrow(settings.gzipLevel)) {
+      pair = Records.exchange(writer, result.url(), exchange, sha1, original);
+      MemberWriter.Output records = writer.records();
+      synchronized (this) {
+        WarcFile file = fileFor(records.size());
+        try {
+          long at = file.append(records.array(), records.size(), true);
+          location = new Location(file.name(), at + pair.responseOffset());
+        } catch (IOException e) {
+          throw fail(new WarcException("write WARC file", file.openPath(), e));
+        }
       }
     }
     if (dedupable && original == null) {
@@ -193,7 +197,8 @@ public final class WarcArchive implements AutoCloseable {
       Path path = settings.dir.resolve(name + WarcFile.OPEN);
       try {
         current = WarcFile.create(settings.dir, name);
-        current.append(Records.warcinfo(settings, info, name, clock.instant()), false);
+        byte[] warcinfo = Records.warcinfo(settings, info, name, clock.instant());
+        current.append(warcinfo, warcinfo.length, false);
       } catch (IOException e) {
         throw fail(new WarcException("create WARC file", path, e));
       }

@@ -65,14 +65,14 @@ final class WarcFile {
     return exchanges;
   }
 
-  /** Appends whole records; returns the offset they start at. */
-  long append(byte[] records, boolean exchange) throws IOException {
+  /** Appends whole records, the first {@code length} bytes of {@code records}; returns the offset they start at. */
+  long append(byte[] records, int length, boolean exchange) throws IOException {
     long at = size;
-    ByteBuffer buffer = ByteBuffer.wrap(records);
+    ByteBuffer buffer = ByteBuffer.wrap(records, 0, length);
     while (buffer.hasRemaining()) {
       channel.write(buffer);
     }
-    size += records.length;
+    size += length;
     if (exchange) {
       exchanges++;
     }

@@ -2,9 +2,9 @@ package dev.sieve.warc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -18,11 +18,13 @@ class GzipTest {
   @TempDir Path dir;
 
   private static byte[] members(String... texts) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    for (String text : texts) {
-      Gzip.member(out, 1, text.getBytes(StandardCharsets.UTF_8), "!".getBytes(StandardCharsets.UTF_8));
+    try (MemberWriter writer = MemberWriter.borrow(1)) {
+      for (String text : texts) {
+        writer.member(ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8)),
+            ByteBuffer.wrap("!".getBytes(StandardCharsets.UTF_8)).asReadOnlyBuffer());
+      }
+      return writer.records().toByteArray();
     }
-    return out.toByteArray();
   }
 
   private long completeLength(byte[] bytes) throws IOException {

@@ -84,7 +84,7 @@ final class BenchCrawlCommand implements Callable<Integer> {
   static {
     COMPONENTS.put("Sieve + frontier", "dev.sieve.frontier.|dev.sieve.bloom.");
     COMPONENTS.put("fetch (OkHttp, sockets)", "dev.sieve.fetch.|okhttp3.|okio.|sun.nio.|java.net.");
-    COMPONENTS.put("parse (Jsoup)", "dev.sieve.parse.|org.jsoup.");
+    COMPONENTS.put("parse (link scanner)", "dev.sieve.parse.|org.jsoup.");
     COMPONENTS.put("URL normalization", "dev.sieve.url.|crawlercommons.filters.");
     COMPONENTS.put("robots.txt", "dev.sieve.robots.|crawlercommons.robots.");
     COMPONENTS.put("output", "dev.sieve.app.JsonlOutput|com.fasterxml.");
