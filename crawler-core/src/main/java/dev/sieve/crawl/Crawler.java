@@ -124,7 +124,17 @@ public final class Crawler {
     }
     frontier.start();
     try {
-      leases.run(this::nextLease, this::crawl, () -> stopping, config.stopTimeout);
+      leases.run(new LeaseRunner.Source() {
+        @Override
+        public Lease next() throws InterruptedException {
+          return nextLease();
+        }
+
+        @Override
+        public Lease poll() {
+          return pollLease();
+        }
+      }, this::crawl, () -> stopping, config.stopTimeout);
     } finally {
       frontier.close();
       closePipeline();
@@ -220,6 +230,26 @@ public final class Crawler {
       fail(e.getMessage());
       return null;
     }
+  }
+
+  /**
+   * {@link #nextLease} without waiting: a lease ready now under the page budget, or null (also
+   * while the state disk is nearly full, which {@link #nextLease} waits out).
+   */
+  private Lease pollLease() {
+    if (stopping || !pageBudget.tryAcquire()) {
+      return null;
+    }
+    Lease lease = null;
+    try {
+      lease = frontier.storageLow() ? null : frontier.poll();
+    } catch (UncheckedIOException e) {
+      fail(e.getMessage());
+    }
+    if (lease == null) {
+      pageBudget.release();
+    }
+    return lease;
   }
 
   /** Runs one lease through the pipeline, on a thread of the {@link LeaseRunner}. */

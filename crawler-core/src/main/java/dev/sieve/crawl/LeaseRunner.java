@@ -16,14 +16,20 @@ import org.slf4j.LoggerFactory;
  * Runs each lease the frontier hands out on a thread of its own, as soon as it is ready: the
  * leases in flight grow with the hosts that are ready (the frontier gives each at most its
  * per-host share) up to {@code maxInFlight}. Threads are made as needed and end when idle, so a
- * crawl of three hosts has three, and a host that answers in 10 s holds its own leases only.
+ * crawl of three hosts has three, and a host that answers in 10 s holds its own leases only. A
+ * thread whose lease is done takes the next one that is ready at once itself, keeping its slot:
+ * a host crawled one fetch at a time then goes on without two thread hand-offs per page.
  */
 final class LeaseRunner {
   private static final Logger log = LoggerFactory.getLogger(LeaseRunner.class);
 
-  /** The next lease, waiting until one is ready; null when there is none to come. */
+  /** Where leases come from. */
   interface Source {
+    /** The next lease, waiting until one is ready; null when there is none to come. */
     Lease next() throws InterruptedException;
+
+    /** The next lease if one is ready now, else null; never waits. */
+    Lease poll();
   }
 
   private final int maxInFlight;
@@ -65,18 +71,23 @@ final class LeaseRunner {
           break;
         }
         running.incrementAndGet();
-        threads.execute(() -> {
-          try {
-            task.accept(lease);
-          } finally {
-            running.decrementAndGet();
-            slots.release();
-          }
-        });
+        threads.execute(() -> runFrom(lease, source, task, stopping));
       }
     } finally {
       threads.shutdown();
       awaitEnd(stopping, stopTimeout);
+    }
+  }
+
+  /** Runs {@code first}, then each lease ready at once after it, on this thread and slot. */
+  private void runFrom(Lease first, Source source, Consumer<Lease> task, BooleanSupplier stopping) {
+    try {
+      for (Lease lease = first; lease != null; lease = stopping.getAsBoolean() ? null : source.poll()) {
+        task.accept(lease);
+      }
+    } finally {
+      running.decrementAndGet();
+      slots.release();
     }
   }
 
