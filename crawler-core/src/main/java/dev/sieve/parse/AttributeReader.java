@@ -18,24 +18,32 @@ final class AttributeReader {
   private static final int AFTER_QUOTED = 6;
   private static final int SELF_CLOSING = 7;
 
-  private final char[] text;
+  private final PageText page;
+  private final byte[] text;
   private final int end;
   private final CharRefs refs = new CharRefs();
   private final TagNames names;
-  /** The attribute name being read is text[nameFrom, nameTo), unless spelled out in oddName. */
+  /**
+   * The attribute name being read is text[nameFrom, nameTo), after oddName if a NUL made it odd
+   * (its text is then oddName, U+FFFD and what follows).
+   */
   private int nameFrom;
   private int nameTo;
   private final StringBuilder oddName = new StringBuilder();
   private boolean odd;
   /** Whether the value being read is kept: its tag is collected and its name matters. */
   private boolean keep;
+  /** A kept value: its bytes from runFrom on are yet to be decoded, appended to value. */
+  private int runFrom;
   private final StringBuilder value = new StringBuilder();
-  private boolean hasValue;
+  /** The kept value read, null if the attribute has none. */
+  private String valueText;
   private boolean selfClosing;
 
-  AttributeReader(char[] text, int end, TagNames names) {
-    this.text = text;
-    this.end = end;
+  AttributeReader(PageText page, TagNames names) {
+    this.page = page;
+    this.text = page.bytes;
+    this.end = page.end;
     this.names = names;
   }
 
@@ -55,15 +63,14 @@ final class AttributeReader {
     selfClosing = false;
     nameFrom = nameTo = 0;
     odd = false;
-    value.setLength(0);
-    hasValue = false;
+    valueText = null;
     int state = BEFORE_NAME; // the tag name ends like an attribute: at whitespace, '/' or '>'
-    char quote = 0;
+    byte quote = 0;
     while (true) {
       if (p >= end) {
         return -1;
       }
-      char c = text[p++];
+      byte c = text[p++];
       switch (state) {
         case BEFORE_NAME -> {
           if (c == '/') {
@@ -87,8 +94,6 @@ final class AttributeReader {
             state = BEFORE_VALUE;
           } else if (c == '>') {
             return emit(into, p);
-          } else if (odd) {
-            oddName.append(c);
           } else {
             nameTo = p;
           }
@@ -105,9 +110,10 @@ final class AttributeReader {
             if (!odd) {
               odd = true;
               oddName.setLength(0);
-              oddName.append(text, nameFrom, nameTo - nameFrom);
             }
+            oddName.append(page.string(nameFrom, nameTo));
             oddName.append('\uFFFD'); // Jsoup adds it to the name just read
+            nameFrom = nameTo = p;
             state = NAME;
           } else if (!HtmlTokenizer.isWhitespace(c)) {
             commit(into);
@@ -119,34 +125,38 @@ final class AttributeReader {
         case BEFORE_VALUE -> {
           if (c == '"' || c == '\'') {
             quote = c;
-            hasValue = true;
+            startValue(p);
             state = QUOTED;
           } else if (c == '>') {
             return emit(into, p);
           } else if (!HtmlTokenizer.isWhitespace(c)) {
             p--;
+            startValue(p);
             state = UNQUOTED;
           }
         }
         case QUOTED -> {
           if (c == quote) {
+            endValue(p - 1);
             state = AFTER_QUOTED;
           } else if (!keep) {
             // A value no link needs (class, title, style…): straight to its closing quote.
             while (p < end && text[p] != quote) {
               p++;
             }
-          } else {
-            p = valueChar(c, p, quote, keep);
+          } else if (c == '&' || c == 0) {
+            p = special(c, p, quote);
           }
         }
         case UNQUOTED -> {
           if (HtmlTokenizer.isWhitespace(c)) {
+            endValue(p - 1);
             state = BEFORE_NAME;
           } else if (c == '>') {
+            endValue(p - 1);
             return emit(into, p);
-          } else {
-            p = valueChar(c, p, '>', keep);
+          } else if (keep && (c == '&' || c == 0)) {
+            p = special(c, p, '>');
           }
         }
         case AFTER_QUOTED -> {
@@ -173,22 +183,40 @@ final class AttributeReader {
     }
   }
 
-  /** Adds value character {@code c}, read at {@code p - 1}; returns where reading goes on. */
-  private int valueChar(char c, int p, char quote, boolean keep) {
-    if (!keep) {
+  /** A value starts at {@code p}. */
+  private void startValue(int p) {
+    if (keep) {
+      runFrom = p;
+      value.setLength(0);
+    }
+  }
+
+  /**
+   * Adds a kept value's {@code &} or NUL {@code c}, read at {@code p - 1}, and the text before it;
+   * returns where reading goes on.
+   */
+  private int special(byte c, int p, int quote) {
+    value.append(page.string(runFrom, p - 1));
+    runFrom = p;
+    if (c == 0) {
+      value.append('\uFFFD');
       return p;
     }
-    hasValue = true;
-    if (c == '&') {
-      int next = refs.decode(text, p, end, quote, value);
-      if (next >= 0) {
-        return next;
-      }
+    int next = refs.decode(text, p, end, quote, value);
+    if (next < 0) {
       value.append('&');
-    } else {
-      value.append(c == 0 ? '\uFFFD' : c);
+      return p;
     }
-    return p;
+    runFrom = next;
+    return next;
+  }
+
+  /** The value ends before {@code to}. */
+  private void endValue(int to) {
+    if (keep) {
+      String rest = page.string(runFrom, to);
+      valueText = value.length() == 0 ? rest : value.append(rest).toString();
+    }
   }
 
   private int emit(Tag into, int p) {
@@ -198,7 +226,8 @@ final class AttributeReader {
 
   /** The lower-case name of the attribute being read. */
   private String name() {
-    return odd ? LinkRules.lowerCase(oddName.toString()) : names.of(text, nameFrom, nameTo);
+    return odd ? LinkRules.lowerCase(oddName + page.string(nameFrom, nameTo))
+        : names.of(nameFrom, nameTo);
   }
 
   /** Ends the attribute being read, if any, adding it to {@code into}. */
@@ -206,13 +235,11 @@ final class AttributeReader {
     if (into != null && (odd || nameTo > nameFrom)) {
       String name = name();
       // an attribute that carries no link is counted (Tag caps how many a tag has), not kept
-      into.add(name, keep && hasValue ? value.toString() : null,
-          LinkRules.attributeMatters(name));
+      into.add(name, keep ? valueText : null, LinkRules.attributeMatters(name));
     }
     nameFrom = nameTo = 0;
     odd = false;
     keep = false;
-    value.setLength(0);
-    hasValue = false;
+    valueText = null;
   }
 }
