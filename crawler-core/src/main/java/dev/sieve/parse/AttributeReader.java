@@ -33,6 +33,8 @@ final class AttributeReader {
   private boolean odd;
   /** Whether the value being read is kept: its tag is collected and its name matters. */
   private boolean keep;
+  /** The lower-case name of a kept value. */
+  private String keptName;
   /** A kept value: its bytes from runFrom on are yet to be decoded, appended to value. */
   private int runFrom;
   private final StringBuilder value = new StringBuilder();
@@ -90,7 +92,8 @@ final class AttributeReader {
           } else if (c == '/') {
             state = SELF_CLOSING;
           } else if (c == '=') {
-            keep = collect && LinkRules.attributeMatters(name());
+            keptName = collect ? keptName() : null;
+            keep = keptName != null;
             state = BEFORE_VALUE;
           } else if (c == '>') {
             return emit(into, p);
@@ -102,7 +105,8 @@ final class AttributeReader {
           if (c == '/') {
             state = SELF_CLOSING;
           } else if (c == '=') {
-            keep = collect && LinkRules.attributeMatters(name());
+            keptName = collect ? keptName() : null;
+            keep = keptName != null;
             state = BEFORE_VALUE;
           } else if (c == '>') {
             return emit(into, p);
@@ -224,18 +228,21 @@ final class AttributeReader {
     return p;
   }
 
-  /** The lower-case name of the attribute being read. */
-  private String name() {
-    return odd ? LinkRules.lowerCase(oddName + page.string(nameFrom, nameTo))
-        : names.of(nameFrom, nameTo);
+  /** The lower-case name of the attribute being read if it matters to a scan, else null. */
+  private String keptName() {
+    return odd ? TagNames.ifAttribute(LinkRules.lowerCase(oddName + page.string(nameFrom, nameTo)))
+        : names.attribute(nameFrom, nameTo);
   }
 
   /** Ends the attribute being read, if any, adding it to {@code into}. */
   private void commit(Tag into) {
     if (into != null && (odd || nameTo > nameFrom)) {
-      String name = name();
-      // an attribute that carries no link is counted (Tag caps how many a tag has), not kept
-      into.add(name, keep ? valueText : null, LinkRules.attributeMatters(name));
+      String name = keep ? keptName : keptName();
+      if (name != null) {
+        into.add(name, keep ? valueText : null);
+      } else {
+        into.count(); // one that carries no link only counts: Tag caps how many a tag has
+      }
     }
     nameFrom = nameTo = 0;
     odd = false;

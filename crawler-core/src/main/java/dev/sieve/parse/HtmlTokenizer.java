@@ -2,12 +2,12 @@ package dev.sieve.parse;
 
 /**
  * A streaming HTML tokenizer over a page's bytes ({@link PageText}: markup is ASCII there) that
- * reports tags and comments to a {@link TokenSink} without building any tree. It follows the states of Jsoup's tokenizer wherever they
- * decide what is a tag: a tag cut off by the end of input is dropped, attribute names end only at
- * whitespace, {@code /}, {@code =} or {@code >}, comments close at {@code -->} or {@code --!>},
- * and after a start tag the sink chooses the text state (raw text, script, ...). Character data
- * is skipped, not decoded; names and kept values are decoded from their bytes. Not thread-safe; one
- * instance reads one text.
+ * reports tags and comments to a {@link TokenSink} without building any tree. It follows the
+ * states of Jsoup's tokenizer wherever they decide what is a tag: a tag cut off by the end of
+ * input is dropped, attribute names end only at whitespace, {@code /}, {@code =} or {@code >},
+ * comments close at {@code -->} or {@code --!>}, and after a start tag the sink chooses the text
+ * state (raw text, script, ...). Character data is skipped, not decoded; only names and kept
+ * values are decoded from their bytes. Not thread-safe; one instance reads one text.
  */
 final class HtmlTokenizer {
 
