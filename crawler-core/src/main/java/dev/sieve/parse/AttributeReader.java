@@ -18,6 +18,11 @@ final class AttributeReader {
   private static final int AFTER_QUOTED = 6;
   private static final int SELF_CLOSING = 7;
 
+  /** Bytes that end an attribute name: whitespace, {@code /}, {@code =} and {@code >}. */
+  private static final boolean[] NAME_END = bytesOf(" \t\n\r\f/=>");
+  /** Bytes that end an unquoted value: whitespace and {@code >}. */
+  private static final boolean[] UNQUOTED_END = bytesOf(" \t\n\r\f>");
+
   private final PageText page;
   private final byte[] text;
   private final int end;
@@ -47,6 +52,14 @@ final class AttributeReader {
     this.text = page.bytes;
     this.end = page.end;
     this.names = names;
+  }
+
+  private static boolean[] bytesOf(String ascii) {
+    boolean[] table = new boolean[256];
+    for (char c : ascii.toCharArray()) {
+      table[c] = true;
+    }
+    return table;
   }
 
   /** Whether the tag just read ended with {@code />}. */
@@ -82,11 +95,12 @@ final class AttributeReader {
           } else if (!HtmlTokenizer.isWhitespace(c)) {
             commit(into);
             nameFrom = p - 1;
+            p = nameEnd(p);
             nameTo = p;
             state = NAME;
           }
         }
-        case NAME -> {
+        case NAME -> { // c ends the name: nameEnd read the rest
           if (HtmlTokenizer.isWhitespace(c)) {
             state = AFTER_NAME;
           } else if (c == '/') {
@@ -95,10 +109,8 @@ final class AttributeReader {
             keptName = collect ? keptName() : null;
             keep = keptName != null;
             state = BEFORE_VALUE;
-          } else if (c == '>') {
-            return emit(into, p);
           } else {
-            nameTo = p;
+            return emit(into, p); // '>'
           }
         }
         case AFTER_NAME -> {
@@ -117,11 +129,14 @@ final class AttributeReader {
             }
             oddName.append(page.string(nameFrom, nameTo));
             oddName.append('\uFFFD'); // Jsoup adds it to the name just read
-            nameFrom = nameTo = p;
+            nameFrom = p;
+            p = nameEnd(p);
+            nameTo = p;
             state = NAME;
           } else if (!HtmlTokenizer.isWhitespace(c)) {
             commit(into);
             nameFrom = p - 1;
+            p = nameEnd(p);
             nameTo = p;
             state = NAME;
           }
@@ -150,6 +165,8 @@ final class AttributeReader {
             }
           } else if (c == '&' || c == 0) {
             p = special(c, p, quote);
+          } else {
+            p = keptValueEnd(p, quote);
           }
         }
         case UNQUOTED -> {
@@ -159,8 +176,12 @@ final class AttributeReader {
           } else if (c == '>') {
             endValue(p - 1);
             return emit(into, p);
-          } else if (keep && (c == '&' || c == 0)) {
+          } else if (!keep) {
+            p = unquotedEnd(p);
+          } else if (c == '&' || c == 0) {
             p = special(c, p, '>');
+          } else {
+            p = keptValueEnd(p, '>');
           }
         }
         case AFTER_QUOTED -> {
@@ -185,6 +206,39 @@ final class AttributeReader {
         }
       }
     }
+  }
+
+  /** The first byte from {@code p} on that ends an attribute name, or the end. */
+  private int nameEnd(int p) {
+    while (p < end && !NAME_END[text[p] & 0xFF]) {
+      p++;
+    }
+    return p;
+  }
+
+  /** The first byte from {@code p} on that ends an unquoted value, or the end. */
+  private int unquotedEnd(int p) {
+    while (p < end && !UNQUOTED_END[text[p] & 0xFF]) {
+      p++;
+    }
+    return p;
+  }
+
+  /**
+   * The first byte from {@code p} on that ends a kept value or is an {@code &} or NUL in it, or the
+   * end; {@code quote} ends the value, or whitespace and {@code >} do when it is {@code >}.
+   */
+  private int keptValueEnd(int p, int quote) {
+    if (quote == '>') {
+      while (p < end && !UNQUOTED_END[text[p] & 0xFF] && text[p] != '&' && text[p] != 0) {
+        p++;
+      }
+    } else {
+      while (p < end && text[p] != quote && text[p] != '&' && text[p] != 0) {
+        p++;
+      }
+    }
+    return p;
   }
 
   /** A value starts at {@code p}. */
