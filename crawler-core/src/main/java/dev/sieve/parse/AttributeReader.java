@@ -92,7 +92,9 @@ final class AttributeReader {
             state = SELF_CLOSING;
           } else if (c == '>') {
             return emit(into, p);
-          } else if (!HtmlTokenizer.isWhitespace(c)) {
+          } else if (HtmlTokenizer.isWhitespace(c)) {
+            p = whitespaceEnd(p);
+          } else {
             commit(into);
             nameFrom = p - 1;
             p = nameEnd(p);
@@ -145,7 +147,14 @@ final class AttributeReader {
           if (c == '"' || c == '\'') {
             quote = c;
             startValue(p);
-            state = QUOTED;
+            // A value no link needs (class, title, style…) goes straight to its closing quote.
+            p = keep ? keptValueEnd(p, quote) : quoteEnd(p, quote);
+            if (p < end && text[p] == quote) {
+              endValue(p++);
+              state = AFTER_QUOTED;
+            } else {
+              state = QUOTED;
+            }
           } else if (c == '>') {
             return emit(into, p);
           } else if (!HtmlTokenizer.isWhitespace(c)) {
@@ -154,19 +163,12 @@ final class AttributeReader {
             state = UNQUOTED;
           }
         }
-        case QUOTED -> {
+        case QUOTED -> { // a kept value's closing quote, & or NUL (others are read at once)
           if (c == quote) {
             endValue(p - 1);
             state = AFTER_QUOTED;
-          } else if (!keep) {
-            // A value no link needs (class, title, style…): straight to its closing quote.
-            while (p < end && text[p] != quote) {
-              p++;
-            }
-          } else if (c == '&' || c == 0) {
-            p = special(c, p, quote);
           } else {
-            p = keptValueEnd(p, quote);
+            p = keptValueEnd(special(c, p, quote), quote);
           }
         }
         case UNQUOTED -> {
@@ -186,6 +188,7 @@ final class AttributeReader {
         }
         case AFTER_QUOTED -> {
           if (HtmlTokenizer.isWhitespace(c)) {
+            p = whitespaceEnd(p);
             state = BEFORE_NAME;
           } else if (c == '/') {
             state = SELF_CLOSING;
@@ -211,6 +214,22 @@ final class AttributeReader {
   /** The first byte from {@code p} on that ends an attribute name, or the end. */
   private int nameEnd(int p) {
     while (p < end && !NAME_END[text[p] & 0xFF]) {
+      p++;
+    }
+    return p;
+  }
+
+  /** The first byte from {@code p} on that is not whitespace, or the end. */
+  private int whitespaceEnd(int p) {
+    while (p < end && HtmlTokenizer.isWhitespace(text[p])) {
+      p++;
+    }
+    return p;
+  }
+
+  /** The first {@code quote} from {@code p} on, or the end. */
+  private int quoteEnd(int p, int quote) {
+    while (p < end && text[p] != quote) {
       p++;
     }
     return p;
