@@ -99,9 +99,10 @@ final class ScriptSkipper {
     return p;
   }
 
-  /** True if letters {@code text[from, to)} are exactly "script" and a word end follows them. */
+  /** True if letters {@code text[from, to)} are "script" in any case and a word end follows. */
   private boolean scriptWordEndsAt(int from, int to) {
-    return to < end && isWordEnd(text[to]) && to - from == 6 && page.startsWith(from, "script");
+    return to < end && isWordEnd(text[to]) && to - from == 6
+        && page.startsWithIgnoreCase(from, "SCRIPT");
   }
 
   private static boolean isWordEnd(byte c) {
