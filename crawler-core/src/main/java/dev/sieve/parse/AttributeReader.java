@@ -18,25 +18,48 @@ final class AttributeReader {
   private static final int AFTER_QUOTED = 6;
   private static final int SELF_CLOSING = 7;
 
-  private final char[] text;
+  /** Bytes that end an attribute name: whitespace, {@code /}, {@code =} and {@code >}. */
+  private static final boolean[] NAME_END = bytesOf(" \t\n\r\f/=>");
+  /** Bytes that end an unquoted value: whitespace and {@code >}. */
+  private static final boolean[] UNQUOTED_END = bytesOf(" \t\n\r\f>");
+
+  private final PageText page;
+  private final byte[] text;
   private final int end;
   private final CharRefs refs = new CharRefs();
   private final TagNames names;
-  /** The attribute name being read is text[nameFrom, nameTo), unless spelled out in oddName. */
+  /**
+   * The attribute name being read is text[nameFrom, nameTo), after oddName if a NUL made it odd
+   * (its text is then oddName, U+FFFD and what follows).
+   */
   private int nameFrom;
   private int nameTo;
   private final StringBuilder oddName = new StringBuilder();
   private boolean odd;
   /** Whether the value being read is kept: its tag is collected and its name matters. */
   private boolean keep;
+  /** The lower-case name of a kept value. */
+  private String keptName;
+  /** A kept value: its bytes from runFrom on are yet to be decoded, appended to value. */
+  private int runFrom;
   private final StringBuilder value = new StringBuilder();
-  private boolean hasValue;
+  /** The kept value read, null if the attribute has none. */
+  private String valueText;
   private boolean selfClosing;
 
-  AttributeReader(char[] text, int end, TagNames names) {
-    this.text = text;
-    this.end = end;
+  AttributeReader(PageText page, TagNames names) {
+    this.page = page;
+    this.text = page.bytes;
+    this.end = page.end;
     this.names = names;
+  }
+
+  private static boolean[] bytesOf(String ascii) {
+    boolean[] table = new boolean[256];
+    for (char c : ascii.toCharArray()) {
+      table[c] = true;
+    }
+    return table;
   }
 
   /** Whether the tag just read ended with {@code />}. */
@@ -55,49 +78,49 @@ final class AttributeReader {
     selfClosing = false;
     nameFrom = nameTo = 0;
     odd = false;
-    value.setLength(0);
-    hasValue = false;
+    valueText = null;
     int state = BEFORE_NAME; // the tag name ends like an attribute: at whitespace, '/' or '>'
-    char quote = 0;
+    byte quote = 0;
     while (true) {
       if (p >= end) {
         return -1;
       }
-      char c = text[p++];
+      byte c = text[p++];
       switch (state) {
         case BEFORE_NAME -> {
           if (c == '/') {
             state = SELF_CLOSING;
           } else if (c == '>') {
             return emit(into, p);
-          } else if (!HtmlTokenizer.isWhitespace(c)) {
+          } else if (HtmlTokenizer.isWhitespace(c)) {
+            p = whitespaceEnd(p);
+          } else {
             commit(into);
             nameFrom = p - 1;
+            p = nameEnd(p);
             nameTo = p;
             state = NAME;
           }
         }
-        case NAME -> {
+        case NAME -> { // c ends the name: nameEnd read the rest
           if (HtmlTokenizer.isWhitespace(c)) {
             state = AFTER_NAME;
           } else if (c == '/') {
             state = SELF_CLOSING;
           } else if (c == '=') {
-            keep = collect && LinkRules.attributeMatters(name());
+            keptName = collect ? keptName() : null;
+            keep = keptName != null;
             state = BEFORE_VALUE;
-          } else if (c == '>') {
-            return emit(into, p);
-          } else if (odd) {
-            oddName.append(c);
           } else {
-            nameTo = p;
+            return emit(into, p); // '>'
           }
         }
         case AFTER_NAME -> {
           if (c == '/') {
             state = SELF_CLOSING;
           } else if (c == '=') {
-            keep = collect && LinkRules.attributeMatters(name());
+            keptName = collect ? keptName() : null;
+            keep = keptName != null;
             state = BEFORE_VALUE;
           } else if (c == '>') {
             return emit(into, p);
@@ -105,13 +128,17 @@ final class AttributeReader {
             if (!odd) {
               odd = true;
               oddName.setLength(0);
-              oddName.append(text, nameFrom, nameTo - nameFrom);
             }
+            oddName.append(page.string(nameFrom, nameTo));
             oddName.append('\uFFFD'); // Jsoup adds it to the name just read
+            nameFrom = p;
+            p = nameEnd(p);
+            nameTo = p;
             state = NAME;
           } else if (!HtmlTokenizer.isWhitespace(c)) {
             commit(into);
             nameFrom = p - 1;
+            p = nameEnd(p);
             nameTo = p;
             state = NAME;
           }
@@ -119,38 +146,49 @@ final class AttributeReader {
         case BEFORE_VALUE -> {
           if (c == '"' || c == '\'') {
             quote = c;
-            hasValue = true;
-            state = QUOTED;
+            startValue(p);
+            // A value no link needs (class, title, style…) goes straight to its closing quote.
+            p = keep ? keptValueEnd(p, quote) : quoteEnd(p, quote);
+            if (p < end && text[p] == quote) {
+              endValue(p++);
+              state = AFTER_QUOTED;
+            } else {
+              state = QUOTED;
+            }
           } else if (c == '>') {
             return emit(into, p);
           } else if (!HtmlTokenizer.isWhitespace(c)) {
             p--;
+            startValue(p);
             state = UNQUOTED;
           }
         }
-        case QUOTED -> {
+        case QUOTED -> { // a kept value's closing quote, & or NUL (others are read at once)
           if (c == quote) {
+            endValue(p - 1);
             state = AFTER_QUOTED;
-          } else if (!keep) {
-            // A value no link needs (class, title, style…): straight to its closing quote.
-            while (p < end && text[p] != quote) {
-              p++;
-            }
           } else {
-            p = valueChar(c, p, quote, keep);
+            p = keptValueEnd(special(c, p, quote), quote);
           }
         }
         case UNQUOTED -> {
           if (HtmlTokenizer.isWhitespace(c)) {
+            endValue(p - 1);
             state = BEFORE_NAME;
           } else if (c == '>') {
+            endValue(p - 1);
             return emit(into, p);
+          } else if (!keep) {
+            p = unquotedEnd(p);
+          } else if (c == '&' || c == 0) {
+            p = special(c, p, '>');
           } else {
-            p = valueChar(c, p, '>', keep);
+            p = keptValueEnd(p, '>');
           }
         }
         case AFTER_QUOTED -> {
           if (HtmlTokenizer.isWhitespace(c)) {
+            p = whitespaceEnd(p);
             state = BEFORE_NAME;
           } else if (c == '/') {
             state = SELF_CLOSING;
@@ -173,22 +211,89 @@ final class AttributeReader {
     }
   }
 
-  /** Adds value character {@code c}, read at {@code p - 1}; returns where reading goes on. */
-  private int valueChar(char c, int p, char quote, boolean keep) {
-    if (!keep) {
-      return p;
-    }
-    hasValue = true;
-    if (c == '&') {
-      int next = refs.decode(text, p, end, quote, value);
-      if (next >= 0) {
-        return next;
-      }
-      value.append('&');
-    } else {
-      value.append(c == 0 ? '\uFFFD' : c);
+  /** The first byte from {@code p} on that ends an attribute name, or the end. */
+  private int nameEnd(int p) {
+    while (p < end && !NAME_END[text[p] & 0xFF]) {
+      p++;
     }
     return p;
+  }
+
+  /** The first byte from {@code p} on that is not whitespace, or the end. */
+  private int whitespaceEnd(int p) {
+    while (p < end && HtmlTokenizer.isWhitespace(text[p])) {
+      p++;
+    }
+    return p;
+  }
+
+  /** The first {@code quote} from {@code p} on, or the end. */
+  private int quoteEnd(int p, int quote) {
+    while (p < end && text[p] != quote) {
+      p++;
+    }
+    return p;
+  }
+
+  /** The first byte from {@code p} on that ends an unquoted value, or the end. */
+  private int unquotedEnd(int p) {
+    while (p < end && !UNQUOTED_END[text[p] & 0xFF]) {
+      p++;
+    }
+    return p;
+  }
+
+  /**
+   * The first byte from {@code p} on that ends a kept value or is an {@code &} or NUL in it, or the
+   * end; {@code quote} ends the value, or whitespace and {@code >} do when it is {@code >}.
+   */
+  private int keptValueEnd(int p, int quote) {
+    if (quote == '>') {
+      while (p < end && !UNQUOTED_END[text[p] & 0xFF] && text[p] != '&' && text[p] != 0) {
+        p++;
+      }
+    } else {
+      while (p < end && text[p] != quote && text[p] != '&' && text[p] != 0) {
+        p++;
+      }
+    }
+    return p;
+  }
+
+  /** A value starts at {@code p}. */
+  private void startValue(int p) {
+    if (keep) {
+      runFrom = p;
+      value.setLength(0);
+    }
+  }
+
+  /**
+   * Adds a kept value's {@code &} or NUL {@code c}, read at {@code p - 1}, and the text before it;
+   * returns where reading goes on.
+   */
+  private int special(byte c, int p, int quote) {
+    value.append(page.string(runFrom, p - 1));
+    runFrom = p;
+    if (c == 0) {
+      value.append('\uFFFD');
+      return p;
+    }
+    int next = refs.decode(text, p, end, quote, value);
+    if (next < 0) {
+      value.append('&');
+      return p;
+    }
+    runFrom = next;
+    return next;
+  }
+
+  /** The value ends before {@code to}. */
+  private void endValue(int to) {
+    if (keep) {
+      String rest = page.string(runFrom, to);
+      valueText = value.length() == 0 ? rest : value.append(rest).toString();
+    }
   }
 
   private int emit(Tag into, int p) {
@@ -196,23 +301,25 @@ final class AttributeReader {
     return p;
   }
 
-  /** The lower-case name of the attribute being read. */
-  private String name() {
-    return odd ? LinkRules.lowerCase(oddName.toString()) : names.of(text, nameFrom, nameTo);
+  /** The lower-case name of the attribute being read if it matters to a scan, else null. */
+  private String keptName() {
+    return odd ? TagNames.ifAttribute(LinkRules.lowerCase(oddName + page.string(nameFrom, nameTo)))
+        : names.attribute(nameFrom, nameTo);
   }
 
   /** Ends the attribute being read, if any, adding it to {@code into}. */
   private void commit(Tag into) {
     if (into != null && (odd || nameTo > nameFrom)) {
-      String name = name();
-      // an attribute that carries no link is counted (Tag caps how many a tag has), not kept
-      into.add(name, keep && hasValue ? value.toString() : null,
-          LinkRules.attributeMatters(name));
+      String name = keep ? keptName : keptName();
+      if (name != null) {
+        into.add(name, keep ? valueText : null);
+      } else {
+        into.count(); // one that carries no link only counts: Tag caps how many a tag has
+      }
     }
     nameFrom = nameTo = 0;
     odd = false;
     keep = false;
-    value.setLength(0);
-    hasValue = false;
+    valueText = null;
   }
 }

@@ -1,5 +1,6 @@
 package dev.sieve.parse;
 
+import java.nio.charset.StandardCharsets;
 import org.jsoup.nodes.Entities;
 
 /**
@@ -24,11 +25,11 @@ final class CharRefs {
    * out}; returns the position after it, or -1 (nothing appended) if there is none. {@code quote}
    * is the character ending the value ({@code "}, {@code '} or {@code >} when unquoted).
    */
-  int decode(char[] text, int pos, int end, char quote, StringBuilder out) {
+  int decode(byte[] text, int pos, int end, int quote, StringBuilder out) {
     if (pos >= end) {
       return -1;
     }
-    char c = text[pos];
+    byte c = text[pos];
     if (c == quote || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == ' ' || c == '<'
         || c == '&') {
       return -1;
@@ -36,21 +37,20 @@ final class CharRefs {
     return c == '#' ? numeric(text, pos + 1, end, out) : named(text, pos, end, out);
   }
 
-  private int numeric(char[] text, int pos, int end, StringBuilder out) {
+  private int numeric(byte[] text, int pos, int end, StringBuilder out) {
     boolean hex = pos < end && (text[pos] == 'x' || text[pos] == 'X');
     int start = hex ? pos + 1 : pos;
     int i = start;
+    int value = 0; // -1 once past U+10FFFF, which is then replaced like any invalid code point
     while (i < end && (hex ? isHexDigit(text[i]) : isDigit(text[i]))) {
+      if (value >= 0) {
+        value = value * (hex ? 16 : 10) + Character.digit(text[i], 16);
+        value = value > 0x10FFFF ? -1 : value;
+      }
       i++;
     }
     if (i == start) {
       return -1;
-    }
-    int value;
-    try {
-      value = Integer.parseInt(new String(text, start, i - start), hex ? 16 : 10);
-    } catch (NumberFormatException e) {
-      value = -1;
     }
     if (i < end && text[i] == ';') {
       i++;
@@ -66,7 +66,7 @@ final class CharRefs {
     return i;
   }
 
-  private int named(char[] text, int pos, int end, StringBuilder out) {
+  private int named(byte[] text, int pos, int end, StringBuilder out) {
     int i = pos;
     while (i < end && isAsciiLetter(text[i])) {
       i++;
@@ -74,14 +74,14 @@ final class CharRefs {
     while (i < end && isDigit(text[i])) {
       i++;
     }
-    String name = new String(text, pos, i - pos);
+    String name = new String(text, pos, i - pos, StandardCharsets.ISO_8859_1);
     boolean semicolon = i < end && text[i] == ';';
     boolean found = Entities.isBaseNamedEntity(name) || (semicolon && Entities.isNamedEntity(name));
     if (!found) {
       return -1;
     }
     if (i < end) {
-      char next = text[i];
+      byte next = text[i];
       if (isAsciiLetter(next) || isDigit(next) || next == '=' || next == '-' || next == '_') {
         return -1;
       }
@@ -96,15 +96,20 @@ final class CharRefs {
     return i;
   }
 
-  static boolean isAsciiLetter(char c) {
+  static boolean isAsciiLetter(int c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
   }
 
-  private static boolean isHexDigit(char c) {
+  /** {@code c} in lower case if it is an ASCII capital, else as it is. */
+  static char lowerAscii(int c) {
+    return (char) (c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c);
+  }
+
+  private static boolean isHexDigit(int c) {
     return isDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
   }
 
-  private static boolean isDigit(char c) {
+  private static boolean isDigit(int c) {
     return c >= '0' && c <= '9';
   }
 }

@@ -60,7 +60,6 @@ final class CharsetSniffer {
 
   /** The charset the first {@value #SNIFF_BYTES} bytes name, unvalidated, or null. */
   private static String fromMarkup(byte[] body) {
-    String prefix = new String(body, 0, Math.min(body.length, SNIFF_BYTES), StandardCharsets.UTF_8);
     String[] found = new String[1];
     TreeTracker[] tracker = new TreeTracker[1];
     tracker[0] = new TreeTracker((name, attributes) -> {
@@ -78,8 +77,9 @@ final class CharsetSniffer {
         tracker[0].stop();
       }
     });
-    char[] text = prefix.toCharArray();
-    new HtmlTokenizer(text, text.length, tracker[0]).run();
+    PageText prefix =
+        new PageText(body, 0, Math.min(body.length, SNIFF_BYTES), StandardCharsets.UTF_8);
+    new HtmlTokenizer(prefix, tracker[0]).run();
     if (found[0] == null && tracker[0].firstComment() != null) {
       found[0] = xmlEncoding(tracker[0].firstComment());
     }

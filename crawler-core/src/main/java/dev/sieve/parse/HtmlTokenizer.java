@@ -1,34 +1,38 @@
 package dev.sieve.parse;
 
 /**
- * A streaming HTML tokenizer over decoded text that reports tags and comments to a {@link
- * TokenSink} without building any tree. It follows the states of Jsoup's tokenizer wherever they
- * decide what is a tag: a tag cut off by the end of input is dropped, attribute names end only at
- * whitespace, {@code /}, {@code =} or {@code >}, comments close at {@code -->} or {@code --!>},
- * and after a start tag the sink chooses the text state (raw text, script, ...). Character data
- * is skipped, not decoded. Not thread-safe; one instance reads one text.
+ * A streaming HTML tokenizer over a page's bytes ({@link PageText}: markup is ASCII there) that
+ * reports tags and comments to a {@link TokenSink} without building any tree. It follows the
+ * states of Jsoup's tokenizer wherever they decide what is a tag: a tag cut off by the end of
+ * input is dropped, attribute names end only at whitespace, {@code /}, {@code =} or {@code >},
+ * comments close at {@code -->} or {@code --!>}, and after a start tag the sink chooses the text
+ * state (raw text, script, ...). Character data is skipped, not decoded; only names and kept
+ * values are decoded from their bytes. Not thread-safe; one instance reads one text.
  */
 final class HtmlTokenizer {
 
-  private final char[] text;
+  private final PageText page;
+  private final byte[] text;
   private final int end;
   private final TokenSink sink;
   private final AttributeReader attributes;
   private final Tag tag = new Tag();
-  private final TagNames names = new TagNames();
+  private final TagNames names;
   private final ScriptSkipper script;
 
-  HtmlTokenizer(char[] text, int end, TokenSink sink) {
-    this.text = text;
-    this.end = end;
+  HtmlTokenizer(PageText page, TokenSink sink) {
+    this.page = page;
+    this.text = page.bytes;
+    this.end = page.end;
     this.sink = sink;
-    this.attributes = new AttributeReader(text, end, names);
-    this.script = new ScriptSkipper(text, end, this);
+    this.names = new TagNames(page);
+    this.attributes = new AttributeReader(page, names);
+    this.script = new ScriptSkipper(page, this);
   }
 
   /** Reads the whole text, or until the sink is done. */
   void run() {
-    int pos = 0;
+    int pos = page.start;
     while (pos < end && !sink.done()) {
       int lt = pos;
       while (lt < end && text[lt] != '<') {
@@ -56,7 +60,7 @@ final class HtmlTokenizer {
     if (p >= end) {
       return end;
     }
-    char c = text[p];
+    byte c = text[p];
     if (c == '!') {
       return declaration(p + 1);
     } else if (c == '/') {
@@ -81,15 +85,15 @@ final class HtmlTokenizer {
   }
 
   private int declaration(int p) {
-    if (startsWith(p, "--")) {
+    if (page.startsWith(p, "--")) {
       return comment(p + 2);
     }
-    if (p + 7 <= end && new String(text, p, 7).equalsIgnoreCase("DOCTYPE")) {
+    if (page.startsWithIgnoreCase(p, "DOCTYPE")) {
       sink.otherNode();
       int gt = indexOf('>', p + 7);
       return gt < 0 ? end : gt + 1;
     }
-    if (startsWith(p, "[CDATA[") && sink.cdataAllowed()) {
+    if (page.startsWith(p, "[CDATA[") && sink.cdataAllowed()) {
       sink.otherNode();
       for (int i = p + 7; i + 2 < end; i++) {
         if (text[i] == ']' && text[i + 1] == ']' && text[i + 2] == '>') {
@@ -103,7 +107,7 @@ final class HtmlTokenizer {
 
   private int bogusComment(int from) {
     int gt = indexOf('>', from);
-    sink.comment(text, from, gt < 0 ? end : gt);
+    sink.comment(page, from, gt < 0 ? end : gt);
     return gt < 0 ? end : gt + 1;
   }
 
@@ -114,7 +118,7 @@ final class HtmlTokenizer {
     if (p < end && text[p] == '>') {
       return closeComment(from, p, p + 1);
     }
-    if (startsWith(p, "->")) {
+    if (page.startsWith(p, "->")) {
       return closeComment(from, p, p + 2);
     }
     while (true) {
@@ -145,7 +149,7 @@ final class HtmlTokenizer {
   }
 
   private int closeComment(int from, int to, int next) {
-    sink.comment(text, from, Math.max(from, to));
+    sink.comment(page, from, Math.max(from, to));
     return next;
   }
 
@@ -158,7 +162,7 @@ final class HtmlTokenizer {
     if (q >= end) {
       return end;
     }
-    return finishTag(names.of(text, p, q), q, start);
+    return finishTag(names.of(p, q), q, start);
   }
 
   /** Reads the rest of tag {@code name} from {@code q}, just after its name, and reports it. */
@@ -215,18 +219,18 @@ final class HtmlTokenizer {
       return -1;
     }
     for (int i = from; i < q; i++) {
-      if (Character.toLowerCase(text[i]) != name.charAt(i - from)) {
+      if (CharRefs.lowerAscii(text[i]) != name.charAt(i - from)) {
         return -1;
       }
     }
-    char c = text[q];
+    byte c = text[q];
     if (isWhitespace(c) || c == '/' || c == '>') {
       return finishTag(name, q, false);
     }
     return -1;
   }
 
-  private int indexOf(char c, int from) {
+  private int indexOf(int c, int from) {
     for (int i = from; i < end; i++) {
       if (text[i] == c) {
         return i;
@@ -235,23 +239,11 @@ final class HtmlTokenizer {
     return -1;
   }
 
-  private boolean startsWith(int p, String s) {
-    if (p + s.length() > end) {
-      return false;
-    }
-    for (int i = 0; i < s.length(); i++) {
-      if (text[p + i] != s.charAt(i)) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  static boolean isWhitespace(char c) {
+  static boolean isWhitespace(int c) {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
   }
 
-  private static boolean isTagNameEnd(char c) {
+  private static boolean isTagNameEnd(byte c) {
     return isWhitespace(c) || c == '/' || c == '>';
   }
 }

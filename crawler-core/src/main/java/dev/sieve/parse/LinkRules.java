@@ -1,6 +1,7 @@
 package dev.sieve.parse;
 
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * Which elements and attributes carry links, shared by every scanner so that they differ only in
@@ -14,6 +15,10 @@ final class LinkRules {
     /** The value of attribute {@code name}, "" if it has none, null if absent. */
     String get(String name);
   }
+
+  /** The attributes {@link #attributeMatters}. */
+  static final Set<String> ATTRIBUTES = Set.of("href", "rel", "src", "name", "content",
+      "http-equiv", "charset", "color", "face", "size", "encoding");
 
   private LinkRules() {}
 
@@ -32,13 +37,7 @@ final class LinkRules {
    * rules (font colour, face and size; annotation-xml encoding).
    */
   static boolean attributeMatters(String name) {
-    switch (name) {
-      case "href", "rel", "src", "name", "content", "http-equiv", "charset", "color", "face",
-          "size", "encoding":
-        return true;
-      default:
-        return false;
-    }
+    return ATTRIBUTES.contains(name);
   }
 
   /** Adds what element {@code name} with {@code attributes} says to {@code page}. */

@@ -15,13 +15,15 @@ final class ScriptSkipper {
   private static final int DOUBLE_ESCAPED_DASH = 5;
   private static final int DOUBLE_ESCAPED_DASH_DASH = 6;
 
-  private final char[] text;
+  private final PageText page;
+  private final byte[] text;
   private final int end;
   private final HtmlTokenizer tokenizer;
 
-  ScriptSkipper(char[] text, int end, HtmlTokenizer tokenizer) {
-    this.text = text;
-    this.end = end;
+  ScriptSkipper(PageText page, HtmlTokenizer tokenizer) {
+    this.page = page;
+    this.text = page.bytes;
+    this.end = page.end;
     this.tokenizer = tokenizer;
   }
 
@@ -29,7 +31,7 @@ final class ScriptSkipper {
   int skip(int p, String name) {
     int state = DATA;
     while (p < end) {
-      char c = text[p];
+      byte c = text[p];
       switch (state) {
         case DATA -> {
           if (c == '<') {
@@ -37,7 +39,7 @@ final class ScriptSkipper {
             if (after >= 0) {
               return after;
             }
-            if (startsWith(p + 1, "!--")) {
+            if (page.startsWith(p + 1, "!--")) {
               state = ESCAPED_DASH_DASH;
               p += 3;
             }
@@ -97,17 +99,13 @@ final class ScriptSkipper {
     return p;
   }
 
-  /** True if letters {@code text[from, to)} are exactly "script" and a word end follows them. */
+  /** True if letters {@code text[from, to)} are "script" in any case and a word end follows. */
   private boolean scriptWordEndsAt(int from, int to) {
     return to < end && isWordEnd(text[to]) && to - from == 6
-        && new String(text, from, 6).equals("script");
+        && page.startsWithIgnoreCase(from, "SCRIPT");
   }
 
-  private static boolean isWordEnd(char c) {
+  private static boolean isWordEnd(byte c) {
     return HtmlTokenizer.isWhitespace(c) || c == '/' || c == '>';
-  }
-
-  private boolean startsWith(int p, String s) {
-    return p + s.length() <= end && new String(text, p, s.length()).equals(s);
   }
 }

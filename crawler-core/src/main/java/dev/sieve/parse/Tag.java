@@ -39,18 +39,14 @@ final class Tag implements LinkRules.Attributes {
   }
 
   /**
-   * Adds an attribute: {@code lowerCaseName} as written but in lower case (control characters stay
-   * part of it); {@code value} is null for an attribute without one. One not {@code kept} only
-   * counts towards {@link #MAX_ATTRIBUTES}.
+   * Adds an attribute a scan reads: {@code lowerCaseName} is one {@link
+   * LinkRules#attributeMatters}, {@code value} null if it has none.
    */
-  void add(String lowerCaseName, String value, boolean kept) {
-    if (lowerCaseName.isEmpty() || seen >= MAX_ATTRIBUTES) {
+  void add(String lowerCaseName, String value) {
+    if (seen >= MAX_ATTRIBUTES) {
       return;
     }
     seen++;
-    if (!kept) {
-      return;
-    }
     if (count == names.length) {
       names = Arrays.copyOf(names, count * 2);
       values = Arrays.copyOf(values, count * 2);
@@ -58,6 +54,13 @@ final class Tag implements LinkRules.Attributes {
     names[count] = lowerCaseName;
     values[count] = value;
     count++;
+  }
+
+  /** Counts an attribute no scan reads towards {@link #MAX_ATTRIBUTES}. */
+  void count() {
+    if (seen < MAX_ATTRIBUTES) {
+      seen++;
+    }
   }
 
   /** Value of the first attribute named {@code attribute}, "" if it has none, null if absent. */

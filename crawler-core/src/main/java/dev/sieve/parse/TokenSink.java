@@ -26,8 +26,8 @@ interface TokenSink {
   /** Whether a {@code <![CDATA[} section may start here (only inside SVG or MathML). */
   boolean cdataAllowed();
 
-  /** A comment, real or bogus, whose text is {@code text[from, to)}. */
-  void comment(char[] text, int from, int to);
+  /** A comment, real or bogus, whose text is bytes {@code [from, to)} of {@code page}. */
+  void comment(PageText page, int from, int to);
 
   /** A node that is neither a tag nor a comment: a doctype, a CDATA section or non-blank text. */
   void otherNode();

@@ -80,10 +80,10 @@ final class TreeTracker implements TokenSink {
   }
 
   @Override
-  public void comment(char[] text, int from, int to) {
+  public void comment(PageText page, int from, int to) {
     if (!firstNodeSeen) {
       firstNodeSeen = true;
-      firstComment = new String(text, from, to - from);
+      firstComment = page.string(from, to);
     }
   }
 
