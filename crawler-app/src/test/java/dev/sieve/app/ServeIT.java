@@ -53,13 +53,15 @@ class ServeIT {
           .containsExactly("a.test", "b.test");
 
       List<String> got = new ArrayList<>();
-      client.getURLs(GetParams.newBuilder().setCrawlID("DEFAULT").setDelayRequestable(1).build())
+      // Leases of 5 s: long enough to see both in process on a loaded CI machine, short enough
+      // to wait out below. (With 1 s, a slow first call once let them expire before the count.)
+      client.getURLs(GetParams.newBuilder().setCrawlID("DEFAULT").setDelayRequestable(5).build())
           .forEachRemaining(info -> got.add(info.getUrl()));
       assertThat(got).containsExactlyInAnyOrder("http://a.test/", "http://b.test/x");
       assertThat(client.getStats(QueueWithinCrawlParams.getDefaultInstance()).getInProcess())
           .isEqualTo(2);
       await(() -> client.getStats(QueueWithinCrawlParams.getDefaultInstance()).getInProcess() == 0,
-          "leases of 1 s expire");
+          "leases of 5 s expire");
 
       put(channel, known("http://a.test/"), known("http://b.test/x"));
       assertThat(client.getStats(QueueWithinCrawlParams.getDefaultInstance()).getCountsMap())
