@@ -215,13 +215,8 @@ final class HtmlTokenizer {
     while (q < end && CharRefs.isAsciiLetter(text[q])) {
       q++;
     }
-    if (q >= end || q - from != name.length()) {
+    if (q >= end || q - from != name.length() || !page.startsWithIgnoreCase(from, name)) {
       return -1;
-    }
-    for (int i = from; i < q; i++) {
-      if (CharRefs.lowerAscii(text[i]) != name.charAt(i - from)) {
-        return -1;
-      }
     }
     byte c = text[q];
     if (isWhitespace(c) || c == '/' || c == '>') {

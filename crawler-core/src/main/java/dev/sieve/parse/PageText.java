@@ -75,14 +75,13 @@ final class PageText {
     return true;
   }
 
-  /** Whether the bytes at {@code p} spell ASCII letters {@code upper}, in any case. */
-  boolean startsWithIgnoreCase(int p, String upper) {
-    if (p + upper.length() > end) {
+  /** Whether the bytes at {@code p} spell the ASCII {@code word}, in any case. */
+  boolean startsWithIgnoreCase(int p, String word) {
+    if (p + word.length() > end) {
       return false;
     }
-    for (int i = 0; i < upper.length(); i++) {
-      int c = bytes[p + i];
-      if (c != upper.charAt(i) && c != upper.charAt(i) + ('a' - 'A')) {
+    for (int i = 0; i < word.length(); i++) {
+      if (CharRefs.lowerAscii(bytes[p + i]) != CharRefs.lowerAscii(word.charAt(i))) {
         return false;
       }
     }

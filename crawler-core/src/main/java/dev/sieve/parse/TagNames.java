@@ -85,14 +85,6 @@ final class TagNames {
   }
 
   private boolean matches(String name, int from, int to) {
-    if (name.length() != to - from) {
-      return false;
-    }
-    for (int i = from; i < to; i++) {
-      if (name.charAt(i - from) != CharRefs.lowerAscii(text[i])) {
-        return false;
-      }
-    }
-    return true;
+    return name.length() == to - from && page.startsWithIgnoreCase(from, name);
   }
 }
