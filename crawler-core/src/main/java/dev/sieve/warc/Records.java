@@ -85,7 +85,7 @@ final class Records {
     InetAddress ip = address(exchange.ip());
     ByteBuffer requestBlock = exchange.requestHead();
     ByteBuffer responseHead = ByteBuffer.wrap(keepTransferEncoding(bytes(exchange.responseHead())));
-    ByteBuffer payload = original == null ? exchange.payload() : ByteBuffer.allocate(0);
+    ByteBuffer payload = original == null ? writer.readable(exchange.payload()) : ByteBuffer.allocate(0);
     // The body is read in place: digested, then deflated, never copied whole.
     WarcRequest request = capture(new WarcRequest.Builder(url), requestId, date, responseId, ip,
         MediaType.HTTP_REQUEST, writer.sha1(requestBlock), requestBlock.remaining()).build();
