@@ -34,6 +34,7 @@ final class MemberWriter implements AutoCloseable {
   /** zlib's deflater, made when a level other than {@link #FAST_LEVEL} is first asked for. */
   private Deflater deflater;
   private final CRC32 crc = new CRC32();
+  private final RecordHeader header = new RecordHeader();
   private final MessageDigest sha1;
   /** A copy of a read-only part, which neither the deflaters nor the CRC read in place. */
   private byte[] copy = new byte[16 * 1024];
@@ -64,6 +65,11 @@ final class MemberWriter implements AutoCloseable {
     writer.records.reset();
     writer.level = level;
     return writer;
+  }
+
+  /** The header of the record being written, reused from record to record. */
+  RecordHeader header() {
+    return header;
   }
 
   /** The members written since the writer was borrowed, in order. */

@@ -1,17 +1,11 @@
 package dev.sieve.warc;
 
+import com.google.common.net.InetAddresses;
 import dev.sieve.fetch.Exchange;
 import dev.sieve.fetch.Sha1;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.URI;
-import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
-import java.nio.channels.Channels;
-import java.nio.channels.ReadableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -22,21 +16,19 @@ import java.util.UUID;
 import org.netpreserve.jwarc.MediaType;
 import org.netpreserve.jwarc.MessageBody;
 import org.netpreserve.jwarc.MessageVersion;
-import org.netpreserve.jwarc.WarcCaptureRecord;
-import org.netpreserve.jwarc.WarcRequest;
-import org.netpreserve.jwarc.WarcResponse;
 import org.netpreserve.jwarc.WarcRevisit;
-import org.netpreserve.jwarc.WarcTruncationReason;
 import org.netpreserve.jwarc.Warcinfo;
 
 /**
- * The WARC records of a file's start and of one exchange, each serialized by jwarc's builders
- * and gzipped as a member of its own. Stateless and thread-safe.
+ * The WARC records of a file's start (built by jwarc) and of one exchange (headers written as
+ * jwarc writes them, see {@link RecordHeader}), each gzipped as a member of its own. Stateless
+ * and thread-safe.
  */
 final class Records {
   private static final byte[] END = "\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1);
-  /** The body given to jwarc's builders, which only serialize the header they make. */
-  private static final ReadableByteChannel NO_BODY = Channels.newChannel(InputStream.nullInputStream());
+  private static final String SHA1 = "sha1:";
+  private static final String HTTP_REQUEST = MediaType.HTTP_REQUEST.toString();
+  private static final String HTTP_RESPONSE = MediaType.HTTP_RESPONSE.toString();
   private static final byte[] TRANSFER_ENCODING =
       "transfer-encoding:".getBytes(StandardCharsets.ISO_8859_1);
   /** What a stored {@code Transfer-Encoding} header is renamed to: the body is de-chunked. */
@@ -75,70 +67,74 @@ final class Records {
 
   /**
    * The request and response records of {@code exchange} for {@code url}, or request and revisit
-   * when {@code original} (the first response with the same payload) is given.
+   * when {@code original} (the first response with the same payload) is given. Their headers are
+   * the bytes jwarc's builders write (see {@link RecordHeader}).
    */
   static Pair exchange(MemberWriter writer, String url, Exchange exchange, String payloadSha1,
       Digests.Original original) {
     Instant date = exchange.date().truncatedTo(ChronoUnit.SECONDS);
     UUID requestId = UUID.randomUUID();
     UUID responseId = UUID.randomUUID();
-    InetAddress ip = address(exchange.ip());
+    String ip = address(exchange.ip());
     ByteBuffer requestBlock = exchange.requestHead();
     ByteBuffer responseHead = ByteBuffer.wrap(keepTransferEncoding(bytes(exchange.responseHead())));
+    // The body is read in place (or from one copy): digested, then deflated.
     ByteBuffer payload = original == null ? writer.readable(exchange.payload()) : ByteBuffer.allocate(0);
-    // The body is read in place: digested, then deflated, never copied whole.
-    WarcRequest request = capture(new WarcRequest.Builder(url), requestId, date, responseId, ip,
-        MediaType.HTTP_REQUEST, writer.sha1(requestBlock), requestBlock.remaining()).build();
-    long responseLength = (long) responseHead.remaining() + payload.remaining();
-    byte[] responseDigest = writer.sha1(responseHead, payload);
-    WarcCaptureRecord response;
-    if (original == null) {
-      WarcResponse.Builder builder = capture(new WarcResponse.Builder(url), responseId, date,
-          requestId, ip, MediaType.HTTP_RESPONSE, responseDigest, responseLength)
-          .payloadDigest("sha1", payloadSha1);
-      WarcTruncationReason truncated = truncation(exchange.truncation());
-      if (truncated != WarcTruncationReason.NOT_TRUNCATED) {
-        builder.truncated(truncated);
-      }
-      response = builder.build();
-    } else {
-      response = capture(new WarcRevisit.Builder(url, WarcRevisit.IDENTICAL_PAYLOAD_DIGEST_1_1),
-          responseId, date, requestId, ip, MediaType.HTTP_RESPONSE, responseDigest, responseLength)
-          .payloadDigest("sha1", payloadSha1)
-          .refersTo(urn(original.recordId()), original.url(), original.date())
-          .build();
-    }
-    // A request record is a few hundred bytes: stored, not deflated (see MemberWriter#stored).
-    writer.stored(ByteBuffer.wrap(request.serializeHeader()), requestBlock, end());
-    int responseOffset = writer.records().size();
-    writer.member(ByteBuffer.wrap(response.serializeHeader()), responseHead, payload, end());
-    return new Pair(responseOffset, responseId, date);
-}
+    RecordHeader header = writer.header();
 
-  /** The fields every record of an exchange has, and its block. */
-  private static <R extends WarcCaptureRecord, B extends WarcCaptureRecord.AbstractBuilder<R, B>> B
-      capture(B builder, UUID id, Instant date, UUID concurrentTo, InetAddress ip, MediaType type,
-          byte[] blockSha1, long blockLength) {
-    builder.version(MessageVersion.WARC_1_1);
-    // Only the header is serialized: the block is written from the exchange's own buffers.
-    builder.recordId(id).date(date).concurrentTo(urn(concurrentTo))
-        .blockDigest("sha1", Sha1.encode(blockSha1)).body(type, NO_BODY, blockLength);
+    // Fields in jwarc's order: by name, ignoring case.
+    header.start()
+        .field("Content-Length", requestBlock.remaining())
+        .field("Content-Type", HTTP_REQUEST)
+        .field("WARC-Block-Digest", SHA1 + Sha1.encode(writer.sha1(requestBlock)))
+        .field("WARC-Concurrent-To", responseId)
+        .field("WARC-Date", date);
     if (ip != null) {
-      builder.ipAddress(ip);
+      header.field("WARC-IP-Address", ip);
     }
-    return builder;
+    header.field("WARC-Record-ID", requestId)
+        .field("WARC-Target-URI", url)
+        .field("WARC-Type", "request");
+    // A request record is a few hundred bytes: stored, not deflated (see MemberWriter#stored).
+    writer.stored(header.end(), requestBlock, end());
+
+    header.start()
+        .field("Content-Length", (long) responseHead.remaining() + payload.remaining())
+        .field("Content-Type", HTTP_RESPONSE)
+        .field("WARC-Block-Digest", SHA1 + Sha1.encode(writer.sha1(responseHead, payload)))
+        .field("WARC-Concurrent-To", requestId)
+        .field("WARC-Date", date);
+    if (ip != null) {
+      header.field("WARC-IP-Address", ip);
+    }
+    header.field("WARC-Payload-Digest", SHA1 + payloadSha1);
+    if (original != null) {
+      header.field("WARC-Profile", WarcRevisit.IDENTICAL_PAYLOAD_DIGEST_1_1.toString());
+    }
+    header.field("WARC-Record-ID", responseId);
+    if (original != null) {
+      header.field("WARC-Refers-To", original.recordId())
+          .field("WARC-Refers-To-Date", original.date())
+          .field("WARC-Refers-To-Target-URI", original.url());
+    }
+    header.field("WARC-Target-URI", url);
+    String truncated = truncation(exchange.truncation());
+    if (truncated != null) {
+      header.field("WARC-Truncated", truncated);
+    }
+    header.field("WARC-Type", original == null ? "response" : "revisit");
+    int responseOffset = writer.records().size();
+    writer.member(header.end(), responseHead, payload, end());
+    return new Pair(responseOffset, responseId, date);
   }
 
-  static URI urn(UUID id) {
-    return URI.create("urn:uuid:" + id);
-  }
-
-  private static WarcTruncationReason truncation(Exchange.Truncation truncation) {
+  /** The {@code WARC-Truncated} value of {@code truncation}, or null for a whole body. */
+  private static String truncation(Exchange.Truncation truncation) {
     return switch (truncation) {
-      case NONE -> WarcTruncationReason.NOT_TRUNCATED;
-      case LENGTH -> WarcTruncationReason.LENGTH;
-      case TIME -> WarcTruncationReason.TIME;
-      case DISCONNECT -> WarcTruncationReason.DISCONNECT;
+      case NONE -> null;
+      case LENGTH -> "length";
+      case TIME -> "time";
+      case DISCONNECT -> "disconnect";
     };
   }
 
@@ -175,13 +171,17 @@ final class Records {
     return true;
   }
 
-  private static InetAddress address(String ip) {
-    if (ip == null) {
-      return null;
+  /**
+   * {@code ip} as jwarc writes an address: IPv4 as given (a connection's dotted quad), IPv6 in
+   * its compressed form (RFC 5952); null when there is none or it is not an address.
+   */
+  static String address(String ip) {
+    if (ip == null || ip.indexOf(':') < 0) {
+      return ip;
     }
     try {
-      return InetAddress.getByName(ip); // a literal: no lookup
-    } catch (UnknownHostException e) {
+      return InetAddresses.toAddrString(InetAddresses.forString(ip));
+    } catch (IllegalArgumentException e) {
       return null;
     }
   }

@@ -1,0 +1,184 @@
+package dev.sieve.warc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sieve.fetch.FetchResult;
+import dev.sieve.fetch.Fetcher;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.URI;
+import java.nio.channels.Channels;
+import java.nio.channels.ReadableByteChannel;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.zip.Inflater;
+import mockwebserver3.MockResponse;
+import mockwebserver3.MockWebServer;
+import okio.Buffer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.netpreserve.jwarc.MediaType;
+import org.netpreserve.jwarc.MessageVersion;
+import org.netpreserve.jwarc.WarcCaptureRecord;
+import org.netpreserve.jwarc.WarcReader;
+import org.netpreserve.jwarc.WarcRecord;
+import org.netpreserve.jwarc.WarcRequest;
+import org.netpreserve.jwarc.WarcResponse;
+import org.netpreserve.jwarc.WarcRevisit;
+import org.netpreserve.jwarc.WarcTruncationReason;
+
+/**
+ * The headers of an exchange's records are the bytes jwarc's builders write for the same fields:
+ * each record written is read back with jwarc, built again with jwarc's builders from what was
+ * read, and the two headers compared byte for byte.
+ */
+class RecordsTest {
+  private static final ReadableByteChannel NO_BODY =
+      Channels.newChannel(InputStream.nullInputStream());
+
+  private final MockWebServer server = new MockWebServer();
+  private Fetcher fetcher;
+
+  @BeforeEach
+  void setUp() throws IOException {
+    server.start(InetAddress.getByName("127.0.0.1"), 0);
+    fetcher = Fetcher.builder().maxBodyBytes(1_000).build();
+  }
+
+  @AfterEach
+  void tearDown() {
+    fetcher.close();
+    server.close();
+  }
+
+  private FetchResult fetch(MockResponse response, String path) {
+    server.enqueue(response);
+    return fetcher.fetch("http://127.0.0.1:" + server.getPort() + path);
+  }
+
+  /** The members {@code writer} holds (each with a 10-byte header, as Sieve writes them), inflated. */
+  private static List<byte[]> members(MemberWriter writer) throws Exception {
+    List<byte[]> members = new ArrayList<>();
+    byte[] all = writer.records().toByteArray();
+    int at = 0;
+    while (at < all.length) {
+      Inflater inflater = new Inflater(true);
+      inflater.setInput(all, at + 10, all.length - at - 10);
+      ByteArrayOutputStream member = new ByteArrayOutputStream();
+      byte[] buffer = new byte[8192];
+      while (!inflater.finished()) {
+        member.write(buffer, 0, inflater.inflate(buffer));
+      }
+      at = all.length - inflater.getRemaining() + 8; // the CRC and length after the stream
+      inflater.end();
+      members.add(member.toByteArray());
+    }
+    return members;
+  }
+
+  private static String header(byte[] record) {
+    String text = new String(record, StandardCharsets.UTF_8);
+    return text.substring(0, text.indexOf("\r\n\r\n") + 4);
+  }
+
+  private static WarcCaptureRecord read(byte[] record) throws IOException {
+    try (WarcReader reader = new WarcReader(Channels.newChannel(new ByteArrayInputStream(record)))) {
+      return (WarcCaptureRecord) reader.next().orElseThrow();
+    }
+  }
+
+  /** The header jwarc's builders write for {@code record}'s fields. */
+  private static String jwarcHeader(WarcCaptureRecord record) throws IOException {
+    String url = record.target();
+    WarcCaptureRecord.AbstractBuilder<?, ?> builder;
+    if (record instanceof WarcRequest) {
+      builder = new WarcRequest.Builder(url);
+    } else if (record instanceof WarcRevisit revisit) {
+      builder = new WarcRevisit.Builder(url, WarcRevisit.IDENTICAL_PAYLOAD_DIGEST_1_1)
+          .payloadDigest(revisit.payloadDigest().orElseThrow())
+          .refersTo(revisit.refersTo().orElseThrow(), revisit.refersToTargetURI().orElseThrow(),
+              revisit.refersToDate().orElseThrow());
+    } else {
+      WarcResponse response = (WarcResponse) record;
+      WarcResponse.Builder responseBuilder = new WarcResponse.Builder(url)
+          .payloadDigest(response.payloadDigest().orElseThrow());
+      if (response.truncated() != WarcTruncationReason.NOT_TRUNCATED) {
+        responseBuilder.truncated(response.truncated());
+      }
+      builder = responseBuilder;
+    }
+    builder.version(MessageVersion.WARC_1_1);
+    builder.recordId(record.id()).date(record.date());
+    record.concurrentTo().forEach(builder::concurrentTo);
+    builder.blockDigest(record.blockDigest().orElseThrow());
+    builder.body(MediaType.parse(record.contentType().toString()), NO_BODY, record.body().size());
+    if (record.ipAddress().isPresent()) {
+      builder.ipAddress(record.ipAddress().get());
+    }
+    return new String(((WarcRecord) builder.build()).serializeHeader(), StandardCharsets.UTF_8);
+  }
+
+  private static void assertHeadersAreJwarcs(MemberWriter writer) throws Exception {
+    List<byte[]> members = members(writer);
+    assertThat(members).hasSize(2);
+    for (byte[] member : members) {
+      assertThat(header(member)).isEqualTo(jwarcHeader(read(member)));
+    }
+  }
+
+  @Test
+  void exchange_response_headersAreTheBytesJwarcWrites() throws Exception {
+    FetchResult result = fetch(new MockResponse.Builder().code(200)
+        .setHeader("Content-Type", "text/html").body("<p>hello</p>").build(), "/a?b=c%20d");
+
+    try (MemberWriter writer = MemberWriter.borrow(1)) {
+      Records.exchange(writer, result.url(), result.exchange().orElseThrow(), result.sha1(), null);
+      assertHeadersAreJwarcs(writer);
+    }
+  }
+
+  @Test
+  void exchange_truncatedResponse_headersAreTheBytesJwarcWrites() throws Exception {
+    FetchResult result = fetch(new MockResponse.Builder().code(200)
+        .body(new Buffer().write(new byte[5_000])).build(), "/big");
+
+    try (MemberWriter writer = MemberWriter.borrow(1)) {
+      Records.exchange(writer, result.url(), result.exchange().orElseThrow(), result.sha1(), null);
+      assertHeadersAreJwarcs(writer);
+      assertThat(header(members(writer).get(1))).contains("WARC-Truncated: length\r\n");
+    }
+  }
+
+  @Test
+  void exchange_revisit_headersAreTheBytesJwarcWrites() throws Exception {
+    FetchResult result = fetch(new MockResponse.Builder().code(200).body("same").build(), "/copy");
+    Digests.Original original = new Digests.Original(UUID.randomUUID(),
+        "http://127.0.0.1/first", Instant.parse("2026-01-02T03:04:05Z"));
+
+    try (MemberWriter writer = MemberWriter.borrow(1)) {
+      Records.exchange(writer, result.url(), result.exchange().orElseThrow(), result.sha1(),
+          original);
+      assertHeadersAreJwarcs(writer);
+      assertThat(header(members(writer).get(1))).contains("WARC-Type: revisit\r\n");
+    }
+  }
+
+  @Test
+  void address_asJwarcWritesIt() throws IOException {
+    for (String ip : List.of("127.0.0.1", "0:0:0:0:0:0:0:1", "2001:db8:0:0:1:0:0:1",
+        "fe80:0:0:0:0:0:0:1", "::ffff:7f00:1")) {
+      WarcRequest request = new WarcRequest.Builder(URI.create("http://example.test/"))
+          .ipAddress(InetAddress.getByName(ip)).build();
+
+      assertThat(Records.address(ip)).as(ip)
+          .isEqualTo(request.headers().first("WARC-IP-Address").orElseThrow());
+    }
+  }
+}
