@@ -19,6 +19,8 @@ import java.util.Arrays;
 final class FastDeflate {
   private static final VarHandle INT_LE =
       MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle LONG_LE =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
   private static final int HASH_BITS = 14;
   private static final int WINDOW = 32 * 1024;
   private static final int MIN_MATCH = 4;
@@ -116,10 +118,9 @@ final class FastDeflate {
       int blockAt = at;
       long blockBits = bits;
       int blockCount = count;
-      fixedBlock(in, from, start, end, shift);
-      long fixedBits = 8L * (at - blockAt) + count - blockCount;
       long storedBits = 3 + 7 + 32 + 8L * (end - start); // header, padding at most, LEN and NLEN
-      if (fixedBits > storedBits) {
+      long budget = storedBits + 8L * blockAt + blockCount; // where the stored block would end
+      if (!fixedBlock(in, from, start, end, shift, budget)) {
         at = blockAt;
         bits = blockBits;
         count = blockCount;
@@ -140,8 +141,13 @@ final class FastDeflate {
     sink.advanceTo(at);
   }
 
-  /** One fixed-code block of {@code in[start, end)}, matching back as far as {@code from}. */
-  private void fixedBlock(byte[] in, int from, int start, int end, int shift) {
+  /**
+   * One fixed-code block of {@code in[start, end)}, matching back as far as {@code from}; false,
+   * leaving it unfinished, when it would end past bit {@code budget} of the output (a stored
+   * block would be smaller). Bytes with no match cost 8 or 9 bits for 8: an incompressible
+   * block is seen after its scan, which skips ahead ever faster, without writing its literals.
+   */
+  private boolean fixedBlock(byte[] in, int from, int start, int end, int shift, long budget) {
     put(0b010, 3); // not final, fixed codes
     int i = start;
     int literalsFrom = start;
@@ -166,8 +172,32 @@ final class FastDeflate {
         i += 1 + (misses++ >> SKIP_SHIFT);
       }
     }
+    long ends = 8L * at + count + literalBits(in, literalsFrom, end) + SYMBOL_BITS[END_OF_BLOCK];
+    if (ends > budget) {
+      return false;
+    }
     literals(in, literalsFrom, end);
     put(SYMBOL_CODE[END_OF_BLOCK], SYMBOL_BITS[END_OF_BLOCK]);
+    return true;
+  }
+
+  /**
+   * The bits the fixed codes of the literals {@code in[from, to)} take: 8 each, 9 from 144 up.
+   * Eight bytes at a time: a byte is 144 (0x90) or more when its top bit is set and its low
+   * seven bits plus 0x70 carry into the top bit, which no byte's sum overflows.
+   */
+  static long literalBits(byte[] in, int from, int to) {
+    long high = 0;
+    int i = from;
+    for (; i + 8 <= to; i += 8) {
+      long word = (long) LONG_LE.get(in, i);
+      high += Long.bitCount(word & ((word & 0x7f7f7f7f7f7f7f7fL) + 0x7070707070707070L)
+          & 0x8080808080808080L);
+    }
+    for (; i < to; i++) {
+      high += (in[i] & 0xff) >= 144 ? 1 : 0;
+    }
+    return 8L * (to - from) + high;
   }
 
   private void literals(byte[] in, int from, int to) {

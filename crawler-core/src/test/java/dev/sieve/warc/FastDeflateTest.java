@@ -183,6 +183,25 @@ class FastDeflateTest {
   }
 
   @Test
+  void literalBits_everyByteValueAnyAlignment_nineBitsFrom144Up() {
+    byte[] bytes = new byte[256 * 3];
+    for (int i = 0; i < bytes.length; i++) {
+      bytes[i] = (byte) (i * 7);
+    }
+    Random random = new Random(13);
+    for (int trial = 0; trial < 2_000; trial++) {
+      int from = random.nextInt(bytes.length);
+      int to = from + random.nextInt(bytes.length - from + 1);
+      long expected = 0;
+      for (int i = from; i < to; i++) {
+        expected += (bytes[i] & 0xff) < 144 ? 8 : 9;
+      }
+
+      assertThat(FastDeflate.literalBits(bytes, from, to)).as(from + ".." + to).isEqualTo(expected);
+    }
+  }
+
+  @Test
   void write_realPages_withinAFifthOfZlibLevel1() throws Exception {
     List<byte[]> pages = samplePages();
     long fast = 0;
