@@ -128,6 +128,26 @@ class WarcArchiveTest {
   }
 
   @Test
+  void write_everyGzipLevel_sameRecordsReadBack() throws Exception {
+    String body = "<p>a page, a page, a page</p>\n".repeat(2_000); // under the 64 KB cap
+    for (int level = 1; level <= 9; level++) {
+      FetchResult page = serve(body, "/level" + level);
+      Path levelDir = dir.resolve("level" + level);
+      WarcArchive.Location location;
+      try (WarcArchive archive = WarcArchive.open(settings(levelDir).gzipLevel(level).build(), CLOCK)) {
+        location = archive.write(page).orElseThrow();
+      }
+
+      List<Read> records = read(levelDir.resolve(location.file()));
+      assertThat(records).extracting(Read::type).containsExactly("warcinfo", "request", "response");
+      Read response = records.get(2);
+      assertThat(response.payload()).as("level " + level).isEqualTo(body.getBytes(StandardCharsets.UTF_8));
+      assertThat(((WarcResponse) response.record()).blockDigest().orElseThrow().base32())
+          .isEqualTo(response.blockSha1());
+    }
+  }
+
+  @Test
   void write_gzipBody_payloadAsTransferred() throws Exception {
     ByteArrayOutputStream compressed = new ByteArrayOutputStream();
     try (OutputStream gzip = new GZIPOutputStream(compressed)) {

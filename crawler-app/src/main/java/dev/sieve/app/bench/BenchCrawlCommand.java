@@ -68,7 +68,7 @@ final class BenchCrawlCommand implements Callable<Integer> {
   boolean warc;
 
   @Option(names = "--warc-gzip-level", defaultValue = "" + WarcSettings.DEFAULT_GZIP_LEVEL, paramLabel = "N",
-      description = "With --warc: the deflate level of each record, 1-9 (default ${DEFAULT-VALUE}).")
+      description = "With --warc: how each record is deflated, as crawl's --warc-gzip-level: 1 Sieve's fast encoder, 2-9 zlib's levels (default ${DEFAULT-VALUE}).")
   int gzipLevel;
 
   @Option(names = "--recording", paramLabel = "FILE",
