@@ -65,6 +65,23 @@ public final class Exchange {
     return ByteBuffer.wrap(payload).asReadOnlyBuffer();
   }
 
+  /** Reads bytes in place: {@link #readPayload}'s reader. */
+  @FunctionalInterface
+  public interface BytesReader<T> {
+    /** Reads {@code bytes[offset, offset + length)}, which it must neither change nor keep. */
+    T read(byte[] bytes, int offset, int length);
+  }
+
+  /**
+   * Gives {@code reader} the payload's own bytes, without the copy that reading {@link
+   * #payload()} into an array takes: for the archive, which digests, checksums and deflates a
+   * body of up to {@code maxBodyBytes}. The reader must not change them or keep them past the
+   * call.
+   */
+  public <T> T readPayload(BytesReader<T> reader) {
+    return reader.read(payload, 0, payload.length);
+  }
+
   /** Whether and why {@link #payload()} is incomplete. */
   public Truncation truncation() {
     return truncation;

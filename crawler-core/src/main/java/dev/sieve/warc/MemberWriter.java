@@ -79,10 +79,9 @@ final class MemberWriter implements AutoCloseable {
 
   /**
    * {@code part} itself if its bytes can be read in place, else a copy of its remaining bytes,
-   * valid until the next call of this or {@link #member}: a read-only body is copied once, then
-   * digested and deflated from the copy.
+   * valid until the next call: a read-only part is copied once, then checksummed and deflated.
    */
-  ByteBuffer readable(ByteBuffer part) {
+  private ByteBuffer readable(ByteBuffer part) {
     if (part.hasArray()) {
       return part;
     }

@@ -78,8 +78,11 @@ final class Records {
     String ip = address(exchange.ip());
     ByteBuffer requestBlock = exchange.requestHead();
     ByteBuffer responseHead = ByteBuffer.wrap(keepTransferEncoding(bytes(exchange.responseHead())));
-    // The body is read in place (or from one copy): digested, then deflated.
-    ByteBuffer payload = original == null ? writer.readable(exchange.payload()) : ByteBuffer.allocate(0);
+    // The body is read in place, never copied: digested, then deflated. Nothing here writes to
+    // it, and nothing keeps it past this call.
+    ByteBuffer payload = original == null
+        ? exchange.readPayload(ByteBuffer::wrap)
+        : ByteBuffer.allocate(0);
     RecordHeader header = writer.header();
 
     // Fields in jwarc's order: by name, ignoring case.

@@ -9,6 +9,7 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.zip.GZIPOutputStream;
@@ -71,6 +72,8 @@ class FetchExchangeTest {
     assertThat(new String(result.body(), StandardCharsets.UTF_8)).isEqualTo("<html>hello</html>");
     Exchange exchange = result.exchange().orElseThrow();
     assertThat(bytes(exchange.payload())).isEqualTo(compressed);
+    assertThat(exchange.readPayload((bytes, offset, length) -> Arrays.copyOfRange(bytes, offset, offset + length)))
+        .as("read in place").isEqualTo(compressed);
     assertThat(exchange.truncation()).isEqualTo(Exchange.Truncation.NONE);
     assertThat(result.sha1()).isEqualTo(BaseEncoding.base32().encode(
         MessageDigest.getInstance("SHA-1").digest(compressed)));
