@@ -72,7 +72,9 @@ class FetchExchangeTest {
     assertThat(new String(result.body(), StandardCharsets.UTF_8)).isEqualTo("<html>hello</html>");
     Exchange exchange = result.exchange().orElseThrow();
     assertThat(bytes(exchange.payload())).isEqualTo(compressed);
-    assertThat(exchange.readPayload((bytes, offset, length) -> Arrays.copyOfRange(bytes, offset, offset + length)))
+    byte[] inPlace = exchange.<byte[]>readPayload(
+        (bytes, offset, length) -> Arrays.copyOfRange(bytes, offset, offset + length));
+    assertThat(inPlace)
         .as("read in place").isEqualTo(compressed);
     assertThat(exchange.truncation()).isEqualTo(Exchange.Truncation.NONE);
     assertThat(result.sha1()).isEqualTo(BaseEncoding.base32().encode(
