@@ -40,7 +40,8 @@ final class MemberWriter implements AutoCloseable {
   private byte[] copy = new byte[16 * 1024];
   /** What {@link #stored} copies through. */
   private final byte[] chunk = new byte[16 * 1024];
-  private final byte[] out = new byte[64 * 1024];
+  /** zlib's output buffer, made with {@link #deflater}. */
+  private byte[] out;
   /** The records written since the writer was borrowed, for the caller to append to a file. */
   private Output records = new Output(INITIAL_OUTPUT);
   private int level = FAST_LEVEL;
@@ -144,6 +145,7 @@ final class MemberWriter implements AutoCloseable {
   private Deflater zlib() {
     if (deflater == null) {
       deflater = new Deflater(level, true);
+      out = new byte[64 * 1024];
     } else {
       deflater.setLevel(level);
     }
