@@ -11,7 +11,7 @@ import java.util.UUID;
  * of an exchange, written per fetch, jwarc's builders cost ~5 us per exchange apart and three
  * times that in a crawl (a sorted map, a list and strings per field, a random record ID per
  * builder that is then replaced). The caller gives the fields in the order jwarc's builders
- * write them, by name ignoring case, so that the bytes are jwarc's: {@code RecordHeaderTest}
+ * write them, by name ignoring case, so that the bytes are jwarc's: {@code RecordsTest}
  * compares them. Not thread-safe: one per {@link MemberWriter}.
  */
 final class RecordHeader {
@@ -29,19 +29,19 @@ final class RecordHeader {
     return this;
   }
 
+  /** A field; a value with other than ASCII characters is written in UTF-8, as jwarc does. */
   RecordHeader field(String name, String value) {
     ascii(name);
     ascii(": ");
-    String text = value;
-    for (int i = 0; i < text.length(); i++) {
-      if (text.charAt(i) >= 0x80) {
-        byte[] utf8 = text.getBytes(StandardCharsets.UTF_8); // as jwarc writes a header
+    for (int i = 0; i < value.length(); i++) {
+      if (value.charAt(i) >= 0x80) {
+        byte[] utf8 = value.getBytes(StandardCharsets.UTF_8);
         append(utf8, 0, utf8.length);
         ascii("\r\n");
         return this;
       }
     }
-    ascii(text);
+    ascii(value);
     ascii("\r\n");
     return this;
   }

@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.URI;
+import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.charset.StandardCharsets;
@@ -168,6 +169,27 @@ class RecordsTest {
       assertHeadersAreJwarcs(writer);
       assertThat(header(members(writer).get(1))).contains("WARC-Type: revisit\r\n");
     }
+  }
+
+  @Test
+  void recordHeader_valueBeyondAscii_utf8AsJwarcWritesIt() {
+    String url = "http://example.test/caf\u00e9?q=\u65e5\u672c";
+    UUID id = UUID.randomUUID();
+    Instant date = Instant.parse("2026-11-24T12:00:00Z");
+    WarcRequest request = new WarcRequest.Builder(url).version(MessageVersion.WARC_1_1)
+        .recordId(id).date(date).build();
+
+    ByteBuffer ours = new RecordHeader().start()
+        .field("Content-Length", 0)
+        .field("WARC-Date", date)
+        .field("WARC-Record-ID", id)
+        .field("WARC-Target-URI", url)
+        .field("WARC-Type", "request")
+        .end();
+
+    byte[] bytes = new byte[ours.remaining()];
+    ours.get(bytes);
+    assertThat(bytes).isEqualTo(request.serializeHeader());
   }
 
   @Test
