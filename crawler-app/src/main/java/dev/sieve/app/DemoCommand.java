@@ -189,14 +189,26 @@ final class DemoCommand implements Callable<Integer> {
     }
   }
 
-  /** How this jar is run from the working directory, e.g. {@code java -jar crawler-app/target/crawler.jar}. */
+  /**
+   * How to run this command from the working directory: the launcher beside the jar (a build's
+   * target/sieve, a distribution's bin/sieve), else {@code java -jar} on the jar.
+   */
   private static String jarCommand() {
     try {
       Path jar = Path.of(DemoCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI());
       Path here = Path.of("").toAbsolutePath();
-      return "java -jar " + (jar.startsWith(here) ? here.relativize(jar) : jar);
+      for (Path launcher : List.of(jar.resolveSibling("sieve"), jar.getParent().resolveSibling("bin").resolve("sieve"))) {
+        if (Files.isRegularFile(launcher) && Files.isExecutable(launcher)) {
+          return shown(launcher.normalize(), here);
+        }
+      }
+      return "java -jar " + shown(jar, here);
     } catch (Exception e) {
       return "java -jar crawler.jar";
     }
+  }
+
+  private static String shown(Path file, Path here) {
+    return (file.startsWith(here) ? here.relativize(file) : file).toString();
   }
 }

@@ -63,7 +63,7 @@ final class ManPage {
     page.append(".SH OPTIONS\n");
     for (PositionalParamSpec positional : positionals) {
       page.append(".TP\n\\fI").append(escape(positional.paramLabel())).append("\\fR\n")
-          .append(escape(String.join(" ", positional.renderedDescription()))).append('\n');
+          .append(escape(String.join(" ", positional.description()))).append('\n');
     }
     for (OptionSpec option : spec.options()) {
       if (option.hidden()) {
@@ -73,7 +73,7 @@ final class ManPage {
       if (option.arity().max() > 0) {
         page.append(" \\fI").append(escape(option.paramLabel())).append("\\fR");
       }
-      page.append('\n').append(escape(String.join(" ", option.renderedDescription()))).append('\n');
+      page.append('\n').append(escape(String.join(" ", option.description()))).append('\n');
     }
   }
 

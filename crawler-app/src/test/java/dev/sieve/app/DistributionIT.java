@@ -66,7 +66,8 @@ class DistributionIT {
         home.resolve("bin/sieve").toString(), "demo");
 
     assertThat(demo.exitCode).as("exit code; stderr:%n%s", demo.stderr).isZero();
-    assertThat(demo.stdout).contains("Demo site:");
+    assertThat(demo.stdout).contains("Demo site:")
+        .contains("Crawl your own seeds: " + home.toRealPath().resolve("bin/sieve") + " crawl --seeds");
     try (Stream<Path> outputs = Files.list(elsewhere)) {
       Path output = outputs.filter(p -> p.getFileName().toString().startsWith("sieve-demo-")).findFirst()
           .orElseThrow(() -> new AssertionError("no sieve-demo-* directory in the working directory"));
