@@ -133,6 +133,8 @@ final class CrawlCommand implements Callable<Integer> {
 
   /** The final counters of the last crawl this command ran, for the demo; null before. */
   volatile CrawlProgress finalProgress;
+  /** The report the last crawl wrote, for the demo; null before or when none was written. */
+  volatile Path finalReport;
 
   /** Exit code of a run stopped by an I/O failure (EX_IOERR). */
   static final int EXIT_IO = 74;
@@ -217,6 +219,7 @@ final class CrawlCommand implements Callable<Integer> {
       }
       CrawlRun.Result result = run.run(crawler, seedFile, crawlConfig);
       finalProgress = result.summary();
+      finalReport = result.report();
       return result.exitCode();
     } finally {
       if (shared != null) {

@@ -106,7 +106,8 @@ final class CrawlRun {
       boolean reported = report != null && report.finish(summary);
       CrawlSummary.print(out, summary, seedFile.skippedLines(), output.file(),
           reported ? report.file() : null);
-      return new Result(failure == null ? 0 : CrawlCommand.EXIT_IO, summary);
+      return new Result(failure == null ? 0 : CrawlCommand.EXIT_IO, summary,
+          reported ? report.file() : null);
     } finally {
       done.countDown();
       try {
@@ -117,6 +118,6 @@ final class CrawlRun {
     }
   }
 
-  /** How a run ended: its exit code and final counters. */
-  record Result(int exitCode, CrawlProgress summary) {}
+  /** How a run ended: its exit code, final counters, and the report written (null: none). */
+  record Result(int exitCode, CrawlProgress summary, java.nio.file.Path report) {}
 }

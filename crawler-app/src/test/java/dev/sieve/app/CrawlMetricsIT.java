@@ -9,8 +9,6 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -37,15 +35,7 @@ class CrawlMetricsIT {
         + "<a href=\"http://[bad\">junk</a><a href=\"/a.html\">a again</a>");
     routes.html("/a.html", "<a href=\"/\">home</a>");
     routes.html("/b.html", "");
-    routes.on("/slow.html", () -> {
-      try {
-        release.await(60, TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-      return new MockResponse.Builder().code(200).setHeader("Content-Type", "text/html")
-          .body("<p>slow</p>").build();
-    });
+    routes.on("/slow.html", HeldPage.until(release));
   }
 
   @AfterEach

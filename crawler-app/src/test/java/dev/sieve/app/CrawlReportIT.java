@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
-import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -31,15 +30,7 @@ class CrawlReportIT {
     server.start(InetAddress.getByName("127.0.0.1"), 0);
     routes.html("/", "<a href=\"/a.html\">a</a><a href=\"/slow.html\">slow</a>");
     routes.html("/a.html", "<p>a</p>");
-    routes.on("/slow.html", () -> {
-      try {
-        release.await(60, TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-      return new MockResponse.Builder().code(200).setHeader("Content-Type", "text/html")
-          .body("<p>slow</p>").build();
-    });
+    routes.on("/slow.html", HeldPage.until(release));
   }
 
   @AfterEach

@@ -136,15 +136,7 @@ class GrafanaDashboardIT {
       routes.html("/", "<a href=\"/a.html\">a</a><a href=\"/gone.html\">gone</a>"
           + "<a href=\"/slow.html\">slow</a><a href=\"/a.html\">again</a>");
       routes.html("/a.html", "<p>a</p>");
-      routes.on("/slow.html", () -> {
-        try {
-          release.await(60, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-        return new MockResponse.Builder().code(200).setHeader("Content-Type", "text/html")
-            .body("<p>slow</p>").build();
-      });
+      routes.on("/slow.html", HeldPage.until(release));
       int port = freePort();
       Path seeds = Files.writeString(dir.resolve("seeds.txt"),
           site.url("/") + "\n" + site.url("/private/x") + "\n");
