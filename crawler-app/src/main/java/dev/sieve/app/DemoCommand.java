@@ -54,7 +54,7 @@ final class DemoCommand implements Callable<Integer> {
   int pages;
 
   @Option(names = "--output", paramLabel = "DIR",
-      description = "A new or empty directory for the seeds, crawl.jsonl and crawl.log (default: a new"
+      description = "A new or empty directory for the seeds, crawl.jsonl, REPORT.html and crawl.log (default: a new"
           + " sieve-demo-YYYYMMDD-HHMMSS in the working directory).")
   Path output;
 
@@ -112,7 +112,8 @@ final class DemoCommand implements Callable<Integer> {
       if (exit != 0 || crawl.finalProgress == null) {
         return exit;
       }
-      new DemoReport(crawl.finalProgress, DemoSite.HOSTS, server, dir).print(out, jarCommand());
+      new DemoReport(crawl.finalProgress, DemoSite.HOSTS, server, dir, crawl.finalReport)
+          .print(out, jarCommand());
     }
     return 0;
   }

@@ -70,7 +70,10 @@ public final class Crawler {
     this.leases = new LeaseRunner(config.maxInFlight);
     this.pipeline = new UrlPipeline(config, seeds, frontier, listener, recorder, pageBudget,
         () -> stopping, slots);
-    frontier.beforeCheckpoint(pipeline::sync);
+    frontier.beforeCheckpoint(() -> {
+      pipeline.sync();
+      listener.onCheckpoint();
+    });
   }
 
   /**
