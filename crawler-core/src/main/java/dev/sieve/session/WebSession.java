@@ -73,6 +73,11 @@ public final class WebSession {
     return step;
   }
 
+  /** The jar, null when cookies are off. */
+  CookieStore jar() {
+    return jar;
+  }
+
   /** Whether cookies are kept. */
   public boolean keepsCookies() {
     return jar != null;
