@@ -89,6 +89,30 @@ class WebSessionCrawlTest {
   }
 
   @Test
+  void resumedCrawl_sendsTheCookiesSetBeforeTheStop() throws Exception {
+    Map<String, String> cookieSent = new ConcurrentHashMap<>();
+    start(site, request -> {
+      String path = request.getUrl().encodedPath();
+      cookieSent.put(path, String.valueOf(request.getHeaders().get("Cookie")));
+      return path.equals("/")
+          ? new MockResponse.Builder().code(200).setHeader("Content-Type", "text/html")
+              .setHeader("Set-Cookie", "visitor=v1; Max-Age=86400").body("<a href=a.html>a</a>").build()
+          : html("");
+    });
+    Path state = dir.resolve("state");
+
+    crawl(RecordedCrawl.defaults(url(site, "/")).stateDir(state).maxPages(1).build());
+    assertThat(hits(site, "/a.html")).as("not before the stop").isZero();
+    crawl(RecordedCrawl.defaults(url(site, "/")).stateDir(state).build());
+
+    assertThat(hits(site, "/a.html")).isOne();
+    assertThat(hits(site, "/")).as("resumed, not started over").isOne();
+    assertThat(cookieSent).containsEntry("/a.html", "visitor=v1");
+    assertThat(Files.getPosixFilePermissions(state.resolve("cookies.txt")))
+        .isEqualTo(PosixFilePermissions.fromString("rw-------"));
+  }
+
+  @Test
   void metaRefreshFramesAndLinkRel_followed_eachKindCounted() throws Exception {
     start(site, request -> switch (request.getUrl().encodedPath()) {
       case "/" -> html("<meta http-equiv=refresh content='5; url=api/index.html'>");
