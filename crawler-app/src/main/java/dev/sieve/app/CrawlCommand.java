@@ -86,6 +86,8 @@ final class CrawlCommand implements Callable<Integer> {
 
   @Mixin LinkOptions links;
 
+  @Mixin SessionOptions session;
+
   @Mixin UrlRuleOptions urlRules;
 
   @Mixin SitemapOptions sitemaps;
@@ -328,7 +330,7 @@ final class CrawlCommand implements Callable<Integer> {
     }
     politeness.applyTo(builder);
     sieve.applyTo(builder);
-    fetch.applyTo(builder, userAgent).scope(this::scopeSettings);
+    fetch.applyTo(builder, userAgent, session.settings()).scope(this::scopeSettings);
     sitemaps.applyTo(builder);
     if (maxPages != null) {
       builder.maxPages(maxPages);

@@ -82,6 +82,8 @@ final class CrawlMetrics implements MultiCollector {
             + " (new, seen, out-of-scope...)", "fate", withoutFound(p.links()))
         .counters("sieve_crawl_sitemap_events", "Sitemap files fetched, failed, cut, and the"
             + " URLs they listed", "event", p.sitemaps())
+        .counters("sieve_crawl_session_events", "What the crawl did as a browser does: meta-refresh,"
+            + " cookie-refetch, cookie-rejected, cookie-over-cap", "event", p.session())
         .counter("sieve_crawl_capacity_warnings", "Sieve capacity warnings", p.capacityWarnings())
         .gauge("sieve_crawl_pending_urls", "URLs waiting in the frontier", p.pending())
         .gauge("sieve_crawl_in_flight_urls", "URLs being fetched", p.inFlight())

@@ -22,6 +22,7 @@ final class CrawlSummary {
     out.printf(Locale.ROOT, "  links:             %s%n", ProgressReporter.counts(p.links()));
     out.printf(Locale.ROOT, "  skipped:           %s%n", ProgressReporter.counts(p.skipped()));
     out.printf(Locale.ROOT, "  sitemaps:          %s%n", ProgressReporter.counts(p.sitemaps()));
+    out.printf(Locale.ROOT, "  session:           %s%n", ProgressReporter.counts(p.session()));
     out.printf(Locale.ROOT, "  retries:           %,d%n", p.retries());
     out.printf(Locale.ROOT, "  connections:       %,d opened, %,d reused; at most %,d fetches in flight%n",
         p.connections().opened(), p.connections().reused(), p.connections().mostFetching());

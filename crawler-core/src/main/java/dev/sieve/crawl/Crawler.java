@@ -202,7 +202,8 @@ public final class Crawler {
         stats.linkFates(),
         stats.sitemaps(),
         new CrawlProgress.Connections(slots.fetching(), slots.mostFetching(),
-            pipeline.connectionsOpened(), pipeline.connectionsReused()));
+            pipeline.connectionsOpened(), pipeline.connectionsReused()),
+        pipeline.session(stats.session()));
   }
 
   /** The crawl's refusals with the frontier's beside them. */

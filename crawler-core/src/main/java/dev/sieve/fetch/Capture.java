@@ -34,6 +34,12 @@ final class Capture {
     return response;
   };
 
+  /** Headers whose values are secrets: never written to a record. */
+  private static final java.util.Set<String> SECRETS =
+      java.util.Set.of("cookie", "set-cookie", "authorization", "proxy-authorization");
+  /** What a record holds in place of a secret header's value. */
+  static final String WITHHELD = "(withheld)";
+
   private String ip;
   /** Whether the call opened its connection rather than reusing a pooled one. */
   volatile boolean newConnection;
@@ -92,7 +98,10 @@ final class Capture {
 
   private static byte[] headersAndEnd(StringBuilder head, Headers headers) {
     for (int i = 0; i < headers.size(); i++) {
-      head.append(headers.name(i)).append(": ").append(headers.value(i)).append("\r\n");
+      String name = headers.name(i);
+      head.append(name).append(": ")
+          .append(SECRETS.contains(name.toLowerCase(java.util.Locale.ROOT)) ? WITHHELD : headers.value(i))
+          .append("\r\n");
     }
     return head.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1);
   }
