@@ -47,8 +47,12 @@ public final class FetchSettings {
   private final int hostFailureLimit;
   private final Duration maxRetryAfter;
   private final int maxIdleConnections;
+  private final ProxySettings proxies;
+  private final TlsSettings tls;
 
   private FetchSettings(Builder b) {
+    this.proxies = b.proxies;
+    this.tls = b.tls;
     this.userAgent = b.userAgent;
     this.retries = b.retries;
     this.retryBackoff = b.retryBackoff;
@@ -115,6 +119,16 @@ public final class FetchSettings {
     return maxRetryAfter;
   }
 
+  /** Which proxy each fetch goes through. */
+  public ProxySettings proxies() {
+    return proxies;
+  }
+
+  /** Which certificate authorities TLS connections trust. */
+  public TlsSettings tls() {
+    return tls;
+  }
+
   /** Fetch settings; every value has a default. */
   public static final class Builder {
     private String userAgent = Fetcher.DEFAULT_USER_AGENT;
@@ -128,8 +142,22 @@ public final class FetchSettings {
     private int hostFailureLimit = DEFAULT_HOST_FAILURE_LIMIT;
     private Duration maxRetryAfter = Duration.ofSeconds(DEFAULT_MAX_RETRY_AFTER_SECONDS);
     private int maxIdleConnections = DEFAULT_MAX_IDLE_CONNECTIONS;
+    private ProxySettings proxies = ProxySettings.none();
+    private TlsSettings tls = TlsSettings.system();
 
     private Builder() {}
+
+    /** Which proxy each fetch goes through (default none: every fetch direct). */
+    public Builder proxies(ProxySettings proxies) {
+      this.proxies = Objects.requireNonNull(proxies, "proxies");
+      return this;
+    }
+
+    /** Which certificate authorities TLS connections trust (default the system's). */
+    public Builder tls(TlsSettings tls) {
+      this.tls = Objects.requireNonNull(tls, "tls");
+      return this;
+    }
 
     /** Sent on every request; its product token is the robots.txt agent name. */
     public Builder userAgent(String userAgent) {
