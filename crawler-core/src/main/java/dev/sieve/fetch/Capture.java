@@ -46,6 +46,7 @@ final class Capture {
       }
     }
     Response response = chain.proceed(chain.request());
+    capture.protocol = response.protocol(); // an HTTP/1.0 answer on an HTTP/1.1 connection
     capture.responseHead = responseHead(response);
     return response;
   };

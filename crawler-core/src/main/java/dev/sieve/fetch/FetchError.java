@@ -55,8 +55,10 @@ public enum FetchError {
     if (e instanceof ProxyFailure proxy) {
       return proxy.error;
     }
+    // A CONNECT's answer is the proxy's: tinyproxy answers wrong credentials with 401, not 407.
     if (messageContains(e, "failed to authenticate with proxy")
-        || messageContains(e, "unexpected response code for connect: 407")) {
+        || messageContains(e, "unexpected response code for connect: 407")
+        || messageContains(e, "unexpected response code for connect: 401")) {
       return PROXY_AUTH;
     }
     if (e instanceof SocketTimeoutException) {
@@ -94,7 +96,8 @@ public enum FetchError {
       case TLS -> TlsCause.of(e);
       case PROTOCOL -> "protocol error";
       case PRIVATE_ADDRESS, PROXY_UNREACHABLE -> e.getMessage();
-      case PROXY_AUTH -> e instanceof ProxyFailure ? e.getMessage() : "proxy answered 407";
+      case PROXY_AUTH -> e instanceof ProxyFailure ? e.getMessage()
+          : messageContains(e, "connect: 401") ? "proxy answered 401" : "proxy answered 407";
       case IO -> e.getMessage() == null
           ? "i/o error (" + e.getClass().getSimpleName() + ")"
           : "i/o error: " + e.getMessage();

@@ -202,6 +202,12 @@ public final class Fetcher implements AutoCloseable {
     }
   }
 
+  /** The proxy a fetch of {@code url} goes through, or empty: direct (or not a URL). */
+  public Optional<ProxyServer> proxyFor(String url) {
+    HttpUrl httpUrl = url == null ? null : HttpUrl.parse(url);
+    return httpUrl == null ? Optional.empty() : clients.proxyFor(httpUrl);
+  }
+
   /** Connections opened so far (TCP connects that succeeded). */
   public long connectionsOpened() {
     return connections.opened();
