@@ -127,6 +127,9 @@ async function readRecord(record, offset, index) {
     profile: header(record, "WARC-Profile"),
     truncated: header(record, "WARC-Truncated"),
     ipAddress: header(record, "WARC-IP-Address"),
+    // A field that repeats (WARC-Protocol: h2, then tls/1.3) comes back joined by commas.
+    protocols: list(header(record, "WARC-Protocol")),
+    cipherSuite: header(record, "WARC-Cipher-Suite"),
     contentType: header(record, "Content-Type"),
     contentLength: declaredLength,
     blockDigest: header(record, "WARC-Block-Digest"),

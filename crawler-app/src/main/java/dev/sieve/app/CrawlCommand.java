@@ -84,6 +84,8 @@ final class CrawlCommand implements Callable<Integer> {
 
   @Mixin FetchOptions fetch;
 
+  @Mixin TransportOptions transport;
+
   @Mixin LinkOptions links;
 
   @Mixin SessionOptions session;
@@ -140,6 +142,8 @@ final class CrawlCommand implements Callable<Integer> {
 
   /** Exit code of a run stopped by an I/O failure (EX_IOERR). */
   static final int EXIT_IO = 74;
+  /** Exit code of a run stopped because its proxy is dead (EX_UNAVAILABLE). */
+  static final int EXIT_PROXY = 69;
 
   @Override
   public Integer call() throws Exception {
@@ -331,6 +335,7 @@ final class CrawlCommand implements Callable<Integer> {
     politeness.applyTo(builder);
     sieve.applyTo(builder);
     fetch.applyTo(builder, userAgent, session.settings()).scope(this::scopeSettings);
+    builder.fetch(settings -> transport.applyTo(settings, System.getenv()));
     sitemaps.applyTo(builder);
     if (maxPages != null) {
       builder.maxPages(maxPages);

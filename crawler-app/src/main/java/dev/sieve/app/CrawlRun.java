@@ -89,6 +89,9 @@ final class CrawlRun {
     try {
       log.info("Crawling {} seed(s), up to {} fetches in flight and {} threads for the rest, into {}",
           seedFile.seeds().size(), config.maxInFlight(), config.threads(), output.file());
+      if (!config.fetch().proxies().isDirect()) {
+        log.info("Proxy: {}", config.fetch().proxies());
+      }
       CrawlProgress summary;
       try (ProgressReporter progress = new ProgressReporter(
           crawler::progress, output.progressInterval(), System.console() != null)) {
@@ -106,8 +109,9 @@ final class CrawlRun {
       boolean reported = report != null && report.finish(summary);
       CrawlSummary.print(out, summary, seedFile.skippedLines(), output.file(),
           reported ? report.file() : null);
-      return new Result(failure == null ? 0 : CrawlCommand.EXIT_IO, summary,
-          reported ? report.file() : null);
+      int code = failure != null ? CrawlCommand.EXIT_IO
+          : crawler.deadProxy().isPresent() ? CrawlCommand.EXIT_PROXY : 0;
+      return new Result(code, summary, reported ? report.file() : null);
     } finally {
       done.countDown();
       try {

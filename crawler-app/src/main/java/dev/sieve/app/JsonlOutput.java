@@ -264,6 +264,7 @@ public final class JsonlOutput implements CrawlListener, AutoCloseable {
         .redirect(text(node, "redirect"))
         .error(text(node, "error"), text(node, "cause"))
         .payload(text(node, "ip"), text(node, "sha1"))
+        .protocol(text(node, "protocol"))
         .warc(warc.isObject()
             ? new PageRecord.WarcLocation(warc.path("file").asText(), warc.path("offset").asLong())
             : null)
@@ -346,6 +347,7 @@ public final class JsonlOutput implements CrawlListener, AutoCloseable {
       out.writeStringField("error", record.error());
       out.writeStringField("cause", record.cause());
       out.writeStringField("ip", record.ip());
+      out.writeStringField("protocol", record.protocol());
       out.writeStringField("sha1", record.sha1());
       if (record.warc() == null) {
         out.writeNullField("warc");

@@ -58,8 +58,16 @@ final class CrawlerJar {
     }
   }
 
-  /** Starts {@code crawler.jar ARGS} with stdin from /dev/null (not a console). */
+  /**
+   * Starts {@code crawler.jar ARGS} with stdin from /dev/null (not a console), without the proxy
+   * variables of this environment (a crawl reads them).
+   */
   Started start(String... args) throws IOException {
+    return start(java.util.Map.of(), args);
+  }
+
+  /** {@link #start(String...)} with {@code env} added to the environment (proxy variables too). */
+  Started start(java.util.Map<String, String> env, String... args) throws IOException {
     List<String> command = new ArrayList<>(prefix);
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add("-Xmx256m");
@@ -69,7 +77,11 @@ final class CrawlerJar {
     int run = ++runs;
     Path out = dir.resolve("run-" + run + ".out");
     Path err = dir.resolve("run-" + run + ".err");
-    Process process = new ProcessBuilder(command).directory(dir.toFile())
+    ProcessBuilder builder = new ProcessBuilder(command);
+    builder.environment().keySet().removeIf(name -> name.toLowerCase(java.util.Locale.ROOT)
+        .matches("(http|https|all|no)_proxy"));
+    builder.environment().putAll(env);
+    Process process = builder.directory(dir.toFile())
         .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
         .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
     return new Started(process, out, err);
@@ -78,5 +90,10 @@ final class CrawlerJar {
   /** Runs {@code crawler.jar ARGS} to the end. */
   Run run(String... args) throws IOException, InterruptedException {
     return start(args).finish();
+  }
+
+  /** Runs {@code crawler.jar ARGS} to the end with {@code env} added to the environment. */
+  Run run(java.util.Map<String, String> env, String... args) throws IOException, InterruptedException {
+    return start(env, args).finish();
   }
 }

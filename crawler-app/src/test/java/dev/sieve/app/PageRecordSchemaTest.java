@@ -103,10 +103,22 @@ class PageRecordSchemaTest {
         .redirect("https://a.example/newer")
         .error("truncated", null)
         .payload("2001:db8::1", "3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ")
+        .protocol("h2")
         .warc(new PageRecord.WarcLocation("SIEVE-20260101000000000-00000-host.warc.gz", 1234))
         .build();
 
     assertThat(errors(line(full))).isEmpty();
+  }
+
+  @Test
+  void recordProtocol_onlyAnHttpProtocolName() {
+    PageRecord.Builder record = PageRecord.builder("https://a.example/", Instant.EPOCH);
+
+    for (String protocol : List.of("h2", "http/1.1", "http/1.0")) {
+      assertThat(errors(line(record.protocol(protocol).build()))).as(protocol).isEmpty();
+    }
+    assertThat(errors(line(record.protocol("HTTP/2").build()))).isNotEmpty();
+    assertThat(errors(line(record.protocol("tls/1.3").build()))).isNotEmpty();
   }
 
   @Test

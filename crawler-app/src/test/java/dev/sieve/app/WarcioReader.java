@@ -45,12 +45,15 @@ public final class WarcioReader {
    * HTTP headers; for a revisit, the digest of what it holds, usually nothing, not of the body it
    * refers to), the payload's length, and the HTTP status (responses, revisits) or method
    * (requests). {@code offset} is where the record (its gzip member) starts in the file.
+   * {@code protocols} are the record's {@code WARC-Protocol} values in order (none: empty), and
+   * {@code cipherSuite} its {@code WARC-Cipher-Suite}.
    */
   public record Entry(long offset, String type, String targetUri, String recordId, String date,
       List<String> concurrentTo, String refersTo, String refersToTargetUri, String refersToDate,
       String profile, String truncated, String ipAddress, String contentType, long contentLength,
       String blockDigest, String payloadDigest, String computedBlockDigest,
-      String computedPayloadDigest, Long payloadLength, Integer httpStatus, String httpMethod) {}
+      String computedPayloadDigest, Long payloadLength, Integer httpStatus, String httpMethod,
+      List<String> protocols, String cipherSuite) {}
 
   /** The file is not a valid WARC: {@link #getMessage()} is the script's one line about it. */
   public static final class MalformedWarc extends IOException {

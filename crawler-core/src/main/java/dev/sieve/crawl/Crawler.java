@@ -54,6 +54,8 @@ public final class Crawler {
   private volatile long startedAt;
   /** The I/O failure that stopped the crawl (output or state unwritable), or null. */
   private volatile String failure;
+  /** Why the proxy was found dead, stopping the crawl, or null. */
+  private volatile String deadProxy;
 
   /**
    * A crawl over {@code frontier} (see {@code Frontiers.open}): on resume, from the seeds and
@@ -69,7 +71,7 @@ public final class Crawler {
     this.slots = new WorkSlots(config.threads);
     this.leases = new LeaseRunner(config.maxInFlight);
     this.pipeline = new UrlPipeline(config, seeds, frontier, listener, recorder, pageBudget,
-        () -> stopping, slots);
+        () -> stopping, slots, this::proxyDead);
     frontier.beforeCheckpoint(() -> {
       pipeline.sync();
       listener.onCheckpoint();
@@ -169,6 +171,20 @@ public final class Crawler {
    */
   public Optional<String> failure() {
     return Optional.ofNullable(failure);
+  }
+
+  /**
+   * Why the crawl stopped because its proxy is dead ({@code Proxy http://host:3128 is unreachable
+   * (connection refused; …): stopping the crawl}, never with credentials); empty when it did not.
+   */
+  public Optional<String> deadProxy() {
+    return Optional.ofNullable(deadProxy);
+  }
+
+  private void proxyDead(String message) {
+    deadProxy = message;
+    log.error(message);
+    stop();
   }
 
   /**

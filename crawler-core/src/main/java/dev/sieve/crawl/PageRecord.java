@@ -24,7 +24,9 @@ import java.util.Objects;
  * @param cause null, or what lies behind a connection-level {@code error}: {@code connection
  *     refused}, {@code connect timeout}, {@code read timeout}, {@code connection reset}…, or for
  *     {@code robots-unreachable} also {@code http-503} and the like
- * @param ip the address the response came from, or null when none did
+ * @param ip the address the response came from, or null when none did or it came through a proxy
+ * @param protocol the HTTP protocol of the response, {@code h2}, {@code http/1.1} or {@code
+ *     http/1.0}, or null when none arrived
  * @param sha1 the payload's SHA-1, base32, or null when no response arrived
  * @param warc where the response (or revisit) record went when archiving, or null
  * @param lastmod when the sitemap listing the URL says it last changed, or null
@@ -46,6 +48,7 @@ public record PageRecord(
     String error,
     String cause,
     String ip,
+    String protocol,
     String sha1,
     WarcLocation warc,
     Instant lastmod,
@@ -90,6 +93,7 @@ public record PageRecord(
     private String error;
     private String cause;
     private String ip;
+    private String protocol;
     private String sha1;
     private WarcLocation warc;
     private Instant lastmod;
@@ -144,6 +148,12 @@ public record PageRecord(
       return this;
     }
 
+    /** The response's HTTP protocol ({@code h2}, {@code http/1.1}), or null when none arrived. */
+    public Builder protocol(String protocol) {
+      this.protocol = protocol;
+      return this;
+    }
+
     public Builder warc(WarcLocation warc) {
       this.warc = warc;
       return this;
@@ -151,7 +161,7 @@ public record PageRecord(
 
     public PageRecord build() {
       return new PageRecord(url, status, depth, via, contentType, bytes, fetchMs, outlinks,
-          newLinks, redirect, error, cause, ip, sha1, warc, lastmod, fetchedAt, links);
+          newLinks, redirect, error, cause, ip, protocol, sha1, warc, lastmod, fetchedAt, links);
     }
   }
 }

@@ -1,6 +1,8 @@
 package dev.sieve.crawl;
 
 import dev.sieve.fetch.ConnectionFailure;
+import dev.sieve.fetch.Exchange;
+import dev.sieve.fetch.FetchError;
 import dev.sieve.fetch.FetchResult;
 import dev.sieve.frontier.Frontier;
 import dev.sieve.frontier.Lease;
@@ -137,8 +139,7 @@ final class Recorder {
 
     /** Records the URL with the fates of its page's links, if it was parsed. */
     void record(FetchResult page, int outlinks, int newLinks, String error, LinkCounts fates) {
-      record(page, outlinks, newLinks, error,
-          page == null ? null : ConnectionFailure.cause(page).orElse(null), fates);
+      record(page, outlinks, newLinks, error, page == null ? null : cause(page), fates);
     }
 
     /**
@@ -157,7 +158,8 @@ final class Recorder {
           .warc(warc);
       if (page != null) {
         record.response(page.status(), page.contentType(), page.bytes(), page.fetchMs())
-            .payload(page.ip(), page.sha1());
+            .payload(page.ip(), page.sha1())
+            .protocol(page.exchange().map(Exchange::httpProtocol).orElse(null));
       }
       PageRecord built = record.build();
       frontier.flushLog();
@@ -183,6 +185,19 @@ final class Recorder {
       frontier.retry(lease, backoff, delta);
       stats.add(delta);
     }
+  }
+
+  /**
+   * What lies behind a failed fetch: a connection failure's cause, a TLS failure's ({@code
+   * certificate expired}), a proxy's ({@code connection refused}); null for anything else.
+   */
+  private static String cause(FetchResult page) {
+    FetchError error = page.error();
+    if (error == FetchError.TLS || error == FetchError.PROXY_UNREACHABLE
+        || error == FetchError.PROXY_AUTH) {
+      return page.errorMessage();
+    }
+    return ConnectionFailure.cause(page).orElse(null);
   }
 
   /** The listener could not store a record: the crawl cannot go on without losing records. */

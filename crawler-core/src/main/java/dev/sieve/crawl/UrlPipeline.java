@@ -5,6 +5,7 @@ import dev.sieve.fetch.Exchange;
 import dev.sieve.fetch.FetchError;
 import dev.sieve.fetch.FetchResult;
 import dev.sieve.fetch.Fetcher;
+import dev.sieve.fetch.ProxyServer;
 import dev.sieve.frontier.Frontier;
 import dev.sieve.frontier.Lease;
 import dev.sieve.parse.LinkExtractor;
@@ -22,6 +23,7 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.Semaphore;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -44,6 +46,7 @@ final class UrlPipeline implements AutoCloseable {
   private final LinkClassifier linkFates;
   private final SitemapStep sitemaps;
   private final UnreachableHosts hosts;
+  private final ProxyHealth proxies;
   /** Permits for URLs still to be done under --max-pages; a URL that is not a page gives its back. */
   private final Semaphore pageBudget;
   /** Whether the crawl is stopping: no more retries. */
@@ -52,7 +55,9 @@ final class UrlPipeline implements AutoCloseable {
   private final WebSession session;
 
   UrlPipeline(CrawlConfig config, List<Url> seeds, Frontier frontier, CrawlListener listener,
-      Recorder recorder, Semaphore pageBudget, BooleanSupplier stopping, WorkSlots slots) {
+      Recorder recorder, Semaphore pageBudget, BooleanSupplier stopping, WorkSlots slots,
+      Consumer<String> onDeadProxy) {
+    this.proxies = new ProxyHealth(config.fetch.hostFailureLimit(), onDeadProxy);
     this.slots = slots;
     this.config = config;
     this.listener = listener;
@@ -259,6 +264,10 @@ final class UrlPipeline implements AutoCloseable {
   /** {@link #fetch(String)} of a page, whose {@code outcome} learns where it was archived. */
   private FetchResult fetch(String url, Recorder.Outcome outcome) {
     FetchResult result = hosts.observe(url, slots.fetch(() -> fetcher.fetch(url), outcome != null));
+    Optional<ProxyServer> proxy = fetcher.proxyFor(url);
+    if (proxy.isPresent()) {
+      proxies.observe(proxy.get(), result);
+    }
     archive.write(result, outcome);
     return result;
   }

@@ -2,18 +2,27 @@ package dev.sieve.fetch;
 
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import okhttp3.Connection;
+import okhttp3.Handshake;
 import okhttp3.Headers;
 import okhttp3.HttpUrl;
 import okhttp3.Interceptor;
 import okhttp3.Protocol;
 import okhttp3.Request;
 import okhttp3.Response;
+import okhttp3.TlsVersion;
 
 /**
  * What a network interceptor saw of one call: the request head as sent, the response head as
- * received and the connection's remote address. Travels with the request as its tag; written and
- * read on the thread running the call.
+ * received, the connection's remote address (unless through a proxy: then the server's is not
+ * known), its protocol and TLS version and cipher suite. Travels with the request as its tag;
+ * written and read on the thread running the call.
+ *
+ * <p>An HTTP/2 exchange is written in HTTP/1.1 syntax, its status line {@code HTTP/1.1 200}
+ * (HTTP/2 has no text form, and WARC readers and replay tools parse HTTP/1.x heads: the WARC
+ * HTTP/2 proposals and Nutch and StormCrawler write it so); {@link #protocol()} says what it was,
+ * for the record's {@code WARC-Protocol}. A proxy's credentials are never part of the head.
  */
 final class Capture {
   /** Fills in the {@link Capture} tagged on each request; innermost, next to the network. */
@@ -24,12 +33,20 @@ final class Capture {
     }
     Connection connection = chain.connection();
     Protocol protocol = connection == null ? Protocol.HTTP_1_1 : connection.protocol();
+    capture.protocol = protocol;
     capture.requestHead = requestHead(chain.request(), protocol);
     if (connection != null) {
       InetSocketAddress remote = connection.route().socketAddress();
-      capture.ip = remote.getAddress() == null ? null : remote.getAddress().getHostAddress();
+      capture.ip = capture.proxy != null || remote.getAddress() == null
+          ? null : remote.getAddress().getHostAddress();
+      Handshake handshake = connection.handshake();
+      if (handshake != null) {
+        capture.tlsVersion = handshake.tlsVersion();
+        capture.cipherSuite = handshake.cipherSuite().javaName();
+      }
     }
     Response response = chain.proceed(chain.request());
+    capture.protocol = response.protocol(); // an HTTP/1.0 answer on an HTTP/1.1 connection
     capture.responseHead = responseHead(response);
     return response;
   };
@@ -41,6 +58,11 @@ final class Capture {
   static final String WITHHELD = "(withheld)";
 
   private String ip;
+  private Protocol protocol = Protocol.HTTP_1_1;
+  private TlsVersion tlsVersion;
+  private String cipherSuite;
+  /** The proxy the call goes through, or null: set before the call. */
+  volatile ProxyServer proxy;
   /** Whether the call opened its connection rather than reusing a pooled one. */
   volatile boolean newConnection;
   /** How long the reused connection had been idle; 0 for a new one. */
@@ -55,6 +77,41 @@ final class Capture {
 
   String ip() {
     return ip;
+  }
+
+  /** The HTTP protocol the exchange used. */
+  Protocol protocol() {
+    return protocol;
+  }
+
+  /** The TLS version, or null without TLS. */
+  TlsVersion tlsVersion() {
+    return tlsVersion;
+  }
+
+  /** The cipher suite's IANA name (as Java names it), or null without TLS. */
+  String cipherSuite() {
+    return cipherSuite;
+  }
+
+  /** {@link Exchange#protocols()}: the HTTP protocol, then the TLS version where TLS. */
+  List<String> protocols() {
+    String http = switch (protocol) {
+      case HTTP_2, H2_PRIOR_KNOWLEDGE -> "h2";
+      case HTTP_1_0 -> "http/1.0";
+      default -> "http/1.1";
+    };
+    if (tlsVersion == null) {
+      return List.of(http);
+    }
+    String tls = switch (tlsVersion) {
+      case TLS_1_3 -> "tls/1.3";
+      case TLS_1_2 -> "tls/1.2";
+      case TLS_1_1 -> "tls/1.1";
+      case TLS_1_0 -> "tls/1.0";
+      case SSL_3_0 -> "ssl/3";
+    };
+    return List.of(http, tls);
   }
 
   /** The request head, or null when the request was never sent. */
@@ -99,6 +156,9 @@ final class Capture {
   private static byte[] headersAndEnd(StringBuilder head, Headers headers) {
     for (int i = 0; i < headers.size(); i++) {
       String name = headers.name(i);
+      if (name.equalsIgnoreCase(Clients.PROXY_AUTHORIZATION)) {
+        continue; // the proxy's credentials: for the proxy, never for the archive
+      }
       head.append(name).append(": ")
           .append(SECRETS.contains(name.toLowerCase(java.util.Locale.ROOT)) ? WITHHELD : headers.value(i))
           .append("\r\n");

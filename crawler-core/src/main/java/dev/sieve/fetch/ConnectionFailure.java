@@ -14,8 +14,8 @@ public final class ConnectionFailure {
    * The cause when {@code result} is a connection-level failure, one of {@code connection
    * refused}, {@code connect failed}, {@code connect timeout}, {@code read timeout}, {@code call
    * timeout}, {@code connection reset}, {@code connection closed}, {@code i/o error} or {@code
-   * unknown host}; empty for a response (any status), a TLS or protocol error, or a refused
-   * address.
+   * unknown host}; empty for a response (any status), a TLS or protocol error, a refused
+   * address, or a proxy's failure.
    */
   public static Optional<String> cause(FetchResult result) {
     FetchError error = result.error();
@@ -36,7 +36,8 @@ public final class ConnectionFailure {
               ? "connection closed"
               : "i/o error");
       case DNS -> Optional.of("unknown host");
-      case TLS, PROTOCOL, PRIVATE_ADDRESS -> Optional.empty();
+      // A proxy's failure is not the server's: the proxy's health is watched on its own.
+      case TLS, PROTOCOL, PRIVATE_ADDRESS, PROXY_UNREACHABLE, PROXY_AUTH -> Optional.empty();
     };
   }
 }

@@ -3,6 +3,7 @@ package dev.sieve.fetch;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.List;
 
 /**
  * One HTTP exchange as it went over the wire, for archiving: the request line and headers as
@@ -28,10 +29,17 @@ public final class Exchange {
   private final byte[] responseHead;
   private final byte[] payload;
   private final Truncation truncation;
+  private final List<String> protocols;
+  private final String cipherSuite;
 
-  /** Takes ownership of the arrays; callers must not modify them afterwards. */
+  /**
+   * Takes ownership of the arrays; callers must not modify them afterwards. {@code protocols} are
+   * {@link #protocols()}' values, {@code cipherSuite} null without TLS.
+   */
   Exchange(Instant date, String ip, byte[] requestHead, byte[] responseHead, byte[] payload,
-      Truncation truncation) {
+      Truncation truncation, List<String> protocols, String cipherSuite) {
+    this.protocols = List.copyOf(protocols);
+    this.cipherSuite = cipherSuite;
     this.date = date;
     this.ip = ip;
     this.requestHead = requestHead;
@@ -80,6 +88,25 @@ public final class Exchange {
    */
   public <T> T readPayload(BytesReader<T> reader) {
     return reader.read(payload, 0, payload.length);
+  }
+
+  /**
+   * The protocols of the exchange as WARC's {@code WARC-Protocol} names them, the application's
+   * first: {@code h2}, {@code http/1.1} or {@code http/1.0}, then {@code tls/1.3} or {@code
+   * tls/1.2} (or older) where TLS carried it.
+   */
+  public List<String> protocols() {
+    return protocols;
+  }
+
+  /** The HTTP protocol: {@code h2}, {@code http/1.1} or {@code http/1.0}. */
+  public String httpProtocol() {
+    return protocols.get(0);
+  }
+
+  /** The TLS cipher suite's IANA name ({@code TLS_AES_128_GCM_SHA256}), or null without TLS. */
+  public String cipherSuite() {
+    return cipherSuite;
   }
 
   /** Whether and why {@link #payload()} is incomplete. */

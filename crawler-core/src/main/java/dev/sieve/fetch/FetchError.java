@@ -20,14 +20,21 @@ public enum FetchError {
   CONNECT("connect"),
   /** The host name did not resolve. */
   DNS("dns"),
-  /** The TLS handshake or TLS session failed. */
-  TLS("tls"),
+  /**
+   * The TLS handshake or TLS session failed; the reason names the cause: {@code certificate
+   * expired}, {@code hostname mismatch}, {@code unknown authority}, else {@code tls error}.
+   */
+  TLS("tls-error"),
   /** The server broke the HTTP protocol, e.g. a malformed status line. */
   PROTOCOL("protocol"),
   /** Any other I/O failure, e.g. the connection was reset mid-response. */
   IO("io"),
   /** The host resolved only to addresses the {@link AddressPolicy} refuses: nothing was sent. */
-  PRIVATE_ADDRESS("private-address");
+  PRIVATE_ADDRESS("private-address"),
+  /** The proxy could not be reached: refused, timed out, closed; nothing reached the server. */
+  PROXY_UNREACHABLE("proxy-unreachable"),
+  /** The proxy wants credentials it was not given, or refused those it was (407). */
+  PROXY_AUTH("proxy-auth-required");
 
   private final String label;
 
@@ -44,6 +51,15 @@ public enum FetchError {
   static FetchError classify(IOException e) {
     if (e instanceof BlockedAddressException) {
       return PRIVATE_ADDRESS;
+    }
+    if (e instanceof ProxyFailure proxy) {
+      return proxy.error;
+    }
+    // A CONNECT's answer is the proxy's: tinyproxy answers wrong credentials with 401, not 407.
+    if (messageContains(e, "failed to authenticate with proxy")
+        || messageContains(e, "unexpected response code for connect: 407")
+        || messageContains(e, "unexpected response code for connect: 401")) {
+      return PROXY_AUTH;
     }
     if (e instanceof SocketTimeoutException) {
       return TIMEOUT;
@@ -77,9 +93,11 @@ public enum FetchError {
       }
       case CONNECT -> messageContains(e, "refused") ? "connection refused" : "connect failed";
       case DNS -> "unknown host";
-      case TLS -> "tls error";
+      case TLS -> TlsCause.of(e);
       case PROTOCOL -> "protocol error";
-      case PRIVATE_ADDRESS -> e.getMessage();
+      case PRIVATE_ADDRESS, PROXY_UNREACHABLE -> e.getMessage();
+      case PROXY_AUTH -> e instanceof ProxyFailure ? e.getMessage()
+          : messageContains(e, "connect: 401") ? "proxy answered 401" : "proxy answered 407";
       case IO -> e.getMessage() == null
           ? "i/o error (" + e.getClass().getSimpleName() + ")"
           : "i/o error: " + e.getMessage();

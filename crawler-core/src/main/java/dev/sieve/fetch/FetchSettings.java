@@ -48,8 +48,12 @@ public final class FetchSettings {
   private final Duration maxRetryAfter;
   private final int maxIdleConnections;
   private final dev.sieve.session.SessionSettings session;
+  private final ProxySettings proxies;
+  private final TlsSettings tls;
 
   private FetchSettings(Builder b) {
+    this.proxies = b.proxies;
+    this.tls = b.tls;
     this.userAgent = b.userAgent;
     this.retries = b.retries;
     this.retryBackoff = b.retryBackoff;
@@ -122,6 +126,16 @@ public final class FetchSettings {
     return session;
   }
 
+  /** Which proxy each fetch goes through. */
+  public ProxySettings proxies() {
+    return proxies;
+  }
+
+  /** Which certificate authorities TLS connections trust. */
+  public TlsSettings tls() {
+    return tls;
+  }
+
   /** Fetch settings; every value has a default. */
   public static final class Builder {
     private String userAgent = Fetcher.DEFAULT_USER_AGENT;
@@ -142,8 +156,22 @@ public final class FetchSettings {
       this.session = Objects.requireNonNull(session, "session");
       return this;
     }
+    private ProxySettings proxies = ProxySettings.none();
+    private TlsSettings tls = TlsSettings.system();
 
     private Builder() {}
+
+    /** Which proxy each fetch goes through (default none: every fetch direct). */
+    public Builder proxies(ProxySettings proxies) {
+      this.proxies = Objects.requireNonNull(proxies, "proxies");
+      return this;
+    }
+
+    /** Which certificate authorities TLS connections trust (default the system's). */
+    public Builder tls(TlsSettings tls) {
+      this.tls = Objects.requireNonNull(tls, "tls");
+      return this;
+    }
 
     /** Sent on every request; its product token is the robots.txt agent name. */
     public Builder userAgent(String userAgent) {

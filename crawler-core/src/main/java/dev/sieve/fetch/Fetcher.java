@@ -6,13 +6,10 @@ import java.net.UnknownHostException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReferenceArray;
 import okhttp3.Call;
-import okhttp3.ConnectionPool;
-import okhttp3.ConnectionSpec;
 import okhttp3.HttpUrl;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
@@ -48,22 +45,10 @@ public final class Fetcher implements AutoCloseable {
    * long enough that a server dropping requests is not asked twice, short of any keep-alive.
    */
   static final Duration STALE_AFTER = Duration.ofMillis(500);
-  /** Connection pools at most, hosts spread over them by their name's hash. */
-  private static final int MAX_POOL_SHARDS = 64;
-  /** Idle connections a pool is given at least (hosts do not spread evenly). */
-  private static final int IDLE_PER_SHARD = 32;
   private static final String ACCEPT =
       "text/html,application/xhtml+xml;q=0.9,text/plain;q=0.8,*/*;q=0.5";
 
-  /**
-   * One client per shard of the hosts, each with its own share of the idle connections: OkHttp
-   * looks for a pooled connection by scanning every connection in its pool, which with thousands
-   * of hosts cost more CPU than the rest of the crawl. Plain http only: building TLS (trust store,
-   * SSL context) costs a fresh JVM ~0.1 s of CPU.
-   */
-  private final OkHttpClient[] clients;
-  /** For https, each made from its shard's client on the first https fetch; shares its pool. */
-  private final AtomicReferenceArray<OkHttpClient> tlsClients;
+  private final Clients clients;
   private final String userAgent;
   private final long maxBodyBytes;
   private final Ticker ticker;
@@ -82,12 +67,12 @@ public final class Fetcher implements AutoCloseable {
     this.connections = new ConnectionCounter(b.connectionTicker);
     this.dns = new DnsCache(addressPolicy::resolve, DNS_TTL.toNanos(), DNS_MAX_HOSTS,
         b.connectionTicker);
-    OkHttpClient.Builder clientBuilder = new OkHttpClient.Builder();
+    OkHttpClient.Builder baseBuilder = new OkHttpClient.Builder();
     if (b.requestStep != null) {
-      clientBuilder.addInterceptor(b.requestStep);
+      baseBuilder.addInterceptor(b.requestStep);
     }
-    OkHttpClient client =
-        clientBuilder
+    OkHttpClient base =
+        baseBuilder
             .connectTimeout(b.connectTimeout)
             .readTimeout(b.readTimeout)
             .callTimeout(b.callTimeout)
@@ -102,19 +87,9 @@ public final class Fetcher implements AutoCloseable {
             .addNetworkInterceptor(Capture.INTERCEPTOR)
             // An idle connection per host waits out the host's politeness delay for its next fetch
             // (see Builder#idleConnections).
-            .dns(dns)
             .eventListener(connections)
-            .connectionSpecs(List.of(ConnectionSpec.CLEARTEXT))
             .build();
-    int shards = Math.max(1, Math.min(MAX_POOL_SHARDS, b.maxIdleConnections / IDLE_PER_SHARD));
-    this.clients = new OkHttpClient[shards];
-    this.tlsClients = new AtomicReferenceArray<>(shards);
-    for (int i = 0; i < shards; i++) {
-      clients[i] = client.newBuilder()
-          .connectionPool(new ConnectionPool(
-              (b.maxIdleConnections + shards - 1) / shards, b.idleTimeout.toMillis(), TimeUnit.MILLISECONDS))
-          .build();
-    }
+    this.clients = new Clients(base, dns, b.maxIdleConnections, b.idleTimeout, b.proxies, b.tls);
   }
 
   /** Returns a builder with the documented defaults. */
@@ -140,19 +115,22 @@ public final class Fetcher implements AutoCloseable {
     if (closed.get()) {
       throw new IllegalStateException("Fetcher is closed");
     }
+    Optional<ProxyServer> proxy = clients.proxyFor(httpUrl);
     Capture capture = new Capture();
-    FetchResult result = fetch(url, httpUrl, capture);
+    FetchResult result = fetch(url, httpUrl, capture, proxy);
     if (capture.stale) {
       // A kept connection the server had closed while idle: the request never got an answer, so
       // it is sent once more, on a new connection.
       log.debug("fetch {}: kept connection closed by the server; sending again", url);
-      result = fetch(url, httpUrl, new Capture());
+      result = fetch(url, httpUrl, new Capture(), proxy);
     }
     return result;
   }
 
-  private FetchResult fetch(String url, HttpUrl httpUrl, Capture capture) {
-    Request request =
+  private FetchResult fetch(String url, HttpUrl httpUrl, Capture capture,
+      Optional<ProxyServer> proxy) {
+    capture.proxy = proxy.orElse(null);
+    Request.Builder request =
         new Request.Builder()
             .url(httpUrl)
             .header("User-Agent", userAgent)
@@ -160,24 +138,43 @@ public final class Fetcher implements AutoCloseable {
             // Asked for here, not by OkHttp, so the body stays as transferred for the archive;
             // BodyReader decodes it for the parser.
             .header("Accept-Encoding", "gzip")
-            .tag(Capture.class, capture)
-            .build();
+            .tag(Capture.class, capture);
+    if (capture.proxy != null && capture.proxy.hasCredentials() && !httpUrl.isHttps()
+        && capture.proxy.kind() != ProxyServer.Kind.SOCKS5) {
+      // Sent up front to an HTTP proxy (a CONNECT gets it from the proxy authenticator); Capture
+      // leaves it out of the archived head.
+      request.header(Clients.PROXY_AUTHORIZATION, Clients.credentials(capture.proxy));
+    }
     Instant date = clock.instant();
     long start = ticker.read();
-    Call call = clientFor(httpUrl).newCall(request);
+    Call call = clients.client(httpUrl, proxy).newCall(request.build());
     try {
       if (bypassesDns(httpUrl.host())) {
         addressPolicy.resolve(httpUrl.host()); // throws if refused: nothing is sent
       }
       try (Response response = call.execute()) {
+        if (response.code() == 407 && capture.proxy != null) {
+          return FetchResult.failure(url, elapsedMs(start), FetchError.PROXY_AUTH,
+              "proxy answered 407");
+        }
         return read(url, call, response, start, date, capture);
       }
     } catch (IOException e) {
       FetchError error = FetchError.classify(e);
       String reason = FetchError.reason(e);
+      if (capture.proxy != null && capture.requestHead() == null
+          && (error == FetchError.CONNECT || error == FetchError.TIMEOUT)
+          && capture.proxy.kind() != ProxyServer.Kind.SOCKS5) {
+        // Nothing was sent: the connection that failed was to the HTTP proxy (a SOCKS5 proxy's
+        // failures are told apart by Socks5Socket).
+        error = FetchError.PROXY_UNREACHABLE;
+      }
       log.debug("fetch {} failed: {} ({})", url, error.label(), reason);
+      // A kept connection closed while idle; through a proxy, at once: proxies such as tinyproxy
+      // close their side after each answer, without saying so.
       capture.stale = capture.requestHead() != null && capture.responseHead() == null
-          && !capture.newConnection && capture.idleNanos >= STALE_AFTER.toNanos();
+          && !capture.newConnection
+          && (capture.idleNanos >= STALE_AFTER.toNanos() || capture.proxy != null);
       return FetchResult.failure(url, elapsedMs(start), error, reason);
     }
   }
@@ -207,6 +204,12 @@ public final class Fetcher implements AutoCloseable {
     } catch (UnknownHostException e) {
       return false;
     }
+  }
+
+  /** The proxy a fetch of {@code url} goes through, or empty: direct (or not a URL). */
+  public Optional<ProxyServer> proxyFor(String url) {
+    HttpUrl httpUrl = url == null ? null : HttpUrl.parse(url);
+    return httpUrl == null ? Optional.empty() : clients.proxyFor(httpUrl);
   }
 
   /** Connections opened so far (TCP connects that succeeded). */
@@ -239,7 +242,7 @@ public final class Fetcher implements AutoCloseable {
     Exchange exchange = capture.responseHead() == null
         ? null
         : new Exchange(date, capture.ip(), capture.requestHead(), capture.responseHead(),
-            body.wire(), body.wireCut());
+            body.wire(), body.wireCut(), capture.protocols(), capture.cipherSuite());
     return new FetchResult(
         url,
         status,
@@ -258,21 +261,6 @@ public final class Fetcher implements AutoCloseable {
     return TimeUnit.NANOSECONDS.toMillis(ticker.read() - start);
   }
 
-  private OkHttpClient clientFor(HttpUrl url) {
-    int shard = Math.floorMod(url.host().hashCode(), clients.length);
-    if (!url.isHttps()) {
-      return clients[shard];
-    }
-    OkHttpClient tls = tlsClients.get(shard);
-    if (tls == null) {
-      tlsClients.compareAndSet(shard, null, clients[shard].newBuilder()
-          .connectionSpecs(List.of(ConnectionSpec.MODERN_TLS, ConnectionSpec.CLEARTEXT))
-          .build());
-      tls = tlsClients.get(shard);
-    }
-    return tls;
-  }
-
   /**
    * Releases the dispatcher's threads and the pooled connections. Idempotent; {@link #fetch}
    * must not be called afterwards.
@@ -280,10 +268,7 @@ public final class Fetcher implements AutoCloseable {
   @Override
   public void close() {
     if (closed.compareAndSet(false, true)) {
-      clients[0].dispatcher().executorService().shutdown();
-      for (OkHttpClient client : clients) {
-        client.connectionPool().evictAll();
-      }
+      clients.close();
     }
   }
 
@@ -303,6 +288,8 @@ public final class Fetcher implements AutoCloseable {
     private Ticker ticker = Ticker.systemTicker();
     private Clock clock = Clock.systemUTC();
     private AddressPolicy addressPolicy = AddressPolicy.allowAll();
+    private ProxySettings proxies = ProxySettings.none();
+    private TlsSettings tls = TlsSettings.system();
     private int maxIdleConnections = FetchSettings.DEFAULT_MAX_IDLE_CONNECTIONS;
     private Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
     /**
@@ -336,7 +323,24 @@ public final class Fetcher implements AutoCloseable {
           .readTimeout(settings.readTimeout())
           .callTimeout(settings.callTimeout())
           .maxBodyBytes(settings.maxBodyBytes())
-          .idleConnections(settings.maxIdleConnections(), idleTimeout);
+          .idleConnections(settings.maxIdleConnections(), idleTimeout)
+          .proxies(settings.proxies())
+          .tls(settings.tls());
+    }
+
+    /**
+     * Which proxy each fetch goes through (default none). The address policy still applies to
+     * each URL's host, resolved here before the fetch; the proxy's own address is exempt.
+     */
+    public Builder proxies(ProxySettings proxies) {
+      this.proxies = proxies;
+      return this;
+    }
+
+    /** Which certificate authorities TLS connections trust (default the system's). */
+    public Builder tls(TlsSettings tls) {
+      this.tls = tls;
+      return this;
     }
 
     /**
@@ -441,6 +445,10 @@ public final class Fetcher implements AutoCloseable {
       checkTimeout("idleTimeout", idleTimeout);
       if (addressPolicy == null) {
         throw new IllegalArgumentException("addressPolicy (null) must not be null");
+      }
+      if (proxies == null || tls == null) {
+        throw new IllegalArgumentException((proxies == null ? "proxies" : "tls")
+            + " (null) must not be null");
       }
       return new Fetcher(this);
     }

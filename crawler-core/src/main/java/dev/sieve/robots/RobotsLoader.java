@@ -112,8 +112,10 @@ final class RobotsLoader {
     int failures = failuresInARow.merge(origin, 1, Integer::sum);
     Optional<String> connection = ConnectionFailure.cause(result);
     Duration wait = retryInterval;
-    if (connection.isPresent()) {
-      // Nothing answered: try again soon, doubling the wait, so a dead host is told apart fast.
+    boolean tls = result.error() == FetchError.TLS;
+    if (connection.isPresent() || tls) {
+      // Nothing answered (or no TLS session could be made): try again soon, doubling the wait, so
+      // a dead host is told apart fast.
       Duration backoff = connectionRetryInterval.multipliedBy(1L << Math.min(failures - 1, 20));
       wait = backoff.compareTo(retryInterval) < 0 ? backoff : retryInterval;
     }
@@ -121,9 +123,13 @@ final class RobotsLoader {
     if (asked.isPresent() && asked.get().compareTo(wait) > 0) {
       wait = asked.get().compareTo(ttl) < 0 ? asked.get() : ttl;
     }
-    String cause = connection.orElseGet(() -> result.error() != null
-        ? result.error().label()
-        : "http-" + result.status());
+    String cause = connection.orElseGet(() -> result.error() == null
+        ? "http-" + result.status()
+        : tls || result.error() == FetchError.PROXY_UNREACHABLE
+            || result.error() == FetchError.PROXY_AUTH
+            // The kind and its cause: tls-error: certificate expired.
+            ? result.error().label() + ": " + result.errorMessage()
+            : result.error().label());
     log.debug("robots.txt of {} unreachable at {} ({}, {} in a row), disallowing all for {}",
         origin, at, cause, failures, wait);
     return RobotsRules.unreachable(origin, cause, failures, now, now.plus(wait));

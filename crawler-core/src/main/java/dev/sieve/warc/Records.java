@@ -86,15 +86,20 @@ final class Records {
     RecordHeader header = writer.header();
 
     // Fields in jwarc's order: by name, ignoring case.
+    String cipherSuite = exchange.cipherSuite();
     header.start()
         .field("Content-Length", requestBlock.remaining())
         .field("Content-Type", HTTP_REQUEST)
-        .field("WARC-Block-Digest", SHA1 + Sha1.encode(writer.sha1(requestBlock)))
-        .field("WARC-Concurrent-To", responseId)
+        .field("WARC-Block-Digest", SHA1 + Sha1.encode(writer.sha1(requestBlock)));
+    if (cipherSuite != null) {
+      header.field("WARC-Cipher-Suite", cipherSuite);
+    }
+    header.field("WARC-Concurrent-To", responseId)
         .field("WARC-Date", date);
     if (ip != null) {
       header.field("WARC-IP-Address", ip);
     }
+    protocols(header, exchange);
     header.field("WARC-Record-ID", requestId)
         .field("WARC-Target-URI", url)
         .field("WARC-Type", "request");
@@ -104,8 +109,11 @@ final class Records {
     header.start()
         .field("Content-Length", (long) responseHead.remaining() + payload.remaining())
         .field("Content-Type", HTTP_RESPONSE)
-        .field("WARC-Block-Digest", SHA1 + Sha1.encode(writer.sha1(responseHead, payload)))
-        .field("WARC-Concurrent-To", requestId)
+        .field("WARC-Block-Digest", SHA1 + Sha1.encode(writer.sha1(responseHead, payload)));
+    if (cipherSuite != null) {
+      header.field("WARC-Cipher-Suite", cipherSuite);
+    }
+    header.field("WARC-Concurrent-To", requestId)
         .field("WARC-Date", date);
     if (ip != null) {
       header.field("WARC-IP-Address", ip);
@@ -114,6 +122,7 @@ final class Records {
     if (original != null) {
       header.field("WARC-Profile", WarcRevisit.IDENTICAL_PAYLOAD_DIGEST_1_1.toString());
     }
+    protocols(header, exchange);
     header.field("WARC-Record-ID", responseId);
     if (original != null) {
       header.field("WARC-Refers-To", original.recordId())
@@ -129,6 +138,16 @@ final class Records {
     int responseOffset = writer.records().size();
     writer.member(header.end(), responseHead, payload, end());
     return new Pair(responseOffset, responseId, date);
+  }
+
+  /**
+   * One {@code WARC-Protocol} field per protocol of the exchange ({@code h2}, then {@code
+   * tls/1.3}), as the WARC-Protocol proposal (iipc/warc-specifications#42) writes them.
+   */
+  private static void protocols(RecordHeader header, Exchange exchange) {
+    for (String protocol : exchange.protocols()) {
+      header.field("WARC-Protocol", protocol);
+    }
   }
 
   /** The {@code WARC-Truncated} value of {@code truncation}, or null for a whole body. */

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sieve.fetch.FetchResult;
 import dev.sieve.fetch.Fetcher;
+import dev.sieve.fetch.TlsSettings;
+import dev.sieve.testing.TestCa;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -14,6 +16,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,10 +24,12 @@ import java.util.UUID;
 import java.util.zip.Inflater;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
+import okhttp3.Protocol;
 import okio.Buffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.netpreserve.jwarc.MediaType;
 import org.netpreserve.jwarc.MessageVersion;
 import org.netpreserve.jwarc.WarcCaptureRecord;
@@ -123,6 +128,10 @@ class RecordsTest {
     if (record.ipAddress().isPresent()) {
       builder.ipAddress(record.ipAddress().get());
     }
+    // Extension fields (WARC-Protocol may repeat): every value, in the order read.
+    for (String name : List.of("WARC-Protocol", "WARC-Cipher-Suite")) {
+      record.headers().all(name).forEach(value -> builder.addHeader(name, value));
+    }
     return new String(((WarcRecord) builder.build()).serializeHeader(), StandardCharsets.UTF_8);
   }
 
@@ -142,6 +151,44 @@ class RecordsTest {
     try (MemberWriter writer = MemberWriter.borrow(1)) {
       Records.exchange(writer, result.url(), result.exchange().orElseThrow(), result.sha1(), null);
       assertHeadersAreJwarcs(writer);
+    }
+  }
+
+  @Test
+  void exchange_h2OverTls_headersAreTheBytesJwarcWritesWithProtocolsAndCipherSuite(
+      @TempDir Path dir) throws Exception {
+    TestCa ca = TestCa.create(dir);
+    try (MockWebServer tls = new MockWebServer();
+        Fetcher trusting = Fetcher.builder()
+            .tls(TlsSettings.withCaCerts(List.of(ca.caCert()))).build()) {
+      tls.useHttps(ca.issue("server").serverContext().getSocketFactory());
+      tls.setProtocols(List.of(Protocol.HTTP_2, Protocol.HTTP_1_1));
+      tls.enqueue(new MockResponse.Builder().code(200).body("<p>over h2</p>").build());
+      tls.start(InetAddress.getByName("127.0.0.1"), 0);
+      FetchResult result = trusting.fetch("https://localhost:" + tls.getPort() + "/h2");
+
+      try (MemberWriter writer = MemberWriter.borrow(1)) {
+        Records.exchange(writer, result.url(), result.exchange().orElseThrow(), result.sha1(), null);
+        assertHeadersAreJwarcs(writer);
+        for (byte[] member : members(writer)) {
+          assertThat(header(member))
+              .contains("\r\nWARC-Protocol: h2\r\nWARC-Protocol: tls/1.3\r\n")
+              .containsPattern("\r\nWARC-Cipher-Suite: TLS_[A-Z0-9_]+\r\n");
+        }
+      }
+    }
+  }
+
+  @Test
+  void exchange_plainHttp_oneProtocolFieldNoCipherSuite() throws Exception {
+    FetchResult result = fetch(new MockResponse.Builder().code(200).body("plain").build(), "/p");
+
+    try (MemberWriter writer = MemberWriter.borrow(1)) {
+      Records.exchange(writer, result.url(), result.exchange().orElseThrow(), result.sha1(), null);
+      for (byte[] member : members(writer)) {
+        assertThat(header(member)).contains("\r\nWARC-Protocol: http/1.1\r\nWARC-Record-ID: ")
+            .doesNotContain("WARC-Cipher-Suite");
+      }
     }
   }
 
