@@ -8,8 +8,10 @@ import dev.sieve.frontier.redis.RedisConnection.Script;
 import dev.sieve.frontier.redis.SharedSieve;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import redis.clients.jedis.exceptions.JedisException;
 
@@ -61,14 +63,14 @@ final class RedisShard {
             + "' kept being deleted and created again under the put of "
             + items.get(todo.get(0)).url());
       }
+      if (!learnSalts(items, todo)) {
+        return;
+      }
       List<String> texts = new ArrayList<>(todo.size());
       List<List<String>> payloads = new ArrayList<>(todo.size());
       for (int i : todo) {
         PutItem item = items.get(i);
-        String salt = salt(item.key(), true);
-        if (salt == null) {
-          return;
-        }
+        String salt = salts.get(item.key());
         texts.add(salt + " " + item.url());
         payloads.add(List.of(item.key(), item.url(), item.discovered() ? "1" : "0",
             Long.toString(item.refetchFrom()),
@@ -101,7 +103,7 @@ final class RedisShard {
    */
   List<?> status(String key, String url) {
     for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      String salt = salt(key, false);
+      String salt = salt(key);
       if (salt == null) {
         return List.of(0L);
       }
@@ -134,19 +136,45 @@ final class RedisShard {
     return out;
   }
 
-  /** The salt of queue {@code key}, creating the queue if {@code create}; null if none, or gone. */
-  private String salt(String key, boolean create) {
-    String salt = salts.get(key);
-    if (salt != null) {
-      return salt;
+  /**
+   * Reads (creating the queues) the salts of the items' queues not known yet, in one call; false
+   * when the shard is gone.
+   */
+  private boolean learnSalts(List<PutItem> items, List<Integer> todo) {
+    Set<String> unknown = new LinkedHashSet<>();
+    for (int i : todo) {
+      String key = items.get(i).key();
+      if (!salts.containsKey(key)) {
+        unknown.add(key);
+      }
     }
-    List<?> out = call("create queue " + key, RedisServeScripts.QUEUE, key, create ? "1" : "0");
-    if (out == null || asLong(out.get(0)) == 0) {
+    return unknown.isEmpty() || readSalts(new ArrayList<>(unknown), true);
+  }
+
+  /** Reads the salts of queues {@code keys} into the cache; false when the shard is gone. */
+  private boolean readSalts(List<String> keys, boolean create) {
+    List<String> args = new ArrayList<>(keys.size() + 1);
+    args.add(create ? "1" : "0");
+    args.addAll(keys);
+    List<?> out = call("create queues", RedisServeScripts.QUEUE, args.toArray(new String[0]));
+    if (out == null) {
+      return false;
+    }
+    for (int j = 0; j < keys.size(); j++) {
+      String salt = asString(out.get(j));
+      if (!salt.isEmpty()) {
+        salts.put(keys.get(j), salt);
+      }
+    }
+    return true;
+  }
+
+  /** The salt of queue {@code key}, if it exists; null if none, or gone. */
+  private String salt(String key) {
+    if (!salts.containsKey(key) && !readSalts(List.of(key), false)) {
       return null;
     }
-    salt = asString(out.get(1));
-    salts.put(key, salt);
-    return salt;
+    return salts.get(key);
   }
 
   /** Removes queue {@code key}: the URLs that were pending in it, -1 if there was none. */

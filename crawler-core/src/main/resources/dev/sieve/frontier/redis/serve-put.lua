@@ -35,7 +35,7 @@ while i <= #ARGV do
         result = 1
       else
         redis.call('ZADD', W, now, url)
-        metadata()
+        if meta ~= '' then redis.call('HSET', M, url, meta) end
         result = 0
       end
     else
