@@ -28,6 +28,8 @@ final class RedisShard {
   private static final long OTHER_SALT = -3;
   /** A put item's answer when its queue's salt was another: not applied. */
   private static final int PUT_OTHER_SALT = 4;
+  /** A put item's answer when the Sieve filled up before it: not applied, put it again. */
+  private static final int PUT_SIEVE_FULL = 5;
   private static final int MAX_ATTEMPTS = 100;
 
   private final RedisConnection redis;
@@ -47,8 +49,9 @@ final class RedisShard {
 
   /**
    * Applies {@code items} (all of queues of this shard) in order, each checked against the Sieve
-   * in the same script: one script call per attempt, a second only for items whose queue was
-   * deleted and created again meanwhile.
+   * in the same script: one script call per attempt, another only for items whose queue was
+   * deleted and created again meanwhile, or that came after a Sieve segment filled up (the next
+   * call finds it sealed and grows the filter first).
    *
    * @param results filled at the items' positions {@code at}; left null when the shard is gone
    */
@@ -88,6 +91,8 @@ final class RedisShard {
         int i = todo.get(j);
         if (code == PUT_OTHER_SALT) {
           salts.remove(items.get(i).key());
+          again.add(i);
+        } else if (code == PUT_SIEVE_FULL) {
           again.add(i);
         } else {
           results[at.get(i)] = PutResult.values()[code];

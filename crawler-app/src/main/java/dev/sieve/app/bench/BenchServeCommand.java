@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
+import java.util.function.DoubleSupplier;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -89,6 +90,9 @@ final class BenchServeCommand implements Callable<Integer> {
   record Result(long urls, long created, long seen, long failed, double putSeconds, double putCpu,
       double putP99, long drained, double drainSeconds, double drainCpu, double ackP99,
       long heapAfterPut, long heapAfterDrain) {}
+
+  /** CPU seconds used so far by servers outside this JVM (the Redis of {@code --redis}). */
+  DoubleSupplier serverCpu = () -> 0;
 
   interface Starter {
     FrontierServer start(ServeSettings settings) throws Exception;
@@ -206,7 +210,7 @@ final class BenchServeCommand implements Callable<Integer> {
         channels.add(own);
         puts.add(new PutStream(own, window, putLatencies));
       }
-      double cpu = cpuSeconds();
+      double cpu = cpuSeconds() + serverCpu.getAsDouble();
       Timing.Run put = Timing.parallel(streams, s -> {
         PutStream stream = puts.get(s);
         for (long i = s; i < count; i += streams) {
@@ -215,7 +219,7 @@ final class BenchServeCommand implements Callable<Integer> {
         stream.finish();
         return 0;
       });
-      double putCpu = cpuSeconds() - cpu;
+      double putCpu = cpuSeconds() + serverCpu.getAsDouble() - cpu;
       long created = puts.stream().mapToLong(p -> p.ok.get()).sum();
       long seen = puts.stream().mapToLong(p -> p.skipped.get()).sum();
       long failed = puts.stream().mapToLong(p -> p.failed.get()).sum();
@@ -225,11 +229,11 @@ final class BenchServeCommand implements Callable<Integer> {
       Latencies ackLatencies = new Latencies();
       PutStream acks = new PutStream(channel, window, ackLatencies);
       long started = Timing.start();
-      cpu = cpuSeconds();
+      cpu = cpuSeconds() + serverCpu.getAsDouble();
       long drained = drain(channel, acks, created);
       acks.finish();
       double drainSeconds = Timing.secondsSince(started);
-      double drainCpu = cpuSeconds() - cpu;
+      double drainCpu = cpuSeconds() + serverCpu.getAsDouble() - cpu;
       failed += acks.failed.get();
       out.printf(Locale.ROOT, "%s: drained %,d in %.1f s%n", name, drained, drainSeconds);
       long afterDrain = liveHeap() - before;

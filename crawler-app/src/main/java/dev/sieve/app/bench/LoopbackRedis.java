@@ -65,6 +65,26 @@ final class LoopbackRedis implements AutoCloseable {
     return (cluster ? "redis-cluster://" : "redis://") + String.join(",", nodes);
   }
 
+  /** CPU seconds (user and system) the servers used so far, as INFO cpu reports them. */
+  double cpuSeconds() {
+    double total = 0;
+    try {
+      for (int port : ports) {
+        for (String line : run(cli(port, "INFO", "cpu")).split("\\R")) {
+          if (line.startsWith("used_cpu_sys:") || line.startsWith("used_cpu_user:")) {
+            total += Double.parseDouble(line.substring(line.indexOf(':') + 1).strip());
+          }
+        }
+      }
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted reading Redis's CPU time", e);
+    }
+    return total;
+  }
+
   /** Empties every server. */
   void flushAll() throws IOException, InterruptedException {
     for (int port : ports) {

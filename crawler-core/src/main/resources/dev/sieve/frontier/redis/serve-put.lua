@@ -3,8 +3,10 @@
 -- ARGV header = P, now; per item: key, url, discovered (1/0), refetch date, metadata ('': none),
 -- the queue's salt the caller hashed the URL with, then its filter arguments. Returns {-1} when
 -- the Sieve's newest layer is sealed (nothing changed), else per item the PutResult ordinal (0
--- created, 1 seen, 2 scheduled, 3 completed) or 4 when the queue's salt is another (deleted and
--- created again: the item was not applied), then the filter's counts.
+-- created, 1 seen, 2 scheduled, 3 completed), 4 when the queue's salt is another (deleted and
+-- created again: the item was not applied) or 5 when a Sieve segment filled up before it (not
+-- applied: the segment is sealed, the caller grows the filter and puts it again), then the
+-- filter's counts.
 --! include lib-serve-shard.lua
 --! include lib-sieve.lua
 local now = ARGV[2]
@@ -14,12 +16,17 @@ local names = {'put.discovered.created', 'put.discovered.seen', 'put.known.sched
   'put.known.completed'}
 local counts = {0, 0, 0, 0}
 local out = {}
+local full = false
 while i <= #ARGV do
   local key, url, discovered, refetch, meta, salt =
     ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], ARGV[i + 5]
   i = i + 6
   local result
-  if redis.call('HGET', qk(key), 'salt') ~= salt then
+  if full then
+    local _
+    _, i = sieve_url(1, layers, i, 'skip')
+    result = 5
+  elseif redis.call('HGET', qk(key), 'salt') ~= salt then
     local _
     _, i = sieve_url(1, layers, i, 'skip')
     result = 4
@@ -68,6 +75,10 @@ while i <= #ARGV do
       end
     end
     counts[result + 1] = counts[result + 1] + 1
+    if sieve_full then
+      full = true
+      sieve_seal(1)
+    end
   end
   out[#out + 1] = result
 end
