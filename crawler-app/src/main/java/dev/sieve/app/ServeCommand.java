@@ -7,7 +7,7 @@ import dev.sieve.serve.FrontierServer;
 import dev.sieve.serve.LogLevels;
 import dev.sieve.serve.RpcListener;
 import dev.sieve.serve.ServeSettings;
-import dev.sieve.serve.ServeStateException;
+import dev.sieve.frontier.durable.DurableStateException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -107,7 +107,7 @@ final class ServeCommand implements Callable<Integer> {
         endpoint.close();
       }
       return CommandLine.ExitCode.USAGE;
-    } catch (ServeStateException | RedisFrontierException e) {
+    } catch (DurableStateException | RedisFrontierException e) {
       System.err.println("serve: " + e.getMessage());
       if (endpoint != null) {
         endpoint.close();

@@ -2,6 +2,8 @@ package dev.sieve.serve;
 
 import crawlercommons.urlfrontier.Urlfrontier.URLInfo;
 import crawlercommons.urlfrontier.Urlfrontier.URLItem;
+import dev.sieve.frontier.queue.FrontierStore;
+import dev.sieve.url.PlainUrl;
 import dev.sieve.url.Url;
 import java.util.Optional;
 
@@ -47,7 +49,7 @@ record PutItem(String crawlId, String key, String url, boolean discovered, long 
     }
     boolean discovered = item.hasDiscovered();
     long refetchFrom = discovered ? 0 : item.getKnown().getRefetchableFromDate();
-    return new PutItem(Crawls.normalise(info.getCrawlID()), key, url, discovered, refetchFrom,
+    return new PutItem(FrontierStore.normalise(info.getCrawlID()), key, url, discovered, refetchFrom,
         metadata, null);
   }
 

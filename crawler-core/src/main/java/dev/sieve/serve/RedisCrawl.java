@@ -3,8 +3,14 @@ package dev.sieve.serve;
 import static dev.sieve.frontier.redis.RedisConnection.asLong;
 import static dev.sieve.frontier.redis.RedisConnection.asString;
 
-import dev.sieve.frontier.redis.RedisConnection;
+import dev.sieve.frontier.queue.CrawlSnapshot;
+import dev.sieve.frontier.queue.CrawlStore;
+import dev.sieve.frontier.queue.PutResult;
+import dev.sieve.frontier.queue.QueueStats;
+import dev.sieve.frontier.queue.QueuedUrl;
+import dev.sieve.frontier.queue.TakeLimits;
 import dev.sieve.frontier.redis.RedisConnection.Script;
+import dev.sieve.frontier.redis.RedisConnection;
 import dev.sieve.frontier.redis.SharedSieve;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -59,12 +65,12 @@ final class RedisCrawl extends CrawlStore {
   }
 
   @Override
-  String id() {
+  public String id() {
     return id;
   }
 
   @Override
-  PutResult put(String key, String url, boolean discovered, long refetchFrom, byte[] metadata,
+  public PutResult put(String key, String url, boolean discovered, long refetchFrom, byte[] metadata,
       long now) {
     for (int attempt = 0; attempt < 100; attempt++) {
       String salt = salt(key, true);
@@ -86,7 +92,7 @@ final class RedisCrawl extends CrawlStore {
   }
 
   @Override
-  Optional<QueuedUrl> status(String key, String url) {
+  public Optional<QueuedUrl> status(String key, String url) {
     for (int attempt = 0; attempt < 100; attempt++) {
       String salt = salt(key, false);
       if (salt == null) {
@@ -175,7 +181,7 @@ final class RedisCrawl extends CrawlStore {
   }
 
   @Override
-  int take(String key, TakeLimits limits, long now, List<QueuedUrl> out) {
+  public int take(String key, TakeLimits limits, long now, List<QueuedUrl> out) {
     List<?> answer = crawlScript("get URLs", TAKE, key == null ? "" : key,
         Integer.toString(limits.maxPerQueue()), Integer.toString(limits.maxQueues()),
         Integer.toString(limits.maxUrls()), Long.toString(now),
@@ -188,7 +194,7 @@ final class RedisCrawl extends CrawlStore {
   }
 
   @Override
-  QueueStats stats(String key, long now) {
+  public QueueStats stats(String key, long now) {
     List<?> out = crawlScript("read queue stats", STATS, key == null ? "" : key,
         Long.toString(now));
     if (out == null) {
@@ -199,20 +205,20 @@ final class RedisCrawl extends CrawlStore {
   }
 
   @Override
-  long deleteQueue(String key) {
+  public long deleteQueue(String key) {
     List<?> out = crawlScript("delete queue " + key, DELETE_QUEUE, key);
     salts.remove(key);
     return out == null ? -1 : asLong(out.get(0));
   }
 
   @Override
-  boolean control(String key, byte op, long value) {
-    if (op == Change.DELETE_QUEUE) {
+  public boolean control(String key, byte op, long value) {
+    if (op == CrawlStore.DELETE_QUEUE) {
       return deleteQueue(key) >= 0;
     }
     String field = switch (op) {
-      case Change.BLOCK -> "blocked";
-      case Change.DELAY -> "delay";
+      case CrawlStore.BLOCK -> "blocked";
+      case CrawlStore.DELAY -> "delay";
       default -> "limit";
     };
     List<?> out = crawlScript("change queue " + key, CONTROL, key, field, Long.toString(value));
@@ -220,7 +226,7 @@ final class RedisCrawl extends CrawlStore {
   }
 
   @Override
-  List<String> queueKeys(boolean includeInactive, long now) {
+  public List<String> queueKeys(boolean includeInactive, long now) {
     List<?> out = crawlScript("list queues", QUEUE_KEYS, includeInactive ? "1" : "0",
         Long.toString(now));
     List<String> keys = new ArrayList<>();
@@ -232,7 +238,7 @@ final class RedisCrawl extends CrawlStore {
   }
 
   @Override
-  List<QueuedUrl> list(String key, String filter, boolean ignoreCase, long start, long size) {
+  public List<QueuedUrl> list(String key, String filter, boolean ignoreCase, long start, long size) {
     List<QueuedUrl> urls = new ArrayList<>();
     List<?> out = crawlScript("list URLs", LIST, key == null ? "" : key,
         filter.isBlank() ? "" : filter, ignoreCase ? "1" : "0", Long.toString(start),
@@ -244,7 +250,7 @@ final class RedisCrawl extends CrawlStore {
   }
 
   @Override
-  long count(String key, String filter, boolean ignoreCase) {
+  public long count(String key, String filter, boolean ignoreCase) {
     List<?> out = crawlScript("count URLs", LIST, key == null ? "" : key,
         filter.isBlank() ? "" : filter, ignoreCase ? "1" : "0", "0", "0", "1");
     return out == null ? 0 : asLong(out.get(0));
@@ -263,13 +269,13 @@ final class RedisCrawl extends CrawlStore {
   }
 
   @Override
-  Map<String, Long> filterStats() {
+  public Map<String, Long> filterStats() {
     return filterStats(sieve.approximateSeen(), sieve.fpp(), sieve.targetFpp(), sieve.bits(),
         sieve.layers());
   }
 
   @Override
-  Map<String, Long> counters() {
+  public Map<String, Long> counters() {
     Map<String, String> stored;
     try {
       stored = redis.redis.hgetAll(prefix + "stats");
@@ -282,7 +288,7 @@ final class RedisCrawl extends CrawlStore {
   }
 
   @Override
-  CrawlSnapshot snapshot(long now) {
+  public CrawlSnapshot snapshot(long now) {
     QueueStats totals = stats(null, now);
     return new CrawlSnapshot(id, totals.size(), totals.inFlight(), totals.queues(),
         totals.activeQueues(), totals.completed(), sieve.approximateSeen(), sieve.fpp(),

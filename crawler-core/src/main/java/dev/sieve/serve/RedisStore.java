@@ -3,8 +3,10 @@ package dev.sieve.serve;
 import static dev.sieve.frontier.redis.RedisConnection.asLong;
 import static dev.sieve.frontier.redis.RedisConnection.asString;
 
-import dev.sieve.frontier.redis.RedisConnection;
+import dev.sieve.frontier.queue.CrawlStore;
+import dev.sieve.frontier.queue.FrontierStore;
 import dev.sieve.frontier.redis.RedisConnection.Script;
+import dev.sieve.frontier.redis.RedisConnection;
 import dev.sieve.frontier.redis.SharedSieve;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -63,14 +65,13 @@ final class RedisStore extends FrontierStore {
     return "serve:crawl:" + namespace;
   }
 
-  @Override
   ServeSettings settings() {
     return settings;
   }
 
   @Override
-  CrawlStore getOrCreate(String crawlId) {
-    String id = Crawls.normalise(crawlId);
+  public CrawlStore getOrCreate(String crawlId) {
+    String id = FrontierStore.normalise(crawlId);
     synchronized (this) {
       RedisCrawl crawl = known.get(id);
       if (crawl != null && !crawl.stale) {
@@ -113,8 +114,8 @@ final class RedisStore extends FrontierStore {
   }
 
   @Override
-  Optional<RedisCrawl> get(String crawlId) {
-    String id = Crawls.normalise(crawlId);
+  public Optional<RedisCrawl> get(String crawlId) {
+    String id = FrontierStore.normalise(crawlId);
     String namespace = namespace(id);
     String generation;
     try {
@@ -137,8 +138,8 @@ final class RedisStore extends FrontierStore {
   }
 
   @Override
-  long delete(String crawlId) {
-    String id = Crawls.normalise(crawlId);
+  public long delete(String crawlId) {
+    String id = FrontierStore.normalise(crawlId);
     String namespace = namespace(id);
     List<?> out;
     try {
@@ -156,7 +157,7 @@ final class RedisStore extends FrontierStore {
   }
 
   @Override
-  List<RedisCrawl> all() {
+  public List<RedisCrawl> all() {
     List<String> members;
     try {
       members = new ArrayList<>(redis.redis.smembers("serve:crawls"));
@@ -183,7 +184,7 @@ final class RedisStore extends FrontierStore {
   }
 
   @Override
-  synchronized void served(List<? extends CrawlStore> produced) {
+  public synchronized void served(List<? extends CrawlStore> produced) {
     for (CrawlStore crawl : produced) {
       RedisCrawl handle = known.remove(crawl.id());
       if (handle != null) {
@@ -193,7 +194,7 @@ final class RedisStore extends FrontierStore {
   }
 
   @Override
-  List<String> ids() {
+  public List<String> ids() {
     List<String> ids = new ArrayList<>();
     try {
       ((List<?>) redis.eval(IDS, List.of(), List.of())).forEach(id -> ids.add(asString(id)));
@@ -205,23 +206,23 @@ final class RedisStore extends FrontierStore {
   }
 
   @Override
-  boolean active() {
+  public boolean active() {
     return !"0".equals(service("active"));
   }
 
   @Override
-  void active(boolean state) {
+  public void active(boolean state) {
     setService("active", state ? "1" : "0");
   }
 
   @Override
-  int defaultDelaySeconds() {
+  public int defaultDelaySeconds() {
     String delay = service("delay");
     return delay == null ? settings.queueDelaySeconds : Integer.parseInt(delay);
   }
 
   @Override
-  void defaultDelaySeconds(int seconds) {
+  public void defaultDelaySeconds(int seconds) {
     setService("delay", Integer.toString(seconds));
   }
 

@@ -1,6 +1,7 @@
 package dev.sieve.serve;
 
 import dev.sieve.frontier.FrontierSettings;
+import dev.sieve.frontier.queue.QueueSettings;
 import dev.sieve.settings.Check;
 import java.nio.file.Path;
 
@@ -64,6 +65,11 @@ public final class ServeSettings {
     this.checkpointSeconds = b.checkpointSeconds;
     this.frontier = b.frontier;
     this.nodeTtlSeconds = b.nodeTtlSeconds;
+  }
+
+  /** What the engine needs of these settings to create a crawl. */
+  public QueueSettings queueSettings() {
+    return new QueueSettings(expectedUrls, falsePositiveRate, queueDelaySeconds);
   }
 
   public static Builder builder() {

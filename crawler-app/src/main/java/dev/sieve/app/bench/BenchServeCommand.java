@@ -10,7 +10,6 @@ import crawlercommons.urlfrontier.Urlfrontier.URLItem;
 import dev.sieve.app.Main;
 import dev.sieve.app.Units;
 import dev.sieve.frontier.FrontierSettings;
-import dev.sieve.serve.ExactSetBaseline;
 import dev.sieve.serve.FrontierServer;
 import dev.sieve.serve.ServeSettings;
 import io.grpc.ManagedChannel;
@@ -34,7 +33,7 @@ import picocli.CommandLine.Option;
  * {@code bench serve}: streams N discovered URLs over Q queues (a fraction of them repeats of
  * earlier ones) through the URL Frontier gRPC API over loopback into {@code serve}, then drains it
  * (GetURLs, and each URL acked as known, never refetched); then the same into the exact-set
- * baseline ({@link ExactSetBaseline}). Prints put/s, put p99 latency, drain (get+ack) URLs/s and
+ * baseline ({@link FrontierServer#startExactSetBaseline}). Prints put/s, put p99 latency, drain (get+ack) URLs/s and
  * the server's live heap per distinct URL after the puts and after the drain, side by side. Server
  * and client run in this JVM and share its cores; the heap is measured after a full GC, less what
  * was live before the first put. Distinct URL {@code u} is {@code
@@ -112,11 +111,11 @@ final class BenchServeCommand implements Callable<Integer> {
     Starter sieveServe = s -> FrontierServer.start(s, Clock.systemUTC(), null);
     if (warmup > 0) {
       run("warm-up: Sieve serve", sieveSettings, sieveServe, Math.min(warmup, urls));
-      run("warm-up: exact-set baseline", exactSettings, ExactSetBaseline::start,
+      run("warm-up: exact-set baseline", exactSettings, FrontierServer::startExactSetBaseline,
           Math.min(warmup, urls));
     }
     Result sieve = run("Sieve serve", sieveSettings, sieveServe, urls);
-    Result exact = run("exact-set baseline", exactSettings, ExactSetBaseline::start, urls);
+    Result exact = run("exact-set baseline", exactSettings, FrontierServer::startExactSetBaseline, urls);
     out.println();
     Table table = Table.of(out, -30, 22, 22, 15);
     table.row("", "Sieve serve", "exact-set baseline", "Sieve/baseline");

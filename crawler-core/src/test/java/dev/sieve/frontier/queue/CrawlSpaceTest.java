@@ -1,4 +1,4 @@
-package dev.sieve.serve;
+package dev.sieve.frontier.queue;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

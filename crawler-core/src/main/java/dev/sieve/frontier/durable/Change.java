@@ -1,4 +1,4 @@
-package dev.sieve.serve;
+package dev.sieve.frontier.durable;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -6,6 +6,10 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import dev.sieve.frontier.queue.CrawlSpace;
+import dev.sieve.frontier.queue.CrawlStore;
+import dev.sieve.frontier.queue.Crawls;
+import dev.sieve.frontier.queue.FrontierStore;
 
 /**
  * One change to the service's state as the journal keeps it: its record type and payload. Replayed
@@ -13,51 +17,54 @@ import java.io.UncheckedIOException;
  * as it was the first time (a put with the time it was taken at; the Sieve restored bit for bit
  * answers as it did).
  */
-record Change(byte type, byte[] payload) {
-  static final byte PUT = 'P';
+public record Change(byte type, byte[] payload) {
+  public static final byte PUT = 'P';
   static final byte QUEUE = 'Q';
   static final byte DELETE_CRAWL = 'X';
   static final byte SERVICE = 'G';
 
-  /** Queue controls and service switches, as the {@code op} of QUEUE and SERVICE records. */
-  static final byte DELETE_QUEUE = 'D';
-  static final byte BLOCK = 'B';
-  static final byte DELAY = 'L';
-  static final byte LIMIT = 'C';
-  static final byte ACTIVE = 'A';
-  static final byte DEFAULT_DELAY = 'd';
+  /**
+   * Service switches, as the {@code op} of SERVICE records (a QUEUE record's op is one of {@link
+   * CrawlStore#control}'s).
+   */
+  public static final byte ACTIVE = 'A';
+  public static final byte DEFAULT_DELAY = 'd';
 
   /** Whether {@code type} is a record type of the service's journal. */
-  static boolean known(int type) {
+  public static boolean known(int type) {
     return type == PUT || type == QUEUE || type == DELETE_CRAWL || type == SERVICE;
   }
 
-  static Change put(PutItem item, long now) {
+  /** A put as {@link CrawlStore#put} took it, into crawl {@code crawlId} at {@code now}. */
+  public static Change put(String crawlId, String key, String url, boolean discovered,
+      long refetchFrom, byte[] metadata, long now) {
     return write(PUT, out -> {
-      out.writeUTF(item.crawlId());
-      out.writeUTF(item.key());
-      out.writeUTF(item.url());
-      out.writeBoolean(item.discovered());
-      out.writeLong(item.refetchFrom());
+      out.writeUTF(crawlId);
+      out.writeUTF(key);
+      out.writeUTF(url);
+      out.writeBoolean(discovered);
+      out.writeLong(refetchFrom);
       out.writeLong(now);
-      writeBytes(out, item.metadata());
+      writeBytes(out, metadata);
     });
   }
 
-  static Change queue(String crawlId, String key, byte op, long value) {
+  /** A queue control, {@code op} one of {@link CrawlStore#control}'s. */
+  public static Change queue(String crawlId, String key, byte op, long value) {
     return write(QUEUE, out -> {
-      out.writeUTF(Crawls.normalise(crawlId));
+      out.writeUTF(FrontierStore.normalise(crawlId));
       out.writeUTF(key);
       out.writeByte(op);
       out.writeLong(value);
     });
   }
 
-  static Change deleteCrawl(String crawlId) {
-    return write(DELETE_CRAWL, out -> out.writeUTF(Crawls.normalise(crawlId)));
+  public static Change deleteCrawl(String crawlId) {
+    return write(DELETE_CRAWL, out -> out.writeUTF(FrontierStore.normalise(crawlId)));
   }
 
-  static Change service(byte op, long value) {
+  /** A service switch, {@code op} {@link #ACTIVE} or {@link #DEFAULT_DELAY}. */
+  public static Change service(byte op, long value) {
     return write(SERVICE, out -> {
       out.writeByte(op);
       out.writeLong(value);
@@ -83,7 +90,7 @@ record Change(byte type, byte[] payload) {
         String key = in.readUTF();
         byte op = in.readByte();
         long value = in.readLong();
-        crawls.get(crawlId).ifPresent(crawl -> applyToQueue(crawl, key, op, value));
+        crawls.get(crawlId).ifPresent(crawl -> crawl.control(key, op, value));
       }
       case DELETE_CRAWL -> crawls.remove(in.readUTF()).ifPresent(CrawlSpace::retire);
       case SERVICE -> {
@@ -97,20 +104,6 @@ record Change(byte type, byte[] payload) {
       }
       default -> throw new IOException("unknown journal record type " + type);
     }
-  }
-
-  /** Applies a queue control; false if the queue does not exist. */
-  static boolean applyToQueue(CrawlSpace crawl, String key, byte op, long value) {
-    if (op == DELETE_QUEUE) {
-      return crawl.deleteQueue(key) >= 0;
-    }
-    return crawl.withQueue(key, queue -> {
-      switch (op) {
-        case BLOCK -> queue.blockUntil(value);
-        case DELAY -> queue.delay((int) value);
-        default -> queue.crawlLimit(value);
-      }
-    });
   }
 
   static void writeBytes(DataOutputStream out, byte[] bytes) throws IOException {

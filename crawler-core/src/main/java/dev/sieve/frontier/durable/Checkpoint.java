@@ -1,7 +1,12 @@
-package dev.sieve.serve;
+package dev.sieve.frontier.durable;
 
 import dev.sieve.bloom.MembershipFilter;
 import dev.sieve.frontier.Sieve;
+import dev.sieve.frontier.queue.CrawlSpace;
+import dev.sieve.frontier.queue.Crawls;
+import dev.sieve.frontier.queue.QueueSettings;
+import dev.sieve.frontier.queue.QueuedUrl;
+import dev.sieve.frontier.queue.WorkQueue;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.ByteArrayInputStream;
@@ -25,11 +30,11 @@ import java.util.zip.CheckedOutputStream;
  * crawl limit and pending URLs (URL, due time, metadata); the magic again, then a CRC32C of it all.
  * Leases are not saved: a URL leased at the checkpoint is saved pending, due as it was.
  */
-final class ServeSnapshot {
+final class Checkpoint {
   private static final int MAGIC = 0x53535256; // "SSRV"
   private static final int VERSION = 1;
 
-  private ServeSnapshot() {}
+  private Checkpoint() {}
 
   /** Writes every crawl of {@code crawls} to {@code file}; the caller holds changes back. */
   static void write(Crawls crawls, Path file) throws IOException {
@@ -44,7 +49,7 @@ final class ServeSnapshot {
       java.util.List<CrawlSpace> all = crawls.all();
       out.writeInt(all.size());
       for (CrawlSpace crawl : all) {
-        crawl.writeTo(out);
+        crawl.read((id, sieve, nextSalt, queues) -> writeCrawl(id, sieve, nextSalt, queues, out));
       }
       out.writeInt(MAGIC);
       out.flush();
@@ -52,8 +57,8 @@ final class ServeSnapshot {
     }
   }
 
-  /** Writes one crawl; called by {@link CrawlSpace#writeTo} under the crawl's lock. */
-  static void writeCrawl(String id, Sieve sieve, int nextSalt, Collection<WorkQueue> queues,
+  /** Writes one crawl; called under the crawl's lock. */
+  private static void writeCrawl(String id, Sieve sieve, int nextSalt, Collection<WorkQueue> queues,
       DataOutputStream out) throws IOException {
     out.writeUTF(id);
     out.writeInt(nextSalt);
@@ -63,18 +68,18 @@ final class ServeSnapshot {
     filter.writeTo(out);
     out.writeInt(queues.size());
     for (WorkQueue queue : queues) {
-      out.writeUTF(queue.key);
-      out.writeInt(queue.salt);
+      out.writeUTF(queue.key());
+      out.writeInt(queue.salt());
       out.writeLong(queue.completed());
       out.writeLong(queue.blockedUntil());
       out.writeInt(queue.delaySeconds());
       out.writeLong(queue.crawlLimit());
-      java.util.List<PendingUrl> pending = queue.list();
+      java.util.List<QueuedUrl> pending = queue.pendingUrls();
       out.writeInt(pending.size());
-      for (PendingUrl url : pending) {
-        out.writeUTF(url.url);
-        out.writeLong(url.due);
-        Change.writeBytes(out, url.metadata);
+      for (QueuedUrl url : pending) {
+        out.writeUTF(url.url());
+        out.writeLong(url.refetchFrom());
+        Change.writeBytes(out, url.metadata());
       }
     }
   }
@@ -115,7 +120,7 @@ final class ServeSnapshot {
     }
   }
 
-  private static CrawlSpace readCrawl(DataInputStream in, ServeSettings settings)
+  private static CrawlSpace readCrawl(DataInputStream in, QueueSettings settings)
       throws IOException {
     String id = in.readUTF();
     int nextSalt = in.readInt();
@@ -127,7 +132,7 @@ final class ServeSnapshot {
       seen = MembershipFilter.readFrom(filterIn);
     }
     CrawlSpace crawl = new CrawlSpace(id,
-        Sieve.over(seen, settings.falsePositiveRate, warning -> { }), nextSalt);
+        Sieve.over(seen, settings.falsePositiveRate(), warning -> { }), nextSalt);
     int queues = in.readInt();
     for (int q = 0; q < queues; q++) {
       WorkQueue queue = new WorkQueue(in.readUTF(), in.readInt());
@@ -137,7 +142,7 @@ final class ServeSnapshot {
       queue.crawlLimit(in.readLong());
       int pending = in.readInt();
       for (int p = 0; p < pending; p++) {
-        queue.add(new PendingUrl(in.readUTF(), in.readLong(), Change.readBytes(in)));
+        queue.restorePending(in.readUTF(), in.readLong(), Change.readBytes(in));
       }
       crawl.restore(queue);
     }

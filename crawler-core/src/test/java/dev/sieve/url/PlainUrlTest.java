@@ -1,8 +1,7 @@
-package dev.sieve.serve;
+package dev.sieve.url;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sieve.url.Url;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

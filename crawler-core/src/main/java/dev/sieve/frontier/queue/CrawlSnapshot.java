@@ -1,4 +1,4 @@
-package dev.sieve.serve;
+package dev.sieve.frontier.queue;
 
 import java.util.Map;
 

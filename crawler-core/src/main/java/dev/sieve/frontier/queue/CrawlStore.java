@@ -1,17 +1,25 @@
-package dev.sieve.serve;
+package dev.sieve.frontier.queue;
 
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Locale;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /**
  * One crawl ID's queues and Sieve, as the gRPC layer uses them: in memory ({@link CrawlSpace}) or
- * in Redis shared by several serve nodes ({@link RedisCrawl}). Times are epoch seconds of the
+ * in Redis shared by several serve nodes. Times are epoch seconds of the
  * service's clock. Thread-safe.
  */
-abstract class CrawlStore {
-  abstract String id();
+public abstract class CrawlStore {
+  /** Queue controls, as the {@code op} of {@link #control}. */
+  public static final byte DELETE_QUEUE = 'D';
+  public static final byte BLOCK = 'B';
+  public static final byte DELAY = 'L';
+  public static final byte LIMIT = 'C';
+
+  public abstract String id();
 
   /**
    * Applies one item: a discovered URL is created only if the Sieve never saw it in this queue; a
@@ -21,7 +29,7 @@ abstract class CrawlStore {
    * @return what the item did, or null if this crawl was deleted meanwhile (put it again into
    *     the crawl of that ID, created anew, so that an acknowledged URL is never lost)
    */
-  abstract PutResult put(String key, String url, boolean discovered, long refetchFrom,
+  public abstract PutResult put(String key, String url, boolean discovered, long refetchFrom,
       byte[] metadata, long now);
 
   /**
@@ -30,45 +38,57 @@ abstract class CrawlStore {
    *
    * @return how many queues produced
    */
-  abstract int take(String key, TakeLimits limits, long now, List<QueuedUrl> out);
+  public abstract int take(String key, TakeLimits limits, long now, List<QueuedUrl> out);
 
   /** Totals over queue {@code key}, or over every queue when it is null. */
-  abstract QueueStats stats(String key, long now);
+  public abstract QueueStats stats(String key, long now);
 
   /** Removes queue {@code key}; returns how many URLs were pending in it, -1 if there was none. */
-  abstract long deleteQueue(String key);
+  public abstract long deleteQueue(String key);
 
   /**
-   * Applies a queue control ({@link Change#BLOCK}, {@link Change#DELAY}, {@link Change#LIMIT},
-   * {@link Change#DELETE_QUEUE}) to queue {@code key}; false if there is no such queue.
+   * Applies a queue control ({@link #BLOCK}, {@link #DELAY}, {@link #LIMIT}, {@link
+   * #DELETE_QUEUE}) to queue {@code key}; false if there is no such queue.
    */
-  abstract boolean control(String key, byte op, long value);
+  public abstract boolean control(String key, byte op, long value);
 
   /**
    * The state of {@code url} in queue {@code key}: pending (with its due date), completed
    * (refetch 0: the Sieve says it was seen and it is not pending), or empty when unknown.
    */
-  abstract Optional<QueuedUrl> status(String key, String url);
+  public abstract Optional<QueuedUrl> status(String key, String url);
 
   /** Queue keys in key order: all, or only those not blocked and with URLs pending. */
-  abstract List<String> queueKeys(boolean includeInactive, long now);
+  public abstract List<String> queueKeys(boolean includeInactive, long now);
 
   /**
    * Pending URLs of queue {@code key} (or all queues, when null) that contain {@code filter}
    * (all when blank; {@code ignoreCase} as asked): {@code size} of them from position {@code
    * start}, each queue's waiting ones by due time, then its leased ones.
    */
-  abstract List<QueuedUrl> list(String key, String filter, boolean ignoreCase, long start,
+  public abstract List<QueuedUrl> list(String key, String filter, boolean ignoreCase, long start,
       long size);
 
   /** The number of pending URLs {@link #list} would walk. */
-  abstract long count(String key, String filter, boolean ignoreCase);
+  public abstract long count(String key, String filter, boolean ignoreCase);
 
   /** The Sieve's estimate of URLs it saw, its estimated and target rates, bits and layers. */
-  abstract Map<String, Long> filterStats();
+  public abstract Map<String, Long> filterStats();
+
+  /** Matches URLs containing {@code text} (all when blank), optionally ignoring case. */
+  public static Predicate<String> urlFilter(String text, boolean ignoreCase) {
+    if (text.isBlank()) {
+      return url -> true;
+    }
+    if (ignoreCase) {
+      String lower = text.toLowerCase(Locale.ROOT);
+      return url -> url.toLowerCase(Locale.ROOT).contains(lower);
+    }
+    return url -> url.contains(text);
+  }
 
   /** A filter's numbers, named as GetStats reports them (rates in parts per billion). */
-  static Map<String, Long> filterStats(long estimatedUrls, double fpp, double targetFpp, long bits,
+  public static Map<String, Long> filterStats(long estimatedUrls, double fpp, double targetFpp, long bits,
       int layers) {
     Map<String, Long> out = new LinkedHashMap<>();
     out.put("filter.estimated_urls", estimatedUrls);
@@ -80,8 +100,8 @@ abstract class CrawlStore {
   }
 
   /** This crawl's event counters by name: {@code put.discovered.created}, {@code get.leased}… */
-  abstract Map<String, Long> counters();
+  public abstract Map<String, Long> counters();
 
   /** This crawl's totals, filter estimate and counters, for monitoring. */
-  abstract CrawlSnapshot snapshot(long now);
+  public abstract CrawlSnapshot snapshot(long now);
 }

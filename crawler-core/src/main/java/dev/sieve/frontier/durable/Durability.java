@@ -1,4 +1,4 @@
-package dev.sieve.serve;
+package dev.sieve.frontier.durable;
 
 import java.util.function.Supplier;
 
@@ -8,7 +8,7 @@ import java.util.function.Supplier;
  * that change, and every change applied before it, is durable. Answers run in the order their
  * changes were applied.
  */
-interface Durability {
+public interface Durability {
   /** In memory only: the answer runs at once. */
   Durability NONE = new Durability() {
     @Override

@@ -1,4 +1,4 @@
-package dev.sieve.serve;
+package dev.sieve.url;
 
 /**
  * The host of a URL in the plain form most crawlers send, found in one pass without the full
@@ -9,7 +9,7 @@ package dev.sieve.serve;
  * Url.parse} accepts, with the same host; anything else is left to it ({@code PlainUrlTest} checks
  * the two against each other).
  */
-final class PlainUrl {
+public final class PlainUrl {
   private static final int MAX_HOST_LENGTH = 253;
   /** Characters allowed after the host, by ASCII code. */
   private static final boolean[] SAFE = new boolean[128];
@@ -30,7 +30,7 @@ final class PlainUrl {
   private PlainUrl() {}
 
   /** The host of {@code url} if it is plain; null when it needs the full parse. */
-  static String host(String url) {
+  public static String host(String url) {
     int start = url.startsWith("http://") ? 7 : url.startsWith("https://") ? 8 : -1;
     if (start < 0) {
       return null;

@@ -1,11 +1,11 @@
-package dev.sieve.serve;
+package dev.sieve.frontier.queue;
 
 /**
  * Totals over some queues of a crawl: URLs pending (in flight included), in flight, queues, queues
  * with anything pending or in flight, and URLs completed.
  */
-record QueueStats(long size, long inFlight, long queues, long activeQueues, long completed) {
-  static final QueueStats NONE = new QueueStats(0, 0, 0, 0, 0);
+public record QueueStats(long size, long inFlight, long queues, long activeQueues, long completed) {
+  public static final QueueStats NONE = new QueueStats(0, 0, 0, 0, 0);
 
   QueueStats plus(WorkQueue queue, long now) {
     int pending = queue.size();

@@ -1,6 +1,7 @@
-package dev.sieve.serve;
+package dev.sieve.frontier.durable;
 
 import dev.sieve.files.DirectoryLock;
+import dev.sieve.frontier.queue.Crawls;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
@@ -23,7 +24,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The state directory of {@code serve --state DIR}: every change is journaled before it is
- * answered (see {@link ServeJournal}), a checkpoint of every crawl ({@link ServeSnapshot}) is
+ * answered (see {@link ChangeJournal}), a checkpoint of every crawl ({@link Checkpoint}) is
  * written periodically and ends the journal before it, and a restart restores the newest
  * checkpoint and replays the journals after it.
  *
@@ -37,8 +38,8 @@ import org.slf4j.LoggerFactory;
  * the older checkpoint and journals deleted. Changes take a shared lock, a checkpoint the
  * exclusive one, so a checkpoint holds exactly the changes of the journals before it.
  */
-final class ServeState implements Durability, AutoCloseable {
-  private static final Logger log = LoggerFactory.getLogger(ServeState.class);
+public final class DurableState implements Durability, AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(DurableState.class);
   private static final Pattern CHECKPOINT = Pattern.compile("checkpoint-(\\d+)\\.bin");
   private static final Pattern JOURNAL = Pattern.compile("journal-(\\d+)\\.log");
 
@@ -52,11 +53,11 @@ final class ServeState implements Durability, AutoCloseable {
     thread.setDaemon(true);
     return thread;
   });
-  private ServeJournal journal;
+  private ChangeJournal journal;
   /** The index of the journal being written. */
   private long index;
 
-  private ServeState(Path dir, Crawls crawls, DirectoryLock lock) {
+  private DurableState(Path dir, Crawls crawls, DirectoryLock lock) {
     this.dir = dir;
     this.crawls = crawls;
     this.lock = lock;
@@ -66,19 +67,19 @@ final class ServeState implements Durability, AutoCloseable {
    * Locks {@code dir} (created if needed), restores its crawls into {@code crawls} (which is
    * empty), writes a fresh checkpoint and starts checkpointing every {@code intervalSeconds}.
    *
-   * @throws ServeStateException when DIR is in use by another serve, or cannot be read or written
+   * @throws DurableStateException when DIR is in use by another serve, or cannot be read or written
    */
-  static ServeState open(Path dir, Crawls crawls, long intervalSeconds) {
+  public static DurableState open(Path dir, Crawls crawls, long intervalSeconds) {
     try {
       Files.createDirectories(dir);
       DirectoryLock held = DirectoryLock.tryLock(dir);
       if (held == null) {
-        throw new ServeStateException("state directory " + dir + " is in use by another serve");
+        throw new DurableStateException("state directory " + dir + " is in use by another serve");
       }
-      ServeState state = new ServeState(dir, crawls, held);
+      DurableState state = new DurableState(dir, crawls, held);
       try {
         state.restore();
-        state.journal = ServeJournal.open(dir.resolve(journalName(state.index)));
+        state.journal = ChangeJournal.open(dir.resolve(journalName(state.index)));
         state.checkpoint();
       } catch (IOException | RuntimeException e) {
         state.release();
@@ -88,11 +89,11 @@ final class ServeState implements Durability, AutoCloseable {
           intervalSeconds, TimeUnit.SECONDS);
       return state;
     } catch (IOException e) {
-      throw new ServeStateException("cannot use state directory " + dir + ": " + e.getMessage(), e);
-    } catch (ServeStateException e) {
+      throw new DurableStateException("cannot use state directory " + dir + ": " + e.getMessage(), e);
+    } catch (DurableStateException e) {
       throw e;
     } catch (RuntimeException e) {
-      throw new ServeStateException("cannot use state directory " + dir + ": " + e, e);
+      throw new DurableStateException("cannot use state directory " + dir + ": " + e, e);
     }
   }
 
@@ -102,13 +103,13 @@ final class ServeState implements Durability, AutoCloseable {
     List<Long> journals = indexes(JOURNAL);
     long from = checkpoints.isEmpty() ? 0 : checkpoints.get(checkpoints.size() - 1);
     if (!checkpoints.isEmpty()) {
-      ServeSnapshot.read(dir.resolve(checkpointName(from)), crawls);
+      Checkpoint.read(dir.resolve(checkpointName(from)), crawls);
     }
     long replayed = 0;
     long last = from;
     for (long journalIndex : journals) {
       if (journalIndex >= from) {
-        replayed += ServeJournal.replay(dir.resolve(journalName(journalIndex)),
+        replayed += ChangeJournal.replay(dir.resolve(journalName(journalIndex)),
             (type, payload) -> Change.replay(type, payload, crawls));
         last = journalIndex;
       }
@@ -141,14 +142,14 @@ final class ServeState implements Durability, AutoCloseable {
    * starts the next journal, writes the crawls; then makes the checkpoint durable and deletes what
    * it replaces.
    */
-  synchronized void checkpoint() throws IOException {
+  public synchronized void checkpoint() throws IOException {
     long next = index + 1;
     Path tmp = dir.resolve("checkpoint-" + next + ".tmp");
     changes.writeLock().lock();
     try {
       journal.rotate(dir.resolve(journalName(next)));
       index = next;
-      ServeSnapshot.write(crawls, tmp);
+      Checkpoint.write(crawls, tmp);
     } finally {
       changes.writeLock().unlock();
     }

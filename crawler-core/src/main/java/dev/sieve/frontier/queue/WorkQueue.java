@@ -1,4 +1,4 @@
-package dev.sieve.serve;
+package dev.sieve.frontier.queue;
 
 import java.util.List;
 
@@ -8,7 +8,7 @@ import java.util.List;
  * is unique within the crawl's life, so that a queue deleted and created again starts with no
  * URL seen. Not thread-safe: guarded by the crawl's lock.
  */
-final class WorkQueue {
+public final class WorkQueue {
   /** The delay value meaning "the service's default". */
   static final int DEFAULT_DELAY = -1;
 
@@ -22,7 +22,8 @@ final class WorkQueue {
   private long lastProduced;
   private long crawlLimit;
 
-  WorkQueue(String key, int salt) {
+  /** A queue read back from a checkpoint, or new in its crawl with that salt. */
+  public WorkQueue(String key, int salt) {
     this.key = key;
     this.salt = salt;
   }
@@ -64,7 +65,7 @@ final class WorkQueue {
     return pending == null ? 0 : pending.size();
   }
 
-  long completed() {
+  public long completed() {
     return completed;
   }
 
@@ -75,6 +76,24 @@ final class WorkQueue {
     }
     pending.releaseExpired(now);
     return pending.inFlight();
+  }
+
+  public String key() {
+    return key;
+  }
+
+  public int salt() {
+    return salt;
+  }
+
+  /** Adds a pending URL read back from a checkpoint. */
+  public void restorePending(String url, long due, byte[] metadata) {
+    add(new PendingUrl(url, due, metadata));
+  }
+
+  /** Pending URLs in order, as the service answers about them; empty when none. */
+  public List<QueuedUrl> pendingUrls() {
+    return list().stream().map(url -> QueuedUrl.of(key, url)).toList();
   }
 
   /** Pending URLs in order; empty when none. */
@@ -106,20 +125,20 @@ final class WorkQueue {
     return taken;
   }
 
-  long blockedUntil() {
+  public long blockedUntil() {
     return blockedUntil;
   }
 
-  int delaySeconds() {
+  public int delaySeconds() {
     return delaySeconds;
   }
 
-  long crawlLimit() {
+  public long crawlLimit() {
     return crawlLimit;
   }
 
   /** Sets the completed count read back from a checkpoint. */
-  void restoreCompleted(long count) {
+  public void restoreCompleted(long count) {
     completed = count;
   }
 
@@ -129,16 +148,16 @@ final class WorkQueue {
   }
 
   /** Blocks until the epoch second {@code until}; 0 unblocks. */
-  void blockUntil(long until) {
+  public void blockUntil(long until) {
     blockedUntil = until;
   }
 
-  void delay(int seconds) {
+  public void delay(int seconds) {
     delaySeconds = seconds;
   }
 
   /** At most {@code limit} completed URLs before the queue stops producing; 0 for no limit. */
-  void crawlLimit(long limit) {
+  public void crawlLimit(long limit) {
     crawlLimit = limit;
   }
 }

@@ -1,7 +1,7 @@
-package dev.sieve.serve;
+package dev.sieve.frontier.queue;
 
 /** What one PutURLs item did to a crawl. */
-enum PutResult {
+public enum PutResult {
   /** A discovered URL never seen: now pending. */
   CREATED,
   /** A discovered URL the Sieve says was seen (or, with probability ε, wrongly): dropped. */
@@ -12,7 +12,7 @@ enum PutResult {
   COMPLETED;
 
   /** The counter this result adds to. */
-  String counter() {
+  public String counter() {
     return switch (this) {
       case CREATED -> "put.discovered.created";
       case SEEN -> "put.discovered.seen";

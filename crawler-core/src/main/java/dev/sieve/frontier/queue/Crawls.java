@@ -1,6 +1,5 @@
-package dev.sieve.serve;
+package dev.sieve.frontier.queue;
 
-import crawlercommons.urlfrontier.CrawlID;
 import dev.sieve.frontier.SeenFilter;
 import dev.sieve.frontier.Sieve;
 import java.util.ArrayList;
@@ -16,69 +15,69 @@ import java.util.function.Function;
  * Also the service-wide switches: active (SetActive) and the default queue delay (SetDelay with no
  * key). Thread-safe.
  */
-final class Crawls extends FrontierStore {
+public final class Crawls extends FrontierStore {
   private final Map<String, CrawlSpace> crawls = new LinkedHashMap<>();
-  private final ServeSettings settings;
+  private final QueueSettings settings;
   /** How a new crawl asks whether a URL was seen: its Sieve (the benchmark's baseline: a set). */
   private final Function<Sieve, SeenKeys> seenKeys;
   private volatile boolean active = true;
   private volatile int defaultDelaySeconds;
 
-  Crawls(ServeSettings settings) {
+  public Crawls(QueueSettings settings) {
     this(settings, SeenKeys::of);
   }
 
-  Crawls(ServeSettings settings, Function<Sieve, SeenKeys> seenKeys) {
+  /** Crawls that ask {@code seenKeys} (made from each crawl's Sieve) whether a URL was seen. */
+  public Crawls(QueueSettings settings, Function<Sieve, SeenKeys> seenKeys) {
     this.settings = settings;
     this.seenKeys = seenKeys;
-    this.defaultDelaySeconds = settings.queueDelaySeconds;
-  }
-
-  /** {@code crawlId} with blank turned into the default crawl's ID. */
-  static String normalise(String crawlId) {
-    return CrawlID.normaliseCrawlID(crawlId == null ? "" : crawlId);
+    this.defaultDelaySeconds = settings.queueDelaySeconds();
   }
 
   /** The crawl, created with a fresh Sieve if it is new. */
-  synchronized CrawlSpace getOrCreate(String crawlId) {
+  @Override
+  public synchronized CrawlSpace getOrCreate(String crawlId) {
     return crawls.computeIfAbsent(normalise(crawlId), id -> {
       Sieve sieve = Sieve.over(
-          SeenFilter.BLOCKED.create(settings.expectedUrls, settings.falsePositiveRate, true),
-          settings.falsePositiveRate, warning -> { });
+          SeenFilter.BLOCKED.create(settings.expectedUrls(), settings.falsePositiveRate(), true),
+          settings.falsePositiveRate(), warning -> { });
       return new CrawlSpace(id, sieve, 0, seenKeys.apply(sieve));
     });
   }
 
   /** Adds a crawl read back from a checkpoint. */
-  synchronized void restore(CrawlSpace crawl) {
+  public synchronized void restore(CrawlSpace crawl) {
     crawls.put(crawl.id, crawl);
   }
 
-  ServeSettings settings() {
+  public QueueSettings settings() {
     return settings;
   }
 
-  synchronized Optional<CrawlSpace> get(String crawlId) {
+  @Override
+  public synchronized Optional<CrawlSpace> get(String crawlId) {
     return Optional.ofNullable(crawls.get(normalise(crawlId)));
   }
 
   @Override
-  long delete(String crawlId) {
+  public long delete(String crawlId) {
     return remove(crawlId).map(CrawlSpace::retire).orElse(-1L);
   }
 
   /** Removes the crawl and its Sieve; empty if there was none. */
-  synchronized Optional<CrawlSpace> remove(String crawlId) {
+  public synchronized Optional<CrawlSpace> remove(String crawlId) {
     return Optional.ofNullable(crawls.remove(normalise(crawlId)));
   }
 
   /** Every crawl, in the order GetURLs should visit them. */
-  synchronized List<CrawlSpace> all() {
+  @Override
+  public synchronized List<CrawlSpace> all() {
     return new ArrayList<>(crawls.values());
   }
 
   /** Moves crawls that produced URLs behind the others, so every crawl gets its turn. */
-  synchronized void served(List<? extends CrawlStore> produced) {
+  @Override
+  public synchronized void served(List<? extends CrawlStore> produced) {
     for (CrawlStore crawl : produced) {
       CrawlSpace space = crawls.remove(crawl.id());
       if (space != null) {
@@ -88,7 +87,8 @@ final class Crawls extends FrontierStore {
   }
 
   /** The IDs of the crawls that have queues, as the reference lists crawls (by their queues). */
-  synchronized List<String> ids() {
+  @Override
+  public synchronized List<String> ids() {
     List<String> ids = new ArrayList<>();
     for (CrawlSpace crawl : crawls.values()) {
       if (crawl.queues() > 0) {
@@ -98,19 +98,23 @@ final class Crawls extends FrontierStore {
     return ids;
   }
 
-  boolean active() {
+  @Override
+  public boolean active() {
     return active;
   }
 
-  void active(boolean state) {
+  @Override
+  public void active(boolean state) {
     active = state;
   }
 
-  int defaultDelaySeconds() {
+  @Override
+  public int defaultDelaySeconds() {
     return defaultDelaySeconds;
   }
 
-  void defaultDelaySeconds(int seconds) {
+  @Override
+  public void defaultDelaySeconds(int seconds) {
     defaultDelaySeconds = seconds;
   }
 }

@@ -1,6 +1,8 @@
-package dev.sieve.serve;
+package dev.sieve.frontier.queue;
 
 import dev.sieve.frontier.Sieve;
+import java.io.IOException;
+import java.util.Collection;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,7 +18,7 @@ import java.util.function.Predicate;
  * completed URL is only bits in the Sieve. Queues are served round-robin: a queue that produced
  * moves to the back. Thread-safe: every method holds this crawl's lock.
  */
-final class CrawlSpace extends CrawlStore {
+public final class CrawlSpace extends CrawlStore {
   final String id;
   final Counters counters = new Counters();
   private final Sieve sieve;
@@ -34,7 +36,7 @@ final class CrawlSpace extends CrawlStore {
   }
 
   /** A crawl restored from a checkpoint: its Sieve, and the salt its next new queue takes. */
-  CrawlSpace(String id, Sieve sieve, int nextSalt) {
+  public CrawlSpace(String id, Sieve sieve, int nextSalt) {
     this(id, sieve, nextSalt, SeenKeys.of(sieve));
   }
 
@@ -46,18 +48,25 @@ final class CrawlSpace extends CrawlStore {
     this.seen = seen;
   }
 
-  String id() {
+  @Override
+  public String id() {
     return id;
   }
 
   /** Adds a queue read back from a checkpoint. */
-  synchronized void restore(WorkQueue queue) {
+  public synchronized void restore(WorkQueue queue) {
     queues.put(queue.key, queue);
   }
 
-  /** Writes this crawl as {@link ServeSnapshot} saves it, holding its lock meanwhile. */
-  synchronized void writeTo(java.io.DataOutputStream out) throws java.io.IOException {
-    ServeSnapshot.writeCrawl(id, sieve, nextSalt, queues.values(), out);
+  /** What a checkpoint reads of a crawl, under its lock. */
+  public interface Reader {
+    void read(String id, Sieve sieve, int nextSalt, Collection<WorkQueue> queues)
+        throws IOException;
+  }
+
+  /** Hands this crawl to {@code reader}, holding its lock meanwhile. */
+  public synchronized void read(Reader reader) throws IOException {
+    reader.read(id, sieve, nextSalt, queues.values());
   }
 
   /**
@@ -68,7 +77,8 @@ final class CrawlSpace extends CrawlStore {
    * @return what the item did, or null if this crawl was deleted meanwhile (put it again into
    *     the crawl of that ID, created anew, so that an acknowledged URL is never lost)
    */
-  synchronized PutResult put(String key, String url, boolean discovered, long refetchFrom,
+  @Override
+  public synchronized PutResult put(String key, String url, boolean discovered, long refetchFrom,
       byte[] metadata, long now) {
     if (retired) {
       return null;
@@ -117,7 +127,8 @@ final class CrawlSpace extends CrawlStore {
    *
    * @return how many queues produced
    */
-  synchronized int take(String key, TakeLimits limits, long now, List<QueuedUrl> out) {
+  @Override
+  public synchronized int take(String key, TakeLimits limits, long now, List<QueuedUrl> out) {
     List<WorkQueue> candidates = new ArrayList<>();
     if (key != null) {
       Optional.ofNullable(queues.get(key)).ifPresent(candidates::add);
@@ -146,7 +157,8 @@ final class CrawlSpace extends CrawlStore {
   }
 
   /** Totals over queue {@code key}, or over every queue when it is null. */
-  synchronized QueueStats stats(String key, long now) {
+  @Override
+  public synchronized QueueStats stats(String key, long now) {
     QueueStats stats = QueueStats.NONE;
     for (WorkQueue queue : key == null ? queues.values() : single(key)) {
       stats = stats.plus(queue, now);
@@ -155,7 +167,8 @@ final class CrawlSpace extends CrawlStore {
   }
 
   /** Removes queue {@code key}; returns how many URLs were pending in it, -1 if there was none. */
-  synchronized long deleteQueue(String key) {
+  @Override
+  public synchronized long deleteQueue(String key) {
     WorkQueue queue = queues.remove(key);
     return queue == null ? -1 : queue.size();
   }
@@ -165,13 +178,13 @@ final class CrawlSpace extends CrawlStore {
   }
 
   /** Marks this crawl deleted (see {@link #put}); returns the URLs that were pending in it. */
-  synchronized long retire() {
+  public synchronized long retire() {
     retired = true;
     return pending();
   }
 
   /** URLs pending in all queues. */
-  synchronized long pending() {
+  public synchronized long pending() {
     long total = 0;
     for (WorkQueue queue : queues.values()) {
       total += queue.size();
@@ -180,7 +193,7 @@ final class CrawlSpace extends CrawlStore {
   }
 
   /** Applies {@code change} to queue {@code key}; false if there is no such queue. */
-  synchronized boolean withQueue(String key, Consumer<WorkQueue> change) {
+  private synchronized boolean withQueue(String key, Consumer<WorkQueue> change) {
     WorkQueue queue = queues.get(key);
     if (queue != null) {
       change.accept(queue);
@@ -192,7 +205,8 @@ final class CrawlSpace extends CrawlStore {
    * The state of {@code url} in queue {@code key}: pending (with its due date), completed
    * (refetch 0: the Sieve says it was seen and it is not pending), or empty when unknown.
    */
-  synchronized Optional<QueuedUrl> status(String key, String url) {
+  @Override
+  public synchronized Optional<QueuedUrl> status(String key, String url) {
     WorkQueue queue = queues.get(key);
     if (queue == null) {
       return Optional.empty();
@@ -207,7 +221,8 @@ final class CrawlSpace extends CrawlStore {
   }
 
   /** Queue keys in key order: all, or only those not blocked and with URLs pending. */
-  synchronized List<String> queueKeys(boolean includeInactive, long now) {
+  @Override
+  public synchronized List<String> queueKeys(boolean includeInactive, long now) {
     List<String> keys = new ArrayList<>();
     for (WorkQueue queue : queues.values()) {
       if (includeInactive || (queue.size() > 0 && !queue.blocked(now))) {
@@ -238,19 +253,33 @@ final class CrawlSpace extends CrawlStore {
     return out;
   }
 
-  List<QueuedUrl> list(String key, String filter, boolean ignoreCase, long start, long size) {
-    return list(key, UrlQueries.filter(filter, ignoreCase), start, size);
+  @Override
+  public List<QueuedUrl> list(String key, String filter, boolean ignoreCase, long start,
+      long size) {
+    return list(key, urlFilter(filter, ignoreCase), start, size);
   }
 
-  long count(String key, String filter, boolean ignoreCase) {
-    return count(key, UrlQueries.filter(filter, ignoreCase));
+  @Override
+  public long count(String key, String filter, boolean ignoreCase) {
+    return count(key, urlFilter(filter, ignoreCase));
   }
 
-  boolean control(String key, byte op, long value) {
-    return Change.applyToQueue(this, key, op, value);
+  @Override
+  public boolean control(String key, byte op, long value) {
+    if (op == DELETE_QUEUE) {
+      return deleteQueue(key) >= 0;
+    }
+    return withQueue(key, queue -> {
+      switch (op) {
+        case BLOCK -> queue.blockUntil(value);
+        case DELAY -> queue.delay((int) value);
+        default -> queue.crawlLimit(value);
+      }
+    });
   }
 
-  Map<String, Long> counters() {
+  @Override
+  public Map<String, Long> counters() {
     return counters.snapshot("");
   }
 
@@ -268,13 +297,15 @@ final class CrawlSpace extends CrawlStore {
   }
 
   /** The Sieve's estimate of URLs it saw, its estimated and target rates, bits and layers. */
-  Map<String, Long> filterStats() {
+  @Override
+  public Map<String, Long> filterStats() {
     return filterStats(sieve.approximateSeen(), sieve.expectedFpp(), sieve.targetFpp(),
         sieve.filterBits(), sieve.filterLayers());
   }
 
   /** This crawl's totals, filter estimate and counters, for monitoring. */
-  CrawlSnapshot snapshot(long now) {
+  @Override
+  public CrawlSnapshot snapshot(long now) {
     QueueStats totals = stats(null, now);
     return new CrawlSnapshot(id, totals.size(), totals.inFlight(), totals.queues(),
         totals.activeQueues(), totals.completed(), sieve.approximateSeen(), sieve.expectedFpp(),

@@ -1,4 +1,4 @@
-package dev.sieve.serve;
+package dev.sieve.frontier.durable;
 
 import dev.sieve.files.RecordLog;
 import dev.sieve.frontier.spill.PendingCodec;
@@ -27,8 +27,8 @@ import org.slf4j.LoggerFactory;
  * <p>On replay a record cut short or with a bad checksum at the end (a crash mid-write) is cut off
  * with one WARN; a bad record followed by more data fails the replay naming file and offset.
  */
-final class ServeJournal implements Closeable {
-  private static final Logger log = LoggerFactory.getLogger(ServeJournal.class);
+final class ChangeJournal implements Closeable {
+  private static final Logger log = LoggerFactory.getLogger(ChangeJournal.class);
 
   private final Object lock = new Object();
   private final Thread writer;
@@ -43,7 +43,7 @@ final class ServeJournal implements Closeable {
   private volatile String failure;
   private final CRC32C crc = new CRC32C();
 
-  private ServeJournal(Path file, FileChannel channel) {
+  private ChangeJournal(Path file, FileChannel channel) {
     this.file = file;
     this.channel = channel;
     this.writer = new Thread(this::writeLoop, "serve-journal");
@@ -52,8 +52,8 @@ final class ServeJournal implements Closeable {
   }
 
   /** Opens {@code file} for appending (created if needed) and starts the writer. */
-  static ServeJournal open(Path file) throws IOException {
-    return new ServeJournal(file, openChannel(file));
+  static ChangeJournal open(Path file) throws IOException {
+    return new ChangeJournal(file, openChannel(file));
   }
 
   private static FileChannel openChannel(Path file) throws IOException {
@@ -145,7 +145,7 @@ final class ServeJournal implements Closeable {
         while (bytes.hasRemaining()) {
           target.write(bytes);
         }
-        done.forEach(ServeJournal::runQuietly);
+        done.forEach(ChangeJournal::runQuietly);
       } catch (IOException e) {
         failure = "cannot write journal " + file + ": " + e.getMessage();
         log.error("{}; changes are refused from now on (acked ones are safe)", failure);
