@@ -198,6 +198,11 @@ public final class FrontierServer implements AutoCloseable {
     }
   }
 
+  /** Bytes of pending URLs spilled to disk now (0 when none, or in Redis). */
+  public long spilledBytes() {
+    return store instanceof Crawls crawls ? crawls.spilledBytes() : 0;
+  }
+
   /** Waits until the server has stopped. */
   public void awaitTermination() throws InterruptedException {
     server.awaitTermination();

@@ -4,7 +4,6 @@ import dev.sieve.bloom.MembershipFilter;
 import dev.sieve.frontier.Sieve;
 import dev.sieve.frontier.queue.CrawlSpace;
 import dev.sieve.frontier.queue.Crawls;
-import dev.sieve.frontier.queue.QueueSettings;
 import dev.sieve.frontier.queue.QueuedUrl;
 import dev.sieve.frontier.queue.WorkQueue;
 import java.io.BufferedInputStream;
@@ -113,15 +112,14 @@ final class Checkpoint {
     crawls.defaultDelaySeconds(in.readInt());
     int count = in.readInt();
     for (int i = 0; i < count; i++) {
-      crawls.restore(readCrawl(in, crawls.settings()));
+      readCrawl(in, crawls);
     }
     if (in.readInt() != MAGIC) {
       throw new IOException("checkpoint " + file + " has no end marker");
     }
   }
 
-  private static CrawlSpace readCrawl(DataInputStream in, QueueSettings settings)
-      throws IOException {
+  private static void readCrawl(DataInputStream in, Crawls crawls) throws IOException {
     String id = in.readUTF();
     int nextSalt = in.readInt();
     int filterBytes = in.readInt();
@@ -131,11 +129,11 @@ final class Checkpoint {
     try (InputStream filterIn = new BufferedInputStream(new ByteArrayInputStream(filter))) {
       seen = MembershipFilter.readFrom(filterIn);
     }
-    CrawlSpace crawl = new CrawlSpace(id,
-        Sieve.over(seen, settings.falsePositiveRate(), warning -> { }), nextSalt);
+    CrawlSpace crawl = crawls.restore(id,
+        Sieve.over(seen, crawls.settings().falsePositiveRate(), warning -> { }), nextSalt);
     int queues = in.readInt();
     for (int q = 0; q < queues; q++) {
-      WorkQueue queue = new WorkQueue(in.readUTF(), in.readInt());
+      WorkQueue queue = crawl.restoreQueue(in.readUTF(), in.readInt());
       queue.restoreCompleted(in.readLong());
       queue.blockUntil(in.readLong());
       queue.delay(in.readInt());
@@ -144,8 +142,6 @@ final class Checkpoint {
       for (int p = 0; p < pending; p++) {
         queue.restorePending(in.readUTF(), in.readLong(), Change.readBytes(in));
       }
-      crawl.restore(queue);
     }
-    return crawl;
   }
 }

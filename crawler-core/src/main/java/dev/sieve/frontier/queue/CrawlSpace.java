@@ -1,6 +1,7 @@
 package dev.sieve.frontier.queue;
 
 import dev.sieve.frontier.Sieve;
+import dev.sieve.frontier.spill.PendingStore;
 import java.io.IOException;
 import java.util.Collection;
 import java.util.ArrayList;
@@ -27,25 +28,26 @@ public final class CrawlSpace extends CrawlStore {
   private final Map<String, WorkQueue> queues = new LinkedHashMap<>();
   /** The counter of each {@link PutResult}, by ordinal, once it counted. */
   private final LongAdder[] results = new LongAdder[PutResult.values().length];
+  private final PendingStore store;
   private int nextSalt;
   /** Set once DeleteCrawl removed this crawl: puts must go to the crawl created anew. */
   private boolean retired;
 
+  /** A crawl that keeps its pending URLs in memory. */
   CrawlSpace(String id, Sieve sieve) {
-    this(id, sieve, 0);
+    this(id, sieve, 0, SeenKeys.of(sieve), PendingStore.inMemory());
   }
 
-  /** A crawl restored from a checkpoint: its Sieve, and the salt its next new queue takes. */
-  public CrawlSpace(String id, Sieve sieve, int nextSalt) {
-    this(id, sieve, nextSalt, SeenKeys.of(sieve));
-  }
-
-  /** A crawl that asks {@code seen} instead of its Sieve whether a URL was seen. */
-  CrawlSpace(String id, Sieve sieve, int nextSalt, SeenKeys seen) {
+  /**
+   * A crawl that asks {@code seen} whether a URL was seen, whose next new queue takes salt {@code
+   * nextSalt}, and whose fresh URLs live in {@code store}.
+   */
+  CrawlSpace(String id, Sieve sieve, int nextSalt, SeenKeys seen, PendingStore store) {
     this.id = id;
     this.sieve = sieve;
     this.nextSalt = nextSalt;
     this.seen = seen;
+    this.store = store;
   }
 
   @Override
@@ -54,8 +56,10 @@ public final class CrawlSpace extends CrawlStore {
   }
 
   /** Adds a queue read back from a checkpoint. */
-  public synchronized void restore(WorkQueue queue) {
-    queues.put(queue.key, queue);
+  public synchronized WorkQueue restoreQueue(String key, int salt) {
+    WorkQueue queue = new WorkQueue(key, salt, store);
+    queues.put(key, queue);
+    return queue;
   }
 
   /** What a checkpoint reads of a crawl, under its lock. */
@@ -83,31 +87,31 @@ public final class CrawlSpace extends CrawlStore {
     if (retired) {
       return null;
     }
-    WorkQueue queue = queues.computeIfAbsent(key, k -> new WorkQueue(k, nextSalt++));
+    WorkQueue queue = queues.computeIfAbsent(key, k -> new WorkQueue(k, nextSalt++, store));
     PutResult result;
+    String seenKey = queue.seenKey(url);
     if (discovered) {
-      if (seen.admit(queue.seenKey(url))) {
-        queue.add(new PendingUrl(url, now, metadata));
+      if (seen.admit(seenKey)) {
+        queue.addFresh(url, now, metadata);
+        store.enforceBudget();
         result = PutResult.CREATED;
       } else {
         result = PutResult.SEEN;
       }
     } else {
-      PendingUrl entry = queue.pending(url);
-      boolean isNew = entry == null && seen.admit(queue.seenKey(url));
+      PendingUrl entry = queue.hotEntry(url);
+      // Only a URL the Sieve saw can wait in the fresh part: the others cost no read.
+      boolean fresh = entry == null && seen.mightHaveSeen(seenKey) && queue.freshEntry(url) != null;
+      boolean isNew = entry == null && !fresh && seen.admit(seenKey);
       if (refetchFrom == 0) {
-        if (entry != null) {
-          queue.complete(url);
+        if (entry != null || fresh) {
+          queue.complete(url, fresh);
         } else if (isNew) {
           queue.countCompleted();
         }
         result = PutResult.COMPLETED;
       } else {
-        if (entry != null) {
-          queue.reschedule(entry, refetchFrom, metadata);
-        } else {
-          queue.add(new PendingUrl(url, refetchFrom, metadata));
-        }
+        queue.schedule(url, entry, fresh, refetchFrom, metadata);
         result = PutResult.SCHEDULED;
       }
     }
@@ -170,7 +174,12 @@ public final class CrawlSpace extends CrawlStore {
   @Override
   public synchronized long deleteQueue(String key) {
     WorkQueue queue = queues.remove(key);
-    return queue == null ? -1 : queue.size();
+    if (queue == null) {
+      return -1;
+    }
+    long pending = queue.size();
+    queue.clear();
+    return pending;
   }
 
   synchronized int queues() {
@@ -181,6 +190,11 @@ public final class CrawlSpace extends CrawlStore {
   public synchronized long retire() {
     retired = true;
     return pending();
+  }
+
+  /** Bytes of this crawl's spilled pending URLs on disk. */
+  synchronized long spilledBytes() {
+    return store.diskBytes();
   }
 
   /** URLs pending in all queues. */
@@ -211,7 +225,10 @@ public final class CrawlSpace extends CrawlStore {
     if (queue == null) {
       return Optional.empty();
     }
-    PendingUrl entry = queue.pending(url);
+    PendingUrl entry = queue.hotEntry(url);
+    if (entry == null && seen.mightHaveSeen(queue.seenKey(url))) {
+      entry = queue.freshEntry(url);
+    }
     if (entry != null) {
       return Optional.of(QueuedUrl.of(key, entry));
     }

@@ -88,6 +88,26 @@ final class PendingUrls {
     return all;
   }
 
+  /** The waiting URLs, by due time. */
+  List<PendingUrl> waitingInOrder() {
+    return waiting.sorted();
+  }
+
+  /** The leased URLs, by lease expiry. */
+  List<PendingUrl> leasedInOrder() {
+    return leased.sorted();
+  }
+
+  /** The due time of the first waiting URL; {@link Long#MAX_VALUE} when none waits. */
+  long firstWaitingDue() {
+    return waiting.size() == 0 ? Long.MAX_VALUE : waiting.peek().due;
+  }
+
+  /** URLs waiting (not leased). */
+  int waiting() {
+    return waiting.size();
+  }
+
   private void detach(PendingUrl entry) {
     (entry.heldUntil != 0 ? leased : waiting).remove(entry);
   }

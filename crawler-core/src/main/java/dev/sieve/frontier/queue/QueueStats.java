@@ -8,7 +8,7 @@ public record QueueStats(long size, long inFlight, long queues, long activeQueue
   public static final QueueStats NONE = new QueueStats(0, 0, 0, 0, 0);
 
   QueueStats plus(WorkQueue queue, long now) {
-    int pending = queue.size();
+    long pending = queue.size();
     int flying = queue.inFlight(now);
     return new QueueStats(size + pending, inFlight + flying, queues + 1,
         activeQueues + (pending > 0 ? 1 : 0), completed + queue.completed());
