@@ -1,10 +1,10 @@
 package dev.sieve.frontier.durable;
 
 import dev.sieve.files.RecordLog;
-import dev.sieve.frontier.spill.PendingCodec;
 import java.io.ByteArrayOutputStream;
 import java.io.Closeable;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -82,17 +82,11 @@ final class ChangeJournal implements Closeable {
   }
 
   private void frame(byte type, byte[] payload) {
-    ByteBuffer header = ByteBuffer.allocate(1 + PendingCodec.varintSize(payload.length));
-    header.put(type);
-    PendingCodec.putVarint(header, payload.length);
-    crc.reset();
-    crc.update(type);
-    crc.update(payload);
-    int sum = (int) crc.getValue();
-    buffer.write(header.array(), 0, header.position());
-    buffer.write(payload, 0, payload.length);
-    buffer.write(new byte[] {(byte) (sum >>> 24), (byte) (sum >>> 16), (byte) (sum >>> 8),
-        (byte) sum}, 0, 4);
+    try {
+      RecordLog.write(buffer, crc, type, payload);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // a byte array does not fail
+    }
   }
 
   /**

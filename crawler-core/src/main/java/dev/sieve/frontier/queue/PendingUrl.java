@@ -4,10 +4,10 @@ import java.util.Comparator;
 
 /**
  * One URL waiting in a queue: its string, when it is due, the lease it is under, and the client's
- * metadata. Mutable, guarded by its crawl's lock; the {@link PendingHeap}s ordered by {@link
+ * metadata. Mutable, guarded by its crawl's lock; the {@link IndexedHeap}s ordered by {@link
  * #BY_DUE} and {@link #BY_LEASE} must drop it before {@link #due} or {@link #heldUntil} change.
  */
-final class PendingUrl {
+final class PendingUrl implements IndexedHeap.Slotted {
   /** Due first, then by URL, as the reference service orders a queue. */
   static final Comparator<PendingUrl> BY_DUE = (a, b) -> {
     int c = Long.compare(a.due, b.due);
@@ -26,12 +26,22 @@ final class PendingUrl {
   long heldUntil;
   /** The client's metadata as a serialized {@code URLInfo} holding only it; null when none. */
   byte[] metadata;
-  /** Where it is in its {@link PendingHeap}. */
-  int slot;
+  /** Where it is in its {@link IndexedHeap}; -1 in none. */
+  private int slot = -1;
 
   PendingUrl(String url, long due, byte[] metadata) {
     this.url = url;
     this.due = due;
     this.metadata = metadata;
+  }
+
+  @Override
+  public int heapSlot() {
+    return slot;
+  }
+
+  @Override
+  public void heapSlot(int slot) {
+    this.slot = slot;
   }
 }

@@ -8,14 +8,14 @@ import java.util.Map;
 /**
  * The pending URLs of one queue: those waiting ordered by due time (then URL), and those leased
  * (handed out by GetURLs and not yet updated) ordered by lease expiry, each in a {@link
- * PendingHeap}. A URL is in exactly one of the two. Only pending URLs are kept as strings: a
+ * IndexedHeap}. A URL is in exactly one of the two. Only pending URLs are kept as strings: a
  * completed URL leaves this structure and is remembered by the crawl's Sieve alone. Not
  * thread-safe: guarded by the crawl's lock.
  */
 final class PendingUrls {
   private final Map<String, PendingUrl> byUrl = new HashMap<>();
-  private final PendingHeap waiting = new PendingHeap(PendingUrl.BY_DUE);
-  private final PendingHeap leased = new PendingHeap(PendingUrl.BY_LEASE);
+  private final IndexedHeap<PendingUrl> waiting = new IndexedHeap<>(PendingUrl.BY_DUE);
+  private final IndexedHeap<PendingUrl> leased = new IndexedHeap<>(PendingUrl.BY_LEASE);
 
   int size() {
     return byUrl.size();
