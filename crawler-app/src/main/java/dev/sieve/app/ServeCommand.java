@@ -7,7 +7,7 @@ import dev.sieve.serve.FrontierServer;
 import dev.sieve.serve.LogLevels;
 import dev.sieve.serve.RpcListener;
 import dev.sieve.serve.ServeSettings;
-import dev.sieve.serve.ServeStateException;
+import dev.sieve.frontier.durable.DurableStateException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -73,6 +73,13 @@ final class ServeCommand implements Callable<Integer> {
           + " (default ${DEFAULT-VALUE}).")
   int checkpointSeconds;
 
+  @Option(names = "--pending-memory",
+      defaultValue = "" + FrontierSettings.DEFAULT_PENDING_MEMORY_BYTES, paramLabel = "BYTES",
+      description = "Heap each crawl's pending URLs may take (a few bytes per URL); beyond it they"
+          + " spill to checksummed files in the --state DIR or a temporary one (default"
+          + " ${DEFAULT-VALUE}, 256 MiB, as crawl's).")
+  long pendingMemory;
+
   @CommandLine.Mixin MetricsOptions metricsOptions;
 
   @Override
@@ -81,7 +88,7 @@ final class ServeCommand implements Callable<Integer> {
     try {
       settings = ServeSettings.builder().host(host).port(port).expectedUrls(expectedUrls)
           .falsePositiveRate(fpp).stateDir(stateDir).checkpointSeconds(checkpointSeconds)
-          .frontier(frontier).build();
+          .frontier(frontier).pendingMemoryBytes(pendingMemory).build();
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
@@ -107,7 +114,7 @@ final class ServeCommand implements Callable<Integer> {
         endpoint.close();
       }
       return CommandLine.ExitCode.USAGE;
-    } catch (ServeStateException | RedisFrontierException e) {
+    } catch (DurableStateException | RedisFrontierException e) {
       System.err.println("serve: " + e.getMessage());
       if (endpoint != null) {
         endpoint.close();

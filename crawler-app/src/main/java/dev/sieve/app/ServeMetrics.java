@@ -1,6 +1,6 @@
 package dev.sieve.app;
 
-import dev.sieve.serve.CrawlSnapshot;
+import dev.sieve.frontier.queue.CrawlSnapshot;
 import dev.sieve.serve.FrontierServer;
 import dev.sieve.serve.RpcListener;
 import io.prometheus.metrics.core.metrics.Histogram;

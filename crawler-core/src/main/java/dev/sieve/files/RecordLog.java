@@ -5,6 +5,7 @@ import java.io.DataInputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -16,7 +17,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reads an append-only log of checksummed records, each {@code type byte, varint payload length,
+ * Writes ({@link #write}) and reads an append-only log of checksummed records, each {@code type byte, varint payload length,
  * payload, CRC32C of type and payload (big-endian int)}: the format of the crawl's and the
  * service's journals.
  *
@@ -34,6 +35,31 @@ public final class RecordLog {
   private static final Logger log = LoggerFactory.getLogger(RecordLog.class);
 
   private RecordLog() {}
+
+  /**
+   * Writes one record of {@code type} with {@code payload} to {@code out}, framed as {@link
+   * #replay} reads it; {@code crc} is the writer's, reset here.
+   */
+  public static void write(OutputStream out, CRC32C crc, byte type, byte[] payload)
+      throws IOException {
+    byte[] header = new byte[1 + varintSize(payload.length)];
+    header[0] = type;
+    int at = 1;
+    for (int value = payload.length; ; value >>>= 7) {
+      if ((value & ~0x7f) == 0) {
+        header[at] = (byte) value;
+        break;
+      }
+      header[at++] = (byte) ((value & 0x7f) | 0x80);
+    }
+    crc.reset();
+    crc.update(type);
+    crc.update(payload);
+    int sum = (int) crc.getValue();
+    out.write(header);
+    out.write(payload);
+    out.write(new byte[] {(byte) (sum >>> 24), (byte) (sum >>> 16), (byte) (sum >>> 8), (byte) sum});
+  }
 
   /** Receives each whole record of a log, in order, with its offset in the file. */
   @FunctionalInterface

@@ -1,5 +1,11 @@
 package dev.sieve.serve;
 
+import dev.sieve.frontier.durable.Durability;
+import dev.sieve.frontier.durable.DurableState;
+import dev.sieve.frontier.queue.CrawlSnapshot;
+import dev.sieve.frontier.queue.Crawls;
+import dev.sieve.frontier.queue.FrontierStore;
+import dev.sieve.frontier.queue.SeenKeys;
 import io.grpc.Server;
 import io.grpc.ServerInterceptors;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
@@ -25,7 +31,7 @@ public final class FrontierServer implements AutoCloseable {
   private final ServeSettings settings;
   private final FrontierService service;
   /** Null in memory. */
-  private final ServeState state;
+  private final DurableState state;
   private final FrontierStore store;
   /** Null unless in Redis. */
   private final ExecutorService handlers;
@@ -33,7 +39,7 @@ public final class FrontierServer implements AutoCloseable {
   private volatile ServeNodes nodes;
 
   private FrontierServer(Server server, ServeSettings settings, FrontierService service,
-      ServeState state, FrontierStore store, ExecutorService handlers) {
+      DurableState state, FrontierStore store, ExecutorService handlers) {
     this.server = server;
     this.settings = settings;
     this.service = service;
@@ -47,7 +53,7 @@ public final class FrontierServer implements AutoCloseable {
    * {@code clock} is the service's time (leases, refetch dates, blocks).
    *
    * @throws IOException when the address cannot be bound
-   * @throws ServeStateException when the state directory is in use or cannot be used
+   * @throws DurableStateException when the state directory is in use or cannot be used
    * @throws dev.sieve.frontier.redis.RedisFrontierException when the Redis frontier cannot be
    *     reached
    */
@@ -64,15 +70,33 @@ public final class FrontierServer implements AutoCloseable {
   public static FrontierServer start(ServeSettings settings, Clock clock, LogLevels logLevels,
       RpcListener rpcs) throws IOException {
     return start(settings, clock, logLevels, rpcs,
-        settings.frontier != null ? RedisStore.open(settings) : new Crawls(settings));
+        settings.frontier != null ? RedisStore.open(settings)
+            : new Crawls(settings.queueSettings()));
+  }
+
+  /**
+   * Starts the baseline of {@code bench serve}: the same service, whose crawls remember every URL
+   * put in them in an exact set of strings instead of a Sieve, as the URL Frontier reference
+   * service keeps every URL ({@link SeenKeys#exact}). For measuring only: in memory, so the
+   * settings' Sieve size is unused (give a small {@code expectedUrls}).
+   *
+   * @throws IOException when the address cannot be bound
+   * @throws IllegalArgumentException when the settings name a state directory or a frontier
+   */
+  public static FrontierServer startExactSetBaseline(ServeSettings settings) throws IOException {
+    if (settings.stateDir != null || settings.frontier != null) {
+      throw new IllegalArgumentException("the exact-set baseline runs in memory only");
+    }
+    return start(settings, Clock.systemUTC(), null, RpcListener.NONE,
+        new Crawls(settings.queueSettings(), sieve -> SeenKeys.exact()));
   }
 
   /** Starts a server over {@code store}, which it closes when it stops. */
   static FrontierServer start(ServeSettings settings, Clock clock, LogLevels logLevels,
       RpcListener rpcs, FrontierStore store) throws IOException {
     FrontierServer[] self = new FrontierServer[1];
-    ServeState state = settings.stateDir != null && store instanceof Crawls crawls
-        ? ServeState.open(settings.stateDir, crawls, settings.checkpointSeconds)
+    DurableState state = settings.stateDir != null && store instanceof Crawls crawls
+        ? DurableState.open(settings.stateDir, crawls, settings.checkpointSeconds)
         : null;
     // With Redis each handler waits for it: on a pool of their own, not on the transport's threads.
     ExecutorService handlers = store instanceof RedisStore
@@ -82,7 +106,7 @@ public final class FrontierServer implements AutoCloseable {
           return thread;
         })
         : null;
-    FrontierService service = new FrontierService(store, state == null ? Durability.NONE : state,
+    FrontierService service = new FrontierService(store, settings, state == null ? Durability.NONE : state,
         clock, () -> self[0].nodes(), logLevels);
     try {
       self[0] = new FrontierServer(listen(settings, service, rpcs, handlers), settings, service,
@@ -172,6 +196,11 @@ public final class FrontierServer implements AutoCloseable {
     if (state != null) {
       state.checkpoint();
     }
+  }
+
+  /** Bytes of pending URLs spilled to disk now (0 when none, or in Redis). */
+  public long spilledBytes() {
+    return store instanceof Crawls crawls ? crawls.spilledBytes() : 0;
   }
 
   /** Waits until the server has stopped. */

@@ -1,7 +1,6 @@
 package dev.sieve.serve;
 
 import crawlercommons.urlfrontier.URLFrontierGrpc;
-import crawlercommons.urlfrontier.Urlfrontier;
 import crawlercommons.urlfrontier.Urlfrontier.AckMessage;
 import crawlercommons.urlfrontier.Urlfrontier.Active;
 import crawlercommons.urlfrontier.Urlfrontier.BlockQueueParams;
@@ -19,6 +18,14 @@ import crawlercommons.urlfrontier.Urlfrontier.Stats;
 import crawlercommons.urlfrontier.Urlfrontier.StringList;
 import crawlercommons.urlfrontier.Urlfrontier.URLInfo;
 import crawlercommons.urlfrontier.Urlfrontier.URLItem;
+import crawlercommons.urlfrontier.Urlfrontier;
+import dev.sieve.frontier.durable.Change;
+import dev.sieve.frontier.durable.Durability;
+import dev.sieve.frontier.queue.Counters;
+import dev.sieve.frontier.queue.CrawlSnapshot;
+import dev.sieve.frontier.queue.CrawlStore;
+import dev.sieve.frontier.queue.FrontierStore;
+import dev.sieve.frontier.queue.QueueStats;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import java.time.Clock;
@@ -45,9 +52,9 @@ final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
   private final Durability durability;
 
   /** {@code nodes}: what ListNodes answers, the live serve nodes sharing the store, sorted. */
-  FrontierService(FrontierStore crawls, Durability durability, Clock clock,
+  FrontierService(FrontierStore crawls, ServeSettings settings, Durability durability, Clock clock,
       Supplier<List<String>> nodes, LogLevels logLevels) {
-    this.settings = crawls.settings();
+    this.settings = settings;
     this.crawls = crawls;
     this.durability = durability;
     this.clock = clock;
@@ -72,12 +79,12 @@ final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
 
   @Override
   public void listNodes(Empty request, StreamObserver<StringList> responses) {
-    Replies.reply(responses, StringList.newBuilder().addAllValues(nodes.get()).build());
+    Protos.reply(responses, StringList.newBuilder().addAllValues(nodes.get()).build());
   }
 
   @Override
   public void listCrawls(Local request, StreamObserver<StringList> responses) {
-    Replies.reply(responses, StringList.newBuilder().addAllValues(crawls.ids()).build());
+    Protos.reply(responses, StringList.newBuilder().addAllValues(crawls.ids()).build());
   }
 
   @Override
@@ -86,20 +93,20 @@ final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
     change(() -> {
       removed[0] = crawls.delete(request.getValue());
       return removed[0] < 0 ? null : Change.deleteCrawl(request.getValue());
-    }, () -> Replies.reply(responses,
+    }, () -> Protos.reply(responses,
         Urlfrontier.Long.newBuilder().setValue(Math.max(removed[0], 0)).build()), responses);
   }
 
   @Override
   public void listQueues(Pagination request, StreamObserver<QueueList> responses) {
-    String crawlId = Crawls.normalise(request.getCrawlID());
+    String crawlId = FrontierStore.normalise(request.getCrawlID());
     List<String> keys = crawls.get(crawlId)
         .map(crawl -> crawl.queueKeys(request.getIncludeInactive(), now()))
         .orElse(List.of());
     int start = (int) Math.min(Integer.toUnsignedLong(request.getStart()), keys.size());
     int size = request.getSize() == 0 ? 100 : Math.min(request.getSize(), settings.maxUrlsPerCall);
     List<String> page = keys.subList(start, Math.min(keys.size(), start + size));
-    Replies.reply(responses, QueueList.newBuilder().addAllValues(page).setTotal(keys.size())
+    Protos.reply(responses, QueueList.newBuilder().addAllValues(page).setTotal(keys.size())
         .setStart(start).setSize(page.size()).setCrawlID(crawlId).build());
   }
 
@@ -125,7 +132,7 @@ final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
 
   @Override
   public void getStats(QueueWithinCrawlParams request, StreamObserver<Stats> responses) {
-    String crawlId = Crawls.normalise(request.getCrawlID());
+    String crawlId = FrontierStore.normalise(request.getCrawlID());
     String key = request.getKey().isEmpty() ? null : request.getKey();
     Stats.Builder stats = Stats.newBuilder().setCrawlID(crawlId);
     crawls.get(crawlId).ifPresent(crawl -> {
@@ -139,7 +146,7 @@ final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
           .putAllCounts(prefixed("crawl.", crawl.counters()));
     });
     stats.putAllCounts(counters.snapshot("service."));
-    Replies.reply(responses, stats.build());
+    Protos.reply(responses, stats.build());
   }
 
   @Override
@@ -153,15 +160,15 @@ final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
       removed[0] = crawls.get(request.getCrawlID())
           .map(crawl -> crawl.deleteQueue(request.getKey())).orElse(-1L);
       return removed[0] < 0 ? null
-          : Change.queue(request.getCrawlID(), request.getKey(), Change.DELETE_QUEUE, 0);
-    }, () -> Replies.reply(responses,
+          : Change.queue(request.getCrawlID(), request.getKey(), CrawlStore.DELETE_QUEUE, 0);
+    }, () -> Protos.reply(responses,
         Urlfrontier.Long.newBuilder().setValue(Math.max(removed[0], 0)).build()), responses);
   }
 
   @Override
   public void blockQueueUntil(BlockQueueParams request, StreamObserver<Empty> responses) {
     if (!missingKey("BlockQueueUntil", request.getKey(), responses)) {
-      changeQueue("BlockQueueUntil", request.getCrawlID(), request.getKey(), Change.BLOCK,
+      changeQueue("BlockQueueUntil", request.getCrawlID(), request.getKey(), CrawlStore.BLOCK,
           request.getTime(), responses);
     }
   }
@@ -173,9 +180,9 @@ final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
       change(() -> {
         crawls.defaultDelaySeconds(delay);
         return Change.service(Change.DEFAULT_DELAY, delay);
-      }, () -> Replies.reply(responses, Empty.getDefaultInstance()), responses);
+      }, () -> Protos.reply(responses, Empty.getDefaultInstance()), responses);
     } else {
-      changeQueue("SetDelay", request.getCrawlID(), request.getKey(), Change.DELAY, delay,
+      changeQueue("SetDelay", request.getCrawlID(), request.getKey(), CrawlStore.DELAY, delay,
           responses);
     }
   }
@@ -183,7 +190,7 @@ final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
   @Override
   public void setCrawlLimit(CrawlLimitParams request, StreamObserver<Empty> responses) {
     if (!missingKey("SetCrawlLimit", request.getKey(), responses)) {
-      changeQueue("SetCrawlLimit", request.getCrawlID(), request.getKey(), Change.LIMIT,
+      changeQueue("SetCrawlLimit", request.getCrawlID(), request.getKey(), CrawlStore.LIMIT,
           Integer.toUnsignedLong(request.getLimit()), responses);
     }
   }
@@ -193,24 +200,24 @@ final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
     change(() -> {
       crawls.active(request.getState());
       return Change.service(Change.ACTIVE, request.getState() ? 1 : 0);
-    }, () -> Replies.reply(responses, Empty.getDefaultInstance()), responses);
+    }, () -> Protos.reply(responses, Empty.getDefaultInstance()), responses);
   }
 
   @Override
   public void getActive(Local request, StreamObserver<Urlfrontier.Boolean> responses) {
-    Replies.reply(responses, Urlfrontier.Boolean.newBuilder().setState(crawls.active()).build());
+    Protos.reply(responses, Urlfrontier.Boolean.newBuilder().setState(crawls.active()).build());
   }
 
   @Override
   public void setLogLevel(LogLevelParams request, StreamObserver<Empty> responses) {
     if (logLevels == null) {
-      Replies.fail(responses, counters, Status.UNIMPLEMENTED,
+      Protos.fail(responses, counters, Status.UNIMPLEMENTED,
           "SetLogLevel: this server has no logging backend");
       return;
     }
     String name = request.getPackage().isBlank() ? "ROOT" : request.getPackage();
     logLevels.set(name, request.getLevel().name());
-    Replies.reply(responses, Empty.getDefaultInstance());
+    Protos.reply(responses, Empty.getDefaultInstance());
   }
 
   @Override
@@ -240,10 +247,10 @@ final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
       return found[0] ? Change.queue(crawlId, key, op, value) : null;
     }, () -> {
       if (found[0]) {
-        Replies.reply(responses, Empty.getDefaultInstance());
+        Protos.reply(responses, Empty.getDefaultInstance());
       } else {
-        Replies.fail(responses, counters, Status.NOT_FOUND,
-            rpc + ": no queue '" + key + "' in crawl '" + Crawls.normalise(crawlId) + "'");
+        Protos.fail(responses, counters, Status.NOT_FOUND,
+            rpc + ": no queue '" + key + "' in crawl '" + FrontierStore.normalise(crawlId) + "'");
       }
     }, responses);
   }
@@ -253,7 +260,7 @@ final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
     try {
       durability.apply(change, answer);
     } catch (IllegalStateException e) {
-      Replies.fail(responses, counters, Status.UNAVAILABLE, e.getMessage());
+      Protos.fail(responses, counters, Status.UNAVAILABLE, e.getMessage());
     }
   }
 
@@ -265,7 +272,7 @@ final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
 
   private boolean missingKey(String rpc, String key, StreamObserver<?> responses) {
     if (key.isEmpty()) {
-      Replies.fail(responses, counters, Status.INVALID_ARGUMENT, rpc + ": key must not be empty");
+      Protos.fail(responses, counters, Status.INVALID_ARGUMENT, rpc + ": key must not be empty");
     }
     return key.isEmpty();
   }

@@ -2,6 +2,11 @@ package dev.sieve.serve;
 
 import crawlercommons.urlfrontier.Urlfrontier.GetParams;
 import crawlercommons.urlfrontier.Urlfrontier.URLInfo;
+import dev.sieve.frontier.queue.Counters;
+import dev.sieve.frontier.queue.CrawlStore;
+import dev.sieve.frontier.queue.FrontierStore;
+import dev.sieve.frontier.queue.QueuedUrl;
+import dev.sieve.frontier.queue.TakeLimits;
 import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
@@ -23,8 +28,8 @@ final class GetUrls {
     boolean anyCrawl = request.getItemCase() != GetParams.ItemCase.CRAWLID;
     String key = request.getKey().isEmpty() ? null : request.getKey();
     if (key != null && anyCrawl) {
-      Replies.fail(responses, counters, Status.INVALID_ARGUMENT,
-          "GetURLs: key '" + key + "' needs a crawlID (" + Crawls.normalise("")
+      Protos.fail(responses, counters, Status.INVALID_ARGUMENT,
+          "GetURLs: key '" + key + "' needs a crawlID (" + FrontierStore.normalise("")
               + " for the default crawl), not any crawl");
       return;
     }

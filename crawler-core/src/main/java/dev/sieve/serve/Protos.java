@@ -4,8 +4,16 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import crawlercommons.urlfrontier.Urlfrontier.KnownURLItem;
 import crawlercommons.urlfrontier.Urlfrontier.URLInfo;
 import crawlercommons.urlfrontier.Urlfrontier.URLItem;
+import dev.sieve.frontier.queue.Counters;
+import dev.sieve.frontier.queue.QueuedUrl;
+import io.grpc.Status;
+import io.grpc.stub.StreamObserver;
+import java.util.Locale;
 
-/** Conversions between the API's messages and what the service keeps. */
+/**
+ * Conversions between the API's messages and what the service keeps, and how a unary call is
+ * answered: one value, or a counted error status.
+ */
 final class Protos {
   private Protos() {}
 
@@ -14,7 +22,7 @@ final class Protos {
     return (int) Math.min(Integer.toUnsignedLong(value), Integer.MAX_VALUE);
   }
 
-  /** The client's metadata of {@code info} as kept in {@link PendingUrl#metadata}; null if none. */
+  /** The client's metadata of {@code info} as kept in {@link QueuedUrl#metadata}; null if none. */
   static byte[] metadataOf(URLInfo info) {
     if (info.getMetadataCount() == 0) {
       return null;
@@ -43,5 +51,16 @@ final class Protos {
             .setInfo(info(crawlId, url))
             .setRefetchableFromDate(url.refetchFrom()))
         .build();
+  }
+
+  static <T> void reply(StreamObserver<T> responses, T value) {
+    responses.onNext(value);
+    responses.onCompleted();
+  }
+
+  /** Ends the call with {@code status} and {@code message}, counted by the status's name. */
+  static void fail(StreamObserver<?> responses, Counters counters, Status status, String message) {
+    counters.increment(status.getCode().name().toLowerCase(Locale.ROOT));
+    responses.onError(status.withDescription(message).asRuntimeException());
   }
 }

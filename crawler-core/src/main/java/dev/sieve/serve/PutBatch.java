@@ -1,5 +1,9 @@
 package dev.sieve.serve;
 
+import dev.sieve.frontier.queue.Counters;
+import dev.sieve.frontier.queue.CrawlStore;
+import dev.sieve.frontier.queue.FrontierStore;
+import dev.sieve.frontier.queue.PutResult;
 import crawlercommons.urlfrontier.Urlfrontier.AckMessage;
 import crawlercommons.urlfrontier.Urlfrontier.URLItem;
 import java.time.Clock;

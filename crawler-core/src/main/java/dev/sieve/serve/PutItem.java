@@ -2,6 +2,9 @@ package dev.sieve.serve;
 
 import crawlercommons.urlfrontier.Urlfrontier.URLInfo;
 import crawlercommons.urlfrontier.Urlfrontier.URLItem;
+import dev.sieve.frontier.queue.FrontierStore;
+import dev.sieve.frontier.queue.UrlPut;
+import dev.sieve.url.PlainUrl;
 import dev.sieve.url.Url;
 import java.util.Optional;
 
@@ -12,7 +15,7 @@ import java.util.Optional;
  * {@code metadata_too_large}, {@code empty_item}).
  */
 record PutItem(String crawlId, String key, String url, boolean discovered, long refetchFrom,
-    byte[] metadata, String rejection) {
+    byte[] metadata, String rejection) implements UrlPut {
 
   /** The ID the ack carries: the client's, or the URL when it gave none. */
   static String ackId(URLItem item) {
@@ -47,7 +50,7 @@ record PutItem(String crawlId, String key, String url, boolean discovered, long 
     }
     boolean discovered = item.hasDiscovered();
     long refetchFrom = discovered ? 0 : item.getKnown().getRefetchableFromDate();
-    return new PutItem(Crawls.normalise(info.getCrawlID()), key, url, discovered, refetchFrom,
+    return new PutItem(FrontierStore.normalise(info.getCrawlID()), key, url, discovered, refetchFrom,
         metadata, null);
   }
 

@@ -2,6 +2,11 @@ package dev.sieve.serve;
 
 import crawlercommons.urlfrontier.Urlfrontier.AckMessage;
 import crawlercommons.urlfrontier.Urlfrontier.URLItem;
+import dev.sieve.frontier.durable.Change;
+import dev.sieve.frontier.durable.Durability;
+import dev.sieve.frontier.queue.Counters;
+import dev.sieve.frontier.queue.FrontierStore;
+import dev.sieve.frontier.queue.PutResult;
 import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
@@ -141,7 +146,8 @@ final class PutUrlsCall implements StreamObserver<URLItem> {
         return null;
       }
       status[0] = AckMessage.Status.OK;
-      return durability.journaled() ? Change.put(put, now) : null;
+      return durability.journaled() ? Change.put(put.crawlId(), put.key(), put.url(), put.discovered(),
+          put.refetchFrom(), put.metadata(), now) : null;
     } catch (RuntimeException e) {
       counters.increment("put.failed");
       log.error("PutURLs: item {} failed: {}", PutItem.ackId(item), e.toString());

@@ -4,6 +4,16 @@ import static dev.sieve.frontier.redis.RedisConnection.asLong;
 import static dev.sieve.frontier.redis.RedisConnection.asString;
 
 import java.nio.charset.StandardCharsets;
+import dev.sieve.frontier.queue.CrawlSnapshot;
+import dev.sieve.frontier.queue.CrawlStore;
+import dev.sieve.frontier.queue.PutResult;
+import dev.sieve.frontier.queue.QueueStats;
+import dev.sieve.frontier.queue.QueuedUrl;
+import dev.sieve.frontier.queue.TakeLimits;
+import dev.sieve.frontier.queue.UrlPut;
+import dev.sieve.frontier.redis.RedisConnection.Script;
+import dev.sieve.frontier.redis.RedisConnection;
+import dev.sieve.frontier.redis.SharedSieve;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -37,7 +47,7 @@ final class RedisCrawl extends CrawlStore {
   }
 
   @Override
-  String id() {
+  public String id() {
     return id;
   }
 
@@ -68,19 +78,19 @@ final class RedisCrawl extends CrawlStore {
   }
 
   @Override
-  PutResult put(String key, String url, boolean discovered, long refetchFrom, byte[] metadata,
+  public PutResult put(String key, String url, boolean discovered, long refetchFrom, byte[] metadata,
       long now) {
     return putAll(List.of(new PutItem(id, key, url, discovered, refetchFrom, metadata, null)),
         now)[0];
   }
 
   @Override
-  PutResult[] putAll(List<PutItem> items, long now) {
+  public PutResult[] putAll(List<? extends UrlPut> items, long now) {
     PutResult[] results = new PutResult[items.size()];
     if (stale) {
       return results;
     }
-    List<List<PutItem>> byShard = new ArrayList<>();
+    List<List<UrlPut>> byShard = new ArrayList<>();
     List<List<Integer>> positions = new ArrayList<>();
     for (int s = 0; s < shards.size(); s++) {
       byShard.add(new ArrayList<>());
@@ -101,7 +111,7 @@ final class RedisCrawl extends CrawlStore {
   }
 
   @Override
-  Optional<QueuedUrl> status(String key, String url) {
+  public Optional<QueuedUrl> status(String key, String url) {
     List<?> out = shard(key).status(key, url);
     if (out == null) {
       return Optional.empty();
@@ -114,7 +124,7 @@ final class RedisCrawl extends CrawlStore {
   }
 
   @Override
-  int take(String key, TakeLimits limits, long now, List<QueuedUrl> out) {
+  public int take(String key, TakeLimits limits, long now, List<QueuedUrl> out) {
     if (key != null) {
       return takeFrom(shard(key), key, limits, now, out);
     }
@@ -147,7 +157,7 @@ final class RedisCrawl extends CrawlStore {
   }
 
   @Override
-  QueueStats stats(String key, long now) {
+  public QueueStats stats(String key, long now) {
     long[] sum = new long[5];
     for (RedisShard shard : key == null ? shards : List.of(shard(key))) {
       List<?> out = shard.call("read queue stats", RedisServeScripts.STATS,
@@ -160,18 +170,18 @@ final class RedisCrawl extends CrawlStore {
   }
 
   @Override
-  long deleteQueue(String key) {
+  public long deleteQueue(String key) {
     return shard(key).deleteQueue(key);
   }
 
   @Override
-  boolean control(String key, byte op, long value) {
-    if (op == Change.DELETE_QUEUE) {
+  public boolean control(String key, byte op, long value) {
+    if (op == CrawlStore.DELETE_QUEUE) {
       return deleteQueue(key) >= 0;
     }
     String field = switch (op) {
-      case Change.BLOCK -> "blocked";
-      case Change.DELAY -> "delay";
+      case CrawlStore.BLOCK -> "blocked";
+      case CrawlStore.DELAY -> "delay";
       default -> "limit";
     };
     List<?> out = shard(key).call("change queue " + key, RedisServeScripts.CONTROL, key, field,
@@ -180,7 +190,7 @@ final class RedisCrawl extends CrawlStore {
   }
 
   @Override
-  List<String> queueKeys(boolean includeInactive, long now) {
+  public List<String> queueKeys(boolean includeInactive, long now) {
     TreeSet<String> keys = new TreeSet<>();
     for (RedisShard shard : shards) {
       List<?> out = shard.call("list queues", RedisServeScripts.QUEUE_KEYS,
@@ -193,7 +203,7 @@ final class RedisCrawl extends CrawlStore {
   }
 
   @Override
-  List<QueuedUrl> list(String key, String filter, boolean ignoreCase, long start, long size) {
+  public List<QueuedUrl> list(String key, String filter, boolean ignoreCase, long start, long size) {
     List<QueuedUrl> urls = new ArrayList<>();
     long passed = 0;
     for (RedisShard shard : key == null ? shards : List.of(shard(key))) {
@@ -212,7 +222,7 @@ final class RedisCrawl extends CrawlStore {
   }
 
   @Override
-  long count(String key, String filter, boolean ignoreCase) {
+  public long count(String key, String filter, boolean ignoreCase) {
     long count = 0;
     for (RedisShard shard : key == null ? shards : List.of(shard(key))) {
       List<?> out = shard.call("count URLs", RedisServeScripts.LIST, key == null ? "" : key,
@@ -236,7 +246,7 @@ final class RedisCrawl extends CrawlStore {
 
   /** The URLs the shards' Sieves saw, and their rate weighted by what each saw. */
   @Override
-  Map<String, Long> filterStats() {
+  public Map<String, Long> filterStats() {
     long seen = 0;
     long bits = 0;
     int layers = 0;
@@ -253,7 +263,7 @@ final class RedisCrawl extends CrawlStore {
   }
 
   @Override
-  Map<String, Long> counters() {
+  public Map<String, Long> counters() {
     Map<String, Long> out = new TreeMap<>();
     for (RedisShard shard : shards) {
       shard.counters().forEach((name, value) -> out.merge(name, Long.parseLong(value), Long::sum));
@@ -262,7 +272,7 @@ final class RedisCrawl extends CrawlStore {
   }
 
   @Override
-  CrawlSnapshot snapshot(long now) {
+  public CrawlSnapshot snapshot(long now) {
     QueueStats totals = stats(null, now);
     Map<String, Long> filter = filterStats();
     return new CrawlSnapshot(id, totals.size(), totals.inFlight(), totals.queues(),

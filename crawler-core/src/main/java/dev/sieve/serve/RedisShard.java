@@ -1,5 +1,7 @@
 package dev.sieve.serve;
 
+import dev.sieve.frontier.queue.PutResult;
+import dev.sieve.frontier.queue.UrlPut;
 import static dev.sieve.frontier.redis.RedisConnection.asLong;
 import static dev.sieve.frontier.redis.RedisConnection.asString;
 
@@ -55,7 +57,7 @@ final class RedisShard {
    *
    * @param results filled at the items' positions {@code at}; left null when the shard is gone
    */
-  void put(List<PutItem> items, List<Integer> at, long now, PutResult[] results) {
+  void put(List<? extends UrlPut> items, List<Integer> at, long now, PutResult[] results) {
     List<Integer> todo = new ArrayList<>();
     for (int i = 0; i < items.size(); i++) {
       todo.add(i);
@@ -72,7 +74,7 @@ final class RedisShard {
       List<String> texts = new ArrayList<>(todo.size());
       List<List<String>> payloads = new ArrayList<>(todo.size());
       for (int i : todo) {
-        PutItem item = items.get(i);
+        UrlPut item = items.get(i);
         String salt = salts.get(item.key());
         texts.add(salt + " " + item.url());
         payloads.add(List.of(item.key(), item.url(), item.discovered() ? "1" : "0",
@@ -145,7 +147,7 @@ final class RedisShard {
    * Reads (creating the queues) the salts of the items' queues not known yet, in one call; false
    * when the shard is gone.
    */
-  private boolean learnSalts(List<PutItem> items, List<Integer> todo) {
+  private boolean learnSalts(List<? extends UrlPut> items, List<Integer> todo) {
     Set<String> unknown = new LinkedHashSet<>();
     for (int i : todo) {
       String key = items.get(i).key();

@@ -1,5 +1,7 @@
 package dev.sieve.serve;
 
+import dev.sieve.frontier.queue.CrawlStore;
+import dev.sieve.frontier.queue.FrontierStore;
 import static dev.sieve.frontier.redis.RedisConnection.asLong;
 import static dev.sieve.frontier.redis.RedisConnection.asString;
 
@@ -62,7 +64,7 @@ final class RedisStore extends FrontierStore {
   }
 
   @Override
-  boolean batchesPuts() {
+  public boolean batchesPuts() {
     return true;
   }
 
@@ -79,14 +81,13 @@ final class RedisStore extends FrontierStore {
     return "serve:{serve}:crawl:" + namespace;
   }
 
-  @Override
   ServeSettings settings() {
     return settings;
   }
 
   @Override
-  CrawlStore getOrCreate(String crawlId) {
-    String id = Crawls.normalise(crawlId);
+  public CrawlStore getOrCreate(String crawlId) {
+    String id = FrontierStore.normalise(crawlId);
     synchronized (this) {
       RedisCrawl crawl = known.get(id);
       if (crawl != null && !crawl.stale()) {
@@ -137,8 +138,8 @@ final class RedisStore extends FrontierStore {
   }
 
   @Override
-  Optional<RedisCrawl> get(String crawlId) {
-    String id = Crawls.normalise(crawlId);
+  public Optional<RedisCrawl> get(String crawlId) {
+    String id = FrontierStore.normalise(crawlId);
     String namespace = namespace(id);
     List<String> crawl;
     try {
@@ -161,8 +162,8 @@ final class RedisStore extends FrontierStore {
   }
 
   @Override
-  long delete(String crawlId) {
-    String id = Crawls.normalise(crawlId);
+  public long delete(String crawlId) {
+    String id = FrontierStore.normalise(crawlId);
     String namespace = namespace(id);
     List<?> out;
     try {
@@ -184,7 +185,7 @@ final class RedisStore extends FrontierStore {
   }
 
   @Override
-  List<RedisCrawl> all() {
+  public List<RedisCrawl> all() {
     List<String> members;
     try {
       members = new ArrayList<>(redis.redis.smembers(CRAWLS));
@@ -211,7 +212,7 @@ final class RedisStore extends FrontierStore {
   }
 
   @Override
-  synchronized void served(List<? extends CrawlStore> produced) {
+  public synchronized void served(List<? extends CrawlStore> produced) {
     for (CrawlStore crawl : produced) {
       RedisCrawl handle = known.remove(crawl.id());
       if (handle != null) {
@@ -221,7 +222,7 @@ final class RedisStore extends FrontierStore {
   }
 
   @Override
-  List<String> ids() {
+  public List<String> ids() {
     List<String> ids = new ArrayList<>();
     try {
       for (String namespace : redis.redis.smembers(CRAWLS)) {
@@ -246,23 +247,23 @@ final class RedisStore extends FrontierStore {
   }
 
   @Override
-  boolean active() {
+  public boolean active() {
     return !"0".equals(service("active"));
   }
 
   @Override
-  void active(boolean state) {
+  public void active(boolean state) {
     setService("active", state ? "1" : "0");
   }
 
   @Override
-  int defaultDelaySeconds() {
+  public int defaultDelaySeconds() {
     String delay = service("delay");
     return delay == null ? settings.queueDelaySeconds : Integer.parseInt(delay);
   }
 
   @Override
-  void defaultDelaySeconds(int seconds) {
+  public void defaultDelaySeconds(int seconds) {
     setService("delay", Integer.toString(seconds));
   }
 

@@ -1,6 +1,7 @@
 package dev.sieve.serve;
 
 import dev.sieve.frontier.FrontierSettings;
+import dev.sieve.frontier.queue.QueueSettings;
 import dev.sieve.settings.Check;
 import java.nio.file.Path;
 
@@ -48,6 +49,8 @@ public final class ServeSettings {
   /** {@code redis://HOST:PORT[/DB]} holding every crawl, shared by the nodes given it; or null. */
   public final String frontier;
   public final int nodeTtlSeconds;
+  /** Heap each crawl's pending URLs may take before they spill to disk. */
+  public final long pendingMemoryBytes;
 
   private ServeSettings(Builder b) {
     this.host = b.host;
@@ -64,6 +67,13 @@ public final class ServeSettings {
     this.checkpointSeconds = b.checkpointSeconds;
     this.frontier = b.frontier;
     this.nodeTtlSeconds = b.nodeTtlSeconds;
+    this.pendingMemoryBytes = b.pendingMemoryBytes;
+  }
+
+  /** What the engine needs of these settings to create a crawl. */
+  public QueueSettings queueSettings() {
+    return new QueueSettings(expectedUrls, falsePositiveRate, queueDelaySeconds,
+        pendingMemoryBytes, stateDir == null ? null : stateDir.resolve("spill"));
   }
 
   public static Builder builder() {
@@ -87,6 +97,7 @@ public final class ServeSettings {
     private int checkpointSeconds = DEFAULT_CHECKPOINT_SECONDS;
     private String frontier;
     private int nodeTtlSeconds = DEFAULT_NODE_TTL_SECONDS;
+    private long pendingMemoryBytes = FrontierSettings.DEFAULT_PENDING_MEMORY_BYTES;
 
     private Builder() {}
 
@@ -151,6 +162,15 @@ public final class ServeSettings {
       return this;
     }
 
+    /**
+     * Heap each crawl's pending URLs may take (a few bytes per URL) before the oldest spill to
+     * disk: inside the state directory, or a temporary one.
+     */
+    public Builder pendingMemoryBytes(long pendingMemoryBytes) {
+      this.pendingMemoryBytes = pendingMemoryBytes;
+      return this;
+    }
+
     public Builder nodeTtlSeconds(int nodeTtlSeconds) {
       this.nodeTtlSeconds = nodeTtlSeconds;
       return this;
@@ -170,6 +190,7 @@ public final class ServeSettings {
       Check.positive("max metadata bytes", maxMetadataBytes);
       Check.positive("--checkpoint-interval", checkpointSeconds);
       Check.positive("node TTL seconds", nodeTtlSeconds);
+      Check.positive("--pending-memory", pendingMemoryBytes);
       if (frontier != null && !frontier.strip().matches("redis://[^/,]+(/\\d*)?")
           && !frontier.strip().matches("redis-cluster://[^/]+")) {
         throw new IllegalArgumentException("--frontier (" + frontier

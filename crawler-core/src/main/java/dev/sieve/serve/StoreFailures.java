@@ -1,5 +1,6 @@
 package dev.sieve.serve;
 
+import dev.sieve.frontier.queue.Counters;
 import io.grpc.ForwardingServerCallListener.SimpleForwardingServerCallListener;
 import io.grpc.Metadata;
 import io.grpc.ServerCall;

@@ -1,17 +1,18 @@
 package dev.sieve.serve;
 
-import crawlercommons.urlfrontier.Urlfrontier;
 import crawlercommons.urlfrontier.Urlfrontier.CountUrlParams;
 import crawlercommons.urlfrontier.Urlfrontier.ListUrlParams;
 import crawlercommons.urlfrontier.Urlfrontier.URLItem;
 import crawlercommons.urlfrontier.Urlfrontier.URLStatusRequest;
+import crawlercommons.urlfrontier.Urlfrontier;
+import dev.sieve.frontier.queue.Counters;
+import dev.sieve.frontier.queue.FrontierStore;
+import dev.sieve.frontier.queue.QueuedUrl;
 import dev.sieve.url.Url;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
-import java.util.function.Predicate;
 
 /**
  * GetURLStatus, ListURLs and CountURLs. Pending URLs are answered from their queues; a completed
@@ -34,23 +35,23 @@ final class UrlQueries {
     String url = request.getUrl();
     Optional<Url> parsed = Url.parse(url);
     if (url.isBlank() || parsed.isEmpty()) {
-      Replies.fail(responses, counters, Status.INVALID_ARGUMENT,
+      Protos.fail(responses, counters, Status.INVALID_ARGUMENT,
           "GetURLStatus: URL '" + url + "' is not an absolute http(s) URL");
       return;
     }
     String key = request.getKey().isEmpty() ? PutItem.defaultKey(parsed.get()) : request.getKey();
-    String crawlId = Crawls.normalise(request.getCrawlID());
+    String crawlId = FrontierStore.normalise(request.getCrawlID());
     Optional<QueuedUrl> state = crawls.get(crawlId).flatMap(crawl -> crawl.status(key, url));
     if (state.isEmpty()) {
-      Replies.fail(responses, counters, Status.NOT_FOUND,
+      Protos.fail(responses, counters, Status.NOT_FOUND,
           "GetURLStatus: " + url + " is not in queue '" + key + "' of crawl '" + crawlId + "'");
       return;
     }
-    Replies.reply(responses, Protos.known(crawlId, state.get()));
+    Protos.reply(responses, Protos.known(crawlId, state.get()));
   }
 
   void list(ListUrlParams request, StreamObserver<URLItem> responses) {
-    String crawlId = Crawls.normalise(request.getCrawlID());
+    String crawlId = FrontierStore.normalise(request.getCrawlID());
     long size = request.getSize() == 0 ? 100 : Math.min(request.getSize(), settings.maxUrlsPerCall);
     List<QueuedUrl> urls = crawls.get(crawlId)
         .map(crawl -> crawl.list(keyOrNull(request.getKey()), request.getFilter(),
@@ -67,22 +68,10 @@ final class UrlQueries {
         .map(crawl -> crawl.count(keyOrNull(request.getKey()), request.getFilter(),
             request.getIgnoreCase()))
         .orElse(0L);
-    Replies.reply(responses, Urlfrontier.Long.newBuilder().setValue(count).build());
+    Protos.reply(responses, Urlfrontier.Long.newBuilder().setValue(count).build());
   }
 
   private static String keyOrNull(String key) {
     return key.isEmpty() ? null : key;
-  }
-
-  /** Matches URLs containing {@code text} (all when blank), optionally ignoring case. */
-  static Predicate<String> filter(String text, boolean ignoreCase) {
-    if (text.isBlank()) {
-      return url -> true;
-    }
-    if (ignoreCase) {
-      String lower = text.toLowerCase(Locale.ROOT);
-      return url -> url.toLowerCase(Locale.ROOT).contains(lower);
-    }
-    return url -> url.contains(text);
   }
 }

@@ -10,6 +10,9 @@ import crawlercommons.urlfrontier.Urlfrontier.DeleteCrawlMessage;
 import crawlercommons.urlfrontier.Urlfrontier.GetParams;
 import crawlercommons.urlfrontier.Urlfrontier.URLItem;
 import crawlercommons.urlfrontier.Urlfrontier.URLStatusRequest;
+import dev.sieve.files.RecordLog;
+import dev.sieve.frontier.durable.Change;
+import dev.sieve.frontier.durable.DurableStateException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -121,7 +124,8 @@ class DurableServeTest {
     // A record cut short, as a crash in the middle of a write leaves it.
     Files.write(journal, new byte[] {Change.PUT, 100, 1, 2, 3}, StandardOpenOption.APPEND);
 
-    assertThat(ServeJournal.replay(journal, (type, payload) -> { })).isEqualTo(2);
+    assertThat(RecordLog.replay(journal, Change::known, (type, payload, offset) -> { }).records())
+        .isEqualTo(2);
     try (ServeFixture second = serve(crashed)) {
       assertThat(second.getAll(60)).containsExactlyInAnyOrder("http://a.test/1", "http://a.test/2");
     }
@@ -136,7 +140,7 @@ class DurableServeTest {
     bytes[5] ^= 0x20; // inside the first of two records
     Files.write(journal, bytes);
 
-    assertThatThrownBy(() -> serve(crashed)).isInstanceOf(ServeStateException.class)
+    assertThatThrownBy(() -> serve(crashed)).isInstanceOf(DurableStateException.class)
         .hasMessageContaining(journal.getFileName().toString())
         .hasMessageContaining("bad checksum");
   }
@@ -145,7 +149,7 @@ class DurableServeTest {
   void secondServeOnTheSameDirectory_isRefused() throws Exception {
     Path dir = tmp.resolve("state");
     try (ServeFixture first = serve(dir)) {
-      assertThatThrownBy(() -> serve(dir)).isInstanceOf(ServeStateException.class)
+      assertThatThrownBy(() -> serve(dir)).isInstanceOf(DurableStateException.class)
           .hasMessage("state directory " + dir + " is in use by another serve");
       assertThat(first.put(ServeFixture.discovered("http://a.test/1")))
           .extracting(AckMessage::getStatus).containsExactly(AckMessage.Status.OK);

@@ -10,7 +10,6 @@ import crawlercommons.urlfrontier.Urlfrontier.URLItem;
 import dev.sieve.app.Main;
 import dev.sieve.app.Units;
 import dev.sieve.frontier.FrontierSettings;
-import dev.sieve.serve.ExactSetBaseline;
 import dev.sieve.serve.FrontierServer;
 import dev.sieve.serve.ServeSettings;
 import io.grpc.ManagedChannel;
@@ -19,6 +18,7 @@ import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import io.grpc.stub.StreamObserver;
@@ -35,7 +35,7 @@ import picocli.CommandLine.Option;
  * {@code bench serve}: streams N discovered URLs over Q queues (a fraction of them repeats of
  * earlier ones) through the URL Frontier gRPC API over loopback into {@code serve}, then drains it
  * (GetURLs, and each URL acked as known, never refetched); then the same into the exact-set
- * baseline ({@link ExactSetBaseline}). Prints put/s, put p99 latency, drain (get+ack) URLs/s and
+ * baseline ({@link FrontierServer#startExactSetBaseline}). Prints put/s, put p99 latency, drain (get+ack) URLs/s and
  * the server's live heap per distinct URL after the puts and after the drain, side by side. Server
  * and client run in this JVM and share its cores; the heap is measured after a full GC, less what
  * was live before the first put. Distinct URL {@code u} is {@code
@@ -76,6 +76,17 @@ final class BenchServeCommand implements Callable<Integer> {
           + " are measured compiled (default ${DEFAULT-VALUE}; 0: none).")
   long warmup;
 
+  @Option(names = "--pending-memory",
+      defaultValue = "" + FrontierSettings.DEFAULT_PENDING_MEMORY_BYTES, paramLabel = "BYTES",
+      description = "Heap each service's pending URLs may take before they spill to a temporary"
+          + " directory (default ${DEFAULT-VALUE}).")
+  long pendingMemory;
+
+  @Option(names = "--baseline", negatable = true, defaultValue = "true", fallbackValue = "true",
+      description = "Run the exact-set baseline too (default); --no-baseline for more URLs than"
+          + " its exact set fits in the heap.")
+  boolean baseline;
+
   @Option(names = "--fpp", defaultValue = FrontierSettings.DEFAULT_FALSE_POSITIVE_RATE,
       paramLabel = "P", description = "The Sieve's false-positive rate (default ${DEFAULT-VALUE}).")
   double fpp;
@@ -89,7 +100,7 @@ final class BenchServeCommand implements Callable<Integer> {
   /** What one service did: its put and drain phases and its live heap after each. */
   record Result(long urls, long created, long seen, long failed, double putSeconds, double putCpu,
       double putP99, long drained, double drainSeconds, double drainCpu, double ackP99,
-      long heapAfterPut, long heapAfterDrain) {}
+      long heapAfterPut, long heapAfterDrain, long diskAfterPut) {}
 
   /** CPU seconds used so far by servers outside this JVM (the Redis of {@code --redis}). */
   DoubleSupplier serverCpu = () -> 0;
@@ -106,7 +117,8 @@ final class BenchServeCommand implements Callable<Integer> {
         : streams <= 0 ? "--streams (" + streams + ") must be > 0"
         : window <= 0 ? "--window (" + window + ") must be > 0"
         : warmup < 0 ? "--warmup (" + warmup + ") must be >= 0"
-        : !(fpp > 0 && fpp < 1) ? "--fpp (" + fpp + ") must be in (0, 1)" : null;
+        : !(fpp > 0 && fpp < 1) ? "--fpp (" + fpp + ") must be in (0, 1)"
+        : pendingMemory <= 0 ? "--pending-memory (" + pendingMemory + ") must be > 0" : null;
     if (misuse != null) {
       throw new CommandLine.ParameterException(spec.commandLine(), misuse);
     }
@@ -116,7 +128,8 @@ final class BenchServeCommand implements Callable<Integer> {
             + " queues, %d PutURLs stream(s), window %d; client and server in this JVM over"
             + " loopback gRPC, %d cores shared%n", urls, distinct, duplicates * 100, queues,
         streams, window, Runtime.getRuntime().availableProcessors());
-    ServeSettings.Builder settings = ServeSettings.builder().port(0).falsePositiveRate(fpp);
+    ServeSettings.Builder settings = ServeSettings.builder().port(0).falsePositiveRate(fpp)
+        .pendingMemoryBytes(pendingMemory);
     if (redis != null) {
       return BenchServeRedis.compare(this, redis, settings.expectedUrls(distinct), distinct);
     }
@@ -125,11 +138,18 @@ final class BenchServeCommand implements Callable<Integer> {
     Starter sieveServe = s -> FrontierServer.start(s, Clock.systemUTC(), null);
     if (warmup > 0) {
       run("warm-up: Sieve serve", sieveSettings, sieveServe, Math.min(warmup, urls));
-      run("warm-up: exact-set baseline", exactSettings, ExactSetBaseline::start,
-          Math.min(warmup, urls));
+      if (baseline) {
+        run("warm-up: exact-set baseline", exactSettings, FrontierServer::startExactSetBaseline,
+            Math.min(warmup, urls));
+      }
     }
     Result sieve = run("Sieve serve", sieveSettings, sieveServe, urls);
-    Result exact = run("exact-set baseline", exactSettings, ExactSetBaseline::start, urls);
+    Result exact = baseline
+        ? run("exact-set baseline", exactSettings, FrontierServer::startExactSetBaseline, urls)
+        : null;
+    if (exact == null) {
+      return report(out, sieve, distinct);
+    }
     out.println();
     Table table = Table.of(out, -30, 22, 22, 15);
     table.row("", "Sieve serve", "exact-set baseline", "Sieve/baseline");
@@ -155,9 +175,28 @@ final class BenchServeCommand implements Callable<Integer> {
         perUrl(exact.heapAfterDrain, distinct), ratio(sieve.heapAfterDrain, exact.heapAfterDrain));
     table.row("heap after drain", Units.bytes(sieve.heapAfterDrain),
         Units.bytes(exact.heapAfterDrain), "");
+    table.row("spilled after puts, per URL", perUrl(sieve.diskAfterPut, distinct),
+        perUrl(exact.diskAfterPut, distinct), "");
     boolean ok = sieve.failed == 0 && exact.failed == 0 && sieve.drained == sieve.created
         && exact.drained == exact.created && exact.created == distinct;
     table.row("result", ok ? "OK" : "FAILED", "", "");
+    return ok ? 0 : 1;
+  }
+
+  /** The Sieve service's figures alone (--no-baseline); 0 when every URL came back once. */
+  private int report(PrintStream out, Result sieve, long distinct) {
+    out.println();
+    Table table = Table.of(out, -30, 22);
+    table.row("", "Sieve serve");
+    table.row("created / dropped as seen", sieve.created + " / " + sieve.seen);
+    table.row("puts/s", Table.rate(urls / sieve.putSeconds));
+    table.row("CPU per put (both sides)", micros(sieve.putCpu / urls));
+    table.row("gets+acks/s (drain)", Table.rate(sieve.drained / sieve.drainSeconds));
+    table.row("heap after puts, per URL", perUrl(sieve.heapAfterPut, distinct));
+    table.row("spilled after puts, per URL", perUrl(sieve.diskAfterPut, distinct));
+    table.row("heap after drain, per URL", perUrl(sieve.heapAfterDrain, distinct));
+    boolean ok = sieve.failed == 0 && sieve.drained == sieve.created && sieve.created == distinct;
+    table.row("result", ok ? "OK" : "FAILED");
     return ok ? 0 : 1;
   }
 
@@ -226,20 +265,24 @@ final class BenchServeCommand implements Callable<Integer> {
       out.printf(Locale.ROOT, "%s: put %,d in %.1f s, %,d created, %,d seen, %,d failed%n", name,
           count, put.seconds(), created, seen, failed);
       long afterPut = liveHeap() - before;
+      long diskAfterPut = server.spilledBytes();
       Latencies ackLatencies = new Latencies();
       PutStream acks = new PutStream(channel, window, ackLatencies);
       long started = Timing.start();
       cpu = cpuSeconds() + serverCpu.getAsDouble();
-      long drained = drain(channel, acks, created);
+      long[] twice = {0};
+      long drained = drain(channel, acks, created, twice);
       acks.finish();
       double drainSeconds = Timing.secondsSince(started);
       double drainCpu = cpuSeconds() + serverCpu.getAsDouble() - cpu;
       failed += acks.failed.get();
-      out.printf(Locale.ROOT, "%s: drained %,d in %.1f s%n", name, drained, drainSeconds);
+      out.printf(Locale.ROOT, "%s: drained %,d in %.1f s, %,d handed out twice%n", name, drained,
+          drainSeconds, twice[0]);
+      failed += twice[0];
       long afterDrain = liveHeap() - before;
       return new Result(count, created, seen, failed, put.seconds(), putCpu,
           putLatencies.percentileMillis(0.99), drained, drainSeconds, drainCpu,
-          ackLatencies.percentileMillis(0.99), afterPut, afterDrain);
+          ackLatencies.percentileMillis(0.99), afterPut, afterDrain, diskAfterPut);
     } finally {
       for (ManagedChannel open : channels) {
         open.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
@@ -262,10 +305,12 @@ final class BenchServeCommand implements Callable<Integer> {
   }
 
   /** Gets every pending URL and acks it as completed; returns how many came. */
-  private static long drain(ManagedChannel channel, PutStream acks, long expected)
+  private long drain(ManagedChannel channel, PutStream acks, long expected, long[] twice)
       throws InterruptedException {
     GetParams all = GetParams.newBuilder().setDelayRequestable(3_600).build();
     long drained = 0;
+    // Which distinct URLs came back (u, from its host and page numbers): a second is counted.
+    BitSet handed = new BitSet();
     while (drained < expected) {
       long got = 0;
       BlockingQueue<URLInfo> answers = new LinkedBlockingQueue<>();
@@ -287,6 +332,9 @@ final class BenchServeCommand implements Callable<Integer> {
         }
       });
       for (URLInfo url = answers.take(); url != END; url = answers.take(), got++) {
+        if (!first(handed, url.getUrl())) {
+          twice[0]++;
+        }
         acks.send(URLItem.newBuilder().setKnown(KnownURLItem.newBuilder().setInfo(url)
             .setRefetchableFromDate(0)).build());
       }
@@ -297,6 +345,19 @@ final class BenchServeCommand implements Callable<Integer> {
       }
     }
     return drained;
+  }
+
+  /** Marks distinct URL {@code u} of {@link #url} handed out; false if it already was. */
+  private boolean first(BitSet handed, String url) {
+    int host = url.indexOf('.');
+    int page = url.indexOf("/page/") + 6;
+    long u = Long.parseLong(url, page, url.indexOf('.', page), 10) * queues
+        + Long.parseLong(url, 8, host, 10);
+    if (u > Integer.MAX_VALUE || handed.get((int) u)) {
+      return u > Integer.MAX_VALUE;
+    }
+    handed.set((int) u);
+    return true;
   }
 
   /** The URL put as item {@code i}: a new one, or a repeat of an earlier one. */

@@ -1,13 +1,14 @@
 package dev.sieve.frontier.local;
 
 import dev.sieve.frontier.Frontier;
+import dev.sieve.frontier.queue.IndexedHeap;
 import dev.sieve.frontier.spill.PendingQueue;
 
 /**
  * The pending URLs of one politeness key (a host by default) and its schedule: when it may be
  * fetched next and how many fetches are in flight. Guarded by the {@link Frontier}'s lock.
  */
-final class HostQueue {
+final class HostQueue implements IndexedHeap.Slotted {
   final String key;
   final PendingQueue pending;
   /** Ticker time before which no new fetch of this host may start. */
@@ -17,7 +18,7 @@ final class HostQueue {
   long admitted;
   /** The delay between fetches of this host, in nanos; robots.txt Crawl-delay may raise it. */
   long delayNanos;
-  /** The host's slot in the frontier's {@link ReadyHeap}, or -1 when it is not in line. */
+  /** The host's slot in the frontier's ready {@link IndexedHeap}, or -1 when it is not in line. */
   int heapIndex = -1;
   /** Set when the host is skipped (e.g. Crawl-delay above the maximum): nothing more is leased. */
   boolean skipped;
@@ -35,5 +36,15 @@ final class HostQueue {
 
   boolean eligible(int perHost) {
     return !skipped && !pending.isEmpty() && inFlight < perHost;
+  }
+
+  @Override
+  public int heapSlot() {
+    return heapIndex;
+  }
+
+  @Override
+  public void heapSlot(int slot) {
+    heapIndex = slot;
   }
 }

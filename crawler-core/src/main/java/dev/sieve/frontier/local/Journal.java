@@ -127,17 +127,8 @@ final class Journal implements FrontierLog, Closeable {
     if (body != null) {
       payload.put(body);
     }
-    ByteBuffer header = ByteBuffer.allocate(1 + PendingCodec.varintSize(length));
-    header.put(type);
-    PendingCodec.putVarint(header, length);
-    crc.reset();
-    crc.update(type);
-    crc.update(payload.array());
     try {
-      out.write(header.array());
-      out.write(payload.array());
-      int sum = (int) crc.getValue();
-      out.write(new byte[] {(byte) (sum >>> 24), (byte) (sum >>> 16), (byte) (sum >>> 8), (byte) sum});
+      RecordLog.write(out, crc, type, payload.array());
       records++;
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write journal " + file + ": " + e.getMessage(), e);

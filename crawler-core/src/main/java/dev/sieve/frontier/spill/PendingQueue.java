@@ -1,10 +1,8 @@
 package dev.sieve.frontier.spill;
 
 import dev.sieve.frontier.Lease;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
-import java.util.Set;
+import java.util.Arrays;
 
 /**
  * The pending URLs of one politeness key, first in first out, held compactly ({@link
@@ -25,23 +23,23 @@ import java.util.Set;
 public final class PendingQueue {
   private static final int HEAD_SLACK = 32;
 
-  private final String key;
-  private final PendingStore store;
+  final String key;
+  final PendingStore store;
 
-  private byte[] head;
-  private int headPos;
-  private int headEnd;
-  private int headCount;
+  byte[] head;
+  int headPos;
+  int headEnd;
+  int headCount;
 
   /** A ring of runs, two longs each ({@link RunPointer#pointer}, {@link RunPointer#progress}). */
-  private long[] runs;
-  private int runFirst;
-  private int runCount;
-  private long runEntries;
+  long[] runs;
+  int runFirst;
+  int runCount;
+  long runEntries;
 
-  private byte[] tail;
-  private int tailEnd;
-  private int tailCount;
+  byte[] tail;
+  int tailEnd;
+  int tailCount;
 
   PendingQueue(String key, PendingStore store) {
     this.key = key;
@@ -53,7 +51,14 @@ public final class PendingQueue {
   }
 
   public void addLast(Lease lease) {
-    byte[] entry = PendingCodec.encode(lease);
+    addLastEntry(PendingCodec.encode(lease));
+  }
+
+  /**
+   * Appends an entry in a form of the caller's ({@code serve}'s URLs are not {@link Lease}s): the
+   * queue keeps, spills and returns its bytes as they are.
+   */
+  public void addLastEntry(byte[] entry) {
     int need = PendingCodec.varintSize(entry.length) + entry.length;
     if (tail == null || tail.length - tailEnd < need) {
       int capacity = tail == null ? 0 : tail.length;
@@ -72,7 +77,11 @@ public final class PendingQueue {
   }
 
   public void addFirst(Lease lease) {
-    byte[] entry = PendingCodec.encode(lease);
+    addFirstEntry(PendingCodec.encode(lease));
+  }
+
+  /** Prepends an entry in a form of the caller's, as {@link #addLastEntry} appends one. */
+  public void addFirstEntry(byte[] entry) {
     int need = PendingCodec.varintSize(entry.length) + entry.length;
     if (head == null || headPos < need) {
       int live = headEnd - headPos;
@@ -106,13 +115,72 @@ public final class PendingQueue {
     int length = PendingCodec.readVarint(head, headPos);
     int at = headPos + PendingCodec.varintSize(length);
     Lease lease = PendingCodec.decode(head, at, length, key);
-    headPos = at + length;
+    advance(at + length);
+    return lease;
+  }
+
+  /**
+   * Removes and returns the first entry's bytes (as {@link #addLastEntry} took them), or null when
+   * empty; fails as {@link #pollFirst} does.
+   */
+  public byte[] pollFirstEntry() {
+    if (headCount == 0 && !fillHead()) {
+      return null;
+    }
+    int length = PendingCodec.readVarint(head, headPos);
+    int at = headPos + PendingCodec.varintSize(length);
+    byte[] entry = Arrays.copyOfRange(head, at, at + length);
+    advance(at + length);
+    return entry;
+  }
+
+  private void advance(int next) {
+    headPos = next;
     headCount--;
     store.entriesChanged(-1);
     if (headCount == 0) {
       dropHead();
     }
-    return lease;
+  }
+
+  /** Receives entries in order: {@code bytes[offset, offset + length)}, not to be kept. */
+  public interface EntryVisitor {
+    void visit(byte[] bytes, int offset, int length);
+  }
+
+  /**
+   * Hands every entry to {@code visitor} in queue order without taking any: the head, each
+   * spilled run (read back, chunk by chunk), the tail.
+   *
+   * @throws java.io.UncheckedIOException when a spilled chunk cannot be read or is corrupt
+   */
+  public void forEachEntry(EntryVisitor visitor) {
+    visitEntries(head, headPos, headEnd, visitor);
+    SegmentFiles files = store.files();
+    for (int i = 0; i < runCount; i++) {
+      int slot = 2 * ((runFirst + i) % (runs.length / 2));
+      long position = runs[slot];
+      int left = RunPointer.entriesOf(runs[slot + 1]);
+      int bytes = RunPointer.nextChunkBytesOf(runs[slot + 1]);
+      while (left > 0) {
+        byte[] chunk = files.readChunk(position, bytes, key.hashCode(), left);
+        visitEntries(chunk, ChunkFormat.HEADER_BYTES, chunk.length, visitor);
+        left -= ChunkFormat.chunkEntries(chunk);
+        position = RunPointer.pointer(RunPointer.segmentOf(position),
+            RunPointer.offsetOf(position) + bytes);
+        bytes = ChunkFormat.chunkNextBytes(chunk);
+      }
+    }
+    visitEntries(tail, 0, tailEnd, visitor);
+  }
+
+  private static void visitEntries(byte[] bytes, int from, int to, EntryVisitor visitor) {
+    for (int at = from; bytes != null && at < to; ) {
+      int length = PendingCodec.readVarint(bytes, at);
+      at += PendingCodec.varintSize(length);
+      visitor.visit(bytes, at, length);
+      at += length;
+    }
   }
 
   private boolean fillHead() {
@@ -204,7 +272,7 @@ public final class PendingQueue {
 
   // ---- Runs ----
 
-  private void addRun(long position, long progress, boolean first) {
+  void addRun(long position, long progress, boolean first) {
     int capacity = runs == null ? 0 : runs.length / 2;
     if (runCount == capacity) {
       long[] grown = new long[2 * Math.max(2, capacity * 2)];
@@ -281,108 +349,6 @@ public final class PendingQueue {
     addRun(position, progress, true);
     runEntries += headCount;
     dropHead();
-  }
-
-  // ---- State ----
-
-  /**
-   * Writes the queue in order: key, head entries, runs (references into segment files, whose ids
-   * go to {@code segments}), tail entries.
-   */
-  void writeState(DataOutputStream out, Set<Integer> segments) throws IOException {
-    out.writeUTF(key);
-    writeEntries(out, headCount, head, headPos, headEnd);
-    out.writeInt(runCount);
-    for (int i = 0; i < runCount; i++) {
-      int slot = 2 * ((runFirst + i) % (runs.length / 2));
-      int segment = RunPointer.segmentOf(runs[slot]);
-      segments.add(segment);
-      out.writeInt(segment);
-      out.writeLong(RunPointer.offsetOf(runs[slot]));
-      out.writeInt(RunPointer.entriesOf(runs[slot + 1]));
-      out.writeInt(RunPointer.nextChunkBytesOf(runs[slot + 1]));
-    }
-    writeEntries(out, tailCount, tail, 0, tailEnd);
-  }
-
-  private static void writeEntries(DataOutputStream out, int count, byte[] bytes, int from, int to)
-      throws IOException {
-    out.writeInt(count);
-    out.writeInt(to - from);
-    if (to > from) {
-      out.write(bytes, from, to - from);
-    }
-  }
-
-  /**
-   * Reads a queue written by {@link #writeState}; its runs are not yet retained in segment files,
-   * see {@link #retainRuns}. Bad data is an IOException naming the queue and the problem.
-   */
-  static PendingQueue readState(DataInputStream in, PendingStore store, Set<Integer> segments)
-      throws IOException {
-    PendingQueue queue = new PendingQueue(in.readUTF(), store);
-    queue.headCount = readCount(in, queue.key, "head");
-    queue.head = queue.readEntries(in, queue.headCount, "head");
-    queue.headEnd = queue.head == null ? 0 : queue.head.length;
-    int runCount = readCount(in, queue.key, "run");
-    for (int i = 0; i < runCount; i++) {
-      int segment = in.readInt();
-      long offset = in.readLong();
-      int entries = in.readInt();
-      int nextBytes = in.readInt();
-      if (segment < 0 || offset < 0 || entries < 1 || nextBytes < ChunkFormat.HEADER_BYTES) {
-        throw new IOException("pending state: queue '" + queue.key + "': bad run (segment "
-            + segment + ", offset " + offset + ", " + entries + " entries, chunk " + nextBytes
-            + " bytes)");
-      }
-      segments.add(segment);
-      queue.addRun(RunPointer.pointer(segment, offset),
-          RunPointer.progress(entries, nextBytes), false);
-      queue.runEntries += entries;
-    }
-    queue.tailCount = readCount(in, queue.key, "tail");
-    queue.tail = queue.readEntries(in, queue.tailCount, "tail");
-    queue.tailEnd = queue.tail == null ? 0 : queue.tail.length;
-    store.entriesChanged(queue.size());
-    return queue;
-  }
-
-  private static int readCount(DataInputStream in, String key, String what) throws IOException {
-    int count = in.readInt();
-    if (count < 0) {
-      throw new IOException("pending state: queue '" + key + "': " + what + " count " + count
-          + " is negative");
-    }
-    return count;
-  }
-
-  private byte[] readEntries(DataInputStream in, int count, String what) throws IOException {
-    int bytes = in.readInt();
-    if (bytes < 0 || bytes > (1 << 30) || (count == 0) != (bytes == 0)) {
-      throw new IOException("pending state: queue '" + key + "': " + what + " of " + count
-          + " entries in " + bytes + " bytes");
-    }
-    if (bytes == 0) {
-      return null;
-    }
-    byte[] entries = new byte[bytes];
-    in.readFully(entries);
-    int found = PendingCodec.countEntries(entries);
-    if (found != count) {
-      throw new IOException("pending state: queue '" + key + "': " + what + " entries are malformed"
-          + " (expected " + count + ")");
-    }
-    store.memoryChanged(PendingStore.arrayBytes(entries));
-    return entries;
-  }
-
-  /** Checks the runs read by {@link #readState} against their files and marks them live. */
-  void retainRuns(SegmentFiles files) throws IOException {
-    for (int i = 0; i < runCount; i++) {
-      int slot = 2 * ((runFirst + i) % (runs.length / 2));
-      files.checkInside(runs[slot], RunPointer.nextChunkBytesOf(runs[slot + 1]));
-      files.retain(RunPointer.segmentOf(runs[slot]));
-    }
   }
 
   /** Runs spilled, for tests. */

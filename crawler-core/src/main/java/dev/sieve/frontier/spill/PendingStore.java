@@ -122,6 +122,14 @@ public final class PendingStore {
     return queue;
   }
 
+  /** Drops {@code queue}'s URLs (its spilled runs released) and the queue itself. */
+  public void remove(PendingQueue queue) {
+    queue.clear();
+    if (queues.remove(queue)) {
+      memoryChanged(-(HOST_OVERHEAD + queue.key().length()));
+    }
+  }
+
   /** The queues, in the order they were made. */
   public List<PendingQueue> queues() {
     return Collections.unmodifiableList(queues);
@@ -274,7 +282,7 @@ public final class PendingStore {
     out.writeInt(queues.size());
     Set<Integer> segments = new HashSet<>();
     for (PendingQueue queue : queues) {
-      queue.writeState(out, segments);
+      QueueState.write(queue, out, segments);
     }
     out.writeInt(MAGIC);
     if (files != null) {
@@ -328,7 +336,7 @@ public final class PendingStore {
     PendingStore store = new PendingStore(null, dir == null ? Long.MAX_VALUE : memoryBudgetBytes);
     Set<Integer> segments = new HashSet<>();
     for (int i = 0; i < count; i++) {
-      store.add(PendingQueue.readState(in, store, segments));
+      store.add(QueueState.read(in, store, segments));
     }
     if (in.readInt() != MAGIC) {
       throw new IOException("pending state: no end marker after " + count + " queues");
@@ -342,7 +350,7 @@ public final class PendingStore {
     }
     store.files = SegmentFiles.restore(dir, segmentBytes, segments, nextId);
     for (PendingQueue queue : store.queues) {
-      queue.retainRuns(store.files);
+      QueueState.retainRuns(queue, store.files);
     }
     return store;
   }

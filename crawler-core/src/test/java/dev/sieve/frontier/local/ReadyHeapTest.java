@@ -2,6 +2,7 @@ package dev.sieve.frontier.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sieve.frontier.queue.IndexedHeap;
 import dev.sieve.frontier.spill.PendingStore;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -13,7 +14,7 @@ class ReadyHeapTest {
   @Test
   void randomAddsRemovesAndPolls_alwaysYieldTheSoonestHost() {
     Random random = new Random(11);
-    ReadyHeap heap = new ReadyHeap();
+    IndexedHeap<HostQueue> heap = HostSchedule.readyHeap();
     List<HostQueue> inLine = new ArrayList<>();
     List<HostQueue> all = new ArrayList<>();
     for (int i = 0; i < 200; i++) {

@@ -1,0 +1,142 @@
+package dev.sieve.frontier.durable;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import dev.sieve.frontier.queue.CrawlSpace;
+import dev.sieve.frontier.queue.CrawlStore;
+import dev.sieve.frontier.queue.Crawls;
+import dev.sieve.frontier.queue.FrontierStore;
+
+/**
+ * One change to the service's state as the journal keeps it: its record type and payload. Replayed
+ * in order over the checkpoint it follows, the changes rebuild the state, because each is applied
+ * as it was the first time (a put with the time it was taken at; the Sieve restored bit for bit
+ * answers as it did).
+ */
+public record Change(byte type, byte[] payload) {
+  public static final byte PUT = 'P';
+  static final byte QUEUE = 'Q';
+  static final byte DELETE_CRAWL = 'X';
+  static final byte SERVICE = 'G';
+
+  /**
+   * Service switches, as the {@code op} of SERVICE records (a QUEUE record's op is one of {@link
+   * CrawlStore#control}'s).
+   */
+  public static final byte ACTIVE = 'A';
+  public static final byte DEFAULT_DELAY = 'd';
+
+  /** Whether {@code type} is a record type of the service's journal. */
+  public static boolean known(int type) {
+    return type == PUT || type == QUEUE || type == DELETE_CRAWL || type == SERVICE;
+  }
+
+  /** A put as {@link CrawlStore#put} took it, into crawl {@code crawlId} at {@code now}. */
+  public static Change put(String crawlId, String key, String url, boolean discovered,
+      long refetchFrom, byte[] metadata, long now) {
+    return write(PUT, out -> {
+      out.writeUTF(crawlId);
+      out.writeUTF(key);
+      out.writeUTF(url);
+      out.writeBoolean(discovered);
+      out.writeLong(refetchFrom);
+      out.writeLong(now);
+      writeBytes(out, metadata);
+    });
+  }
+
+  /** A queue control, {@code op} one of {@link CrawlStore#control}'s. */
+  public static Change queue(String crawlId, String key, byte op, long value) {
+    return write(QUEUE, out -> {
+      out.writeUTF(FrontierStore.normalise(crawlId));
+      out.writeUTF(key);
+      out.writeByte(op);
+      out.writeLong(value);
+    });
+  }
+
+  public static Change deleteCrawl(String crawlId) {
+    return write(DELETE_CRAWL, out -> out.writeUTF(FrontierStore.normalise(crawlId)));
+  }
+
+  /** A service switch, {@code op} {@link #ACTIVE} or {@link #DEFAULT_DELAY}. */
+  public static Change service(byte op, long value) {
+    return write(SERVICE, out -> {
+      out.writeByte(op);
+      out.writeLong(value);
+    });
+  }
+
+  /** Applies a journaled change to {@code crawls}, as the service applied it. */
+  static void replay(byte type, byte[] payload, Crawls crawls) throws IOException {
+    DataInputStream in = new DataInputStream(new ByteArrayInputStream(payload));
+    switch (type) {
+      case PUT -> {
+        String crawlId = in.readUTF();
+        String key = in.readUTF();
+        String url = in.readUTF();
+        boolean discovered = in.readBoolean();
+        long refetchFrom = in.readLong();
+        long now = in.readLong();
+        byte[] metadata = readBytes(in);
+        crawls.getOrCreate(crawlId).put(key, url, discovered, refetchFrom, metadata, now);
+      }
+      case QUEUE -> {
+        String crawlId = in.readUTF();
+        String key = in.readUTF();
+        byte op = in.readByte();
+        long value = in.readLong();
+        crawls.get(crawlId).ifPresent(crawl -> crawl.control(key, op, value));
+      }
+      case DELETE_CRAWL -> crawls.remove(in.readUTF()).ifPresent(CrawlSpace::retire);
+      case SERVICE -> {
+        byte op = in.readByte();
+        long value = in.readLong();
+        if (op == ACTIVE) {
+          crawls.active(value != 0);
+        } else {
+          crawls.defaultDelaySeconds((int) value);
+        }
+      }
+      default -> throw new IOException("unknown journal record type " + type);
+    }
+  }
+
+  static void writeBytes(DataOutputStream out, byte[] bytes) throws IOException {
+    out.writeInt(bytes == null ? -1 : bytes.length);
+    if (bytes != null) {
+      out.write(bytes);
+    }
+  }
+
+  static byte[] readBytes(DataInputStream in) throws IOException {
+    int length = in.readInt();
+    if (length < -1 || length > (1 << 24)) {
+      throw new IOException("a byte field of length " + length);
+    }
+    if (length < 0) {
+      return null;
+    }
+    byte[] bytes = new byte[length];
+    in.readFully(bytes);
+    return bytes;
+  }
+
+  private interface Body {
+    void write(DataOutputStream out) throws IOException;
+  }
+
+  private static Change write(byte type, Body body) {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream(128);
+    try (DataOutputStream out = new DataOutputStream(bytes)) {
+      body.write(out);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // a byte array does not fail
+    }
+    return new Change(type, bytes.toByteArray());
+  }
+}

@@ -1,0 +1,147 @@
+package dev.sieve.frontier.durable;
+
+import dev.sieve.bloom.MembershipFilter;
+import dev.sieve.frontier.Sieve;
+import dev.sieve.frontier.queue.CrawlSpace;
+import dev.sieve.frontier.queue.Crawls;
+import dev.sieve.frontier.queue.QueuedUrl;
+import dev.sieve.frontier.queue.WorkQueue;
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Collection;
+import java.util.zip.CRC32C;
+import java.util.zip.CheckedOutputStream;
+
+/**
+ * The saved form of every crawl the service holds: magic and version; the service switches
+ * (active, default delay); per crawl its ID, the salt of its next queue, its Sieve's filter in the
+ * filters' own saved form ({@link MembershipFilter#writeTo}, read back by {@link
+ * MembershipFilter#readFrom}) and its queues, each with its salt, completed count, block, delay,
+ * crawl limit and pending URLs (URL, due time, metadata); the magic again, then a CRC32C of it all.
+ * Leases are not saved: a URL leased at the checkpoint is saved pending, due as it was.
+ */
+final class Checkpoint {
+  private static final int MAGIC = 0x53535256; // "SSRV"
+  private static final int VERSION = 1;
+
+  private Checkpoint() {}
+
+  /** Writes every crawl of {@code crawls} to {@code file}; the caller holds changes back. */
+  static void write(Crawls crawls, Path file) throws IOException {
+    CRC32C crc = new CRC32C();
+    try (OutputStream raw = new BufferedOutputStream(Files.newOutputStream(file), 1 << 16);
+        CheckedOutputStream checked = new CheckedOutputStream(raw, crc)) {
+      DataOutputStream out = new DataOutputStream(checked);
+      out.writeInt(MAGIC);
+      out.writeInt(VERSION);
+      out.writeBoolean(crawls.active());
+      out.writeInt(crawls.defaultDelaySeconds());
+      java.util.List<CrawlSpace> all = crawls.all();
+      out.writeInt(all.size());
+      for (CrawlSpace crawl : all) {
+        crawl.read((id, sieve, nextSalt, queues) -> writeCrawl(id, sieve, nextSalt, queues, out));
+      }
+      out.writeInt(MAGIC);
+      out.flush();
+      new DataOutputStream(raw).writeLong(crc.getValue());
+    }
+  }
+
+  /** Writes one crawl; called under the crawl's lock. */
+  private static void writeCrawl(String id, Sieve sieve, int nextSalt, Collection<WorkQueue> queues,
+      DataOutputStream out) throws IOException {
+    out.writeUTF(id);
+    out.writeInt(nextSalt);
+    ByteArrayOutputStream filter = new ByteArrayOutputStream();
+    sieve.writeFilter(filter);
+    out.writeInt(filter.size());
+    filter.writeTo(out);
+    out.writeInt(queues.size());
+    for (WorkQueue queue : queues) {
+      out.writeUTF(queue.key());
+      out.writeInt(queue.salt());
+      out.writeLong(queue.completed());
+      out.writeLong(queue.blockedUntil());
+      out.writeInt(queue.delaySeconds());
+      out.writeLong(queue.crawlLimit());
+      java.util.List<QueuedUrl> pending = queue.pendingUrls();
+      out.writeInt(pending.size());
+      for (QueuedUrl url : pending) {
+        out.writeUTF(url.url());
+        out.writeLong(url.refetchFrom());
+        Change.writeBytes(out, url.metadata());
+      }
+    }
+  }
+
+  /**
+   * Reads {@code file} into {@code crawls} (which holds no crawl yet).
+   *
+   * @throws IOException naming the file and what is wrong: bad magic or version, truncated, or a
+   *     checksum that does not match
+   */
+  static void read(Path file, Crawls crawls) throws IOException {
+    byte[] bytes = Files.readAllBytes(file);
+    if (bytes.length < 16) {
+      throw new IOException("checkpoint " + file + " is truncated (" + bytes.length + " bytes)");
+    }
+    CRC32C crc = new CRC32C();
+    crc.update(bytes, 0, bytes.length - 8);
+    long stored = java.nio.ByteBuffer.wrap(bytes, bytes.length - 8, 8).getLong();
+    if (crc.getValue() != stored) {
+      throw new IOException("checkpoint " + file + " fails its checksum: the file is damaged");
+    }
+    DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes, 0, bytes.length - 8));
+    if (in.readInt() != MAGIC) {
+      throw new IOException("checkpoint " + file + " is not a serve checkpoint (bad magic)");
+    }
+    int version = in.readInt();
+    if (version != VERSION) {
+      throw new IOException("checkpoint " + file + ": version " + version + " is not " + VERSION);
+    }
+    crawls.active(in.readBoolean());
+    crawls.defaultDelaySeconds(in.readInt());
+    int count = in.readInt();
+    for (int i = 0; i < count; i++) {
+      readCrawl(in, crawls);
+    }
+    if (in.readInt() != MAGIC) {
+      throw new IOException("checkpoint " + file + " has no end marker");
+    }
+  }
+
+  private static void readCrawl(DataInputStream in, Crawls crawls) throws IOException {
+    String id = in.readUTF();
+    int nextSalt = in.readInt();
+    int filterBytes = in.readInt();
+    byte[] filter = new byte[filterBytes];
+    in.readFully(filter);
+    MembershipFilter seen;
+    try (InputStream filterIn = new BufferedInputStream(new ByteArrayInputStream(filter))) {
+      seen = MembershipFilter.readFrom(filterIn);
+    }
+    CrawlSpace crawl = crawls.restore(id,
+        Sieve.over(seen, crawls.settings().falsePositiveRate(), warning -> { }), nextSalt);
+    int queues = in.readInt();
+    for (int q = 0; q < queues; q++) {
+      WorkQueue queue = crawl.restoreQueue(in.readUTF(), in.readInt());
+      queue.restoreCompleted(in.readLong());
+      queue.blockUntil(in.readLong());
+      queue.delay(in.readInt());
+      queue.crawlLimit(in.readLong());
+      int pending = in.readInt();
+      for (int p = 0; p < pending; p++) {
+        queue.restorePending(in.readUTF(), in.readLong(), Change.readBytes(in));
+      }
+    }
+  }
+}

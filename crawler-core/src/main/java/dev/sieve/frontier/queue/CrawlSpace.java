@@ -1,0 +1,336 @@
+package dev.sieve.frontier.queue;
+
+import dev.sieve.frontier.Sieve;
+import dev.sieve.frontier.spill.PendingStore;
+import java.io.IOException;
+import java.util.Collection;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
+
+/**
+ * One crawl ID's namespace: its queues and its own {@link Sieve}, which remembers every URL ever
+ * put in a queue (as {@link WorkQueue#seenKey}). Pending URLs are strings in their queues; a
+ * completed URL is only bits in the Sieve. Queues are served round-robin: a queue that produced
+ * moves to the back. Thread-safe: every method holds this crawl's lock.
+ */
+public final class CrawlSpace extends CrawlStore {
+  final String id;
+  final Counters counters = new Counters();
+  private final Sieve sieve;
+  /** The Sieve's answers, or (benchmark baseline only) an exact set's. */
+  private final SeenKeys seen;
+  private final Map<String, WorkQueue> queues = new LinkedHashMap<>();
+  /** The counter of each {@link PutResult}, by ordinal, once it counted. */
+  private final LongAdder[] results = new LongAdder[PutResult.values().length];
+  private final PendingStore store;
+  private int nextSalt;
+  /** Set once DeleteCrawl removed this crawl: puts must go to the crawl created anew. */
+  private boolean retired;
+
+  /** A crawl that keeps its pending URLs in memory. */
+  CrawlSpace(String id, Sieve sieve) {
+    this(id, sieve, 0, SeenKeys.of(sieve), PendingStore.inMemory());
+  }
+
+  /**
+   * A crawl that asks {@code seen} whether a URL was seen, whose next new queue takes salt {@code
+   * nextSalt}, and whose fresh URLs live in {@code store}.
+   */
+  CrawlSpace(String id, Sieve sieve, int nextSalt, SeenKeys seen, PendingStore store) {
+    this.id = id;
+    this.sieve = sieve;
+    this.nextSalt = nextSalt;
+    this.seen = seen;
+    this.store = store;
+  }
+
+  @Override
+  public String id() {
+    return id;
+  }
+
+  /** Adds a queue read back from a checkpoint. */
+  public synchronized WorkQueue restoreQueue(String key, int salt) {
+    WorkQueue queue = new WorkQueue(key, salt, store);
+    queues.put(key, queue);
+    return queue;
+  }
+
+  /** What a checkpoint reads of a crawl, under its lock. */
+  public interface Reader {
+    void read(String id, Sieve sieve, int nextSalt, Collection<WorkQueue> queues)
+        throws IOException;
+  }
+
+  /** Hands this crawl to {@code reader}, holding its lock meanwhile. */
+  public synchronized void read(Reader reader) throws IOException {
+    reader.read(id, sieve, nextSalt, queues.values());
+  }
+
+  /**
+   * Applies one item: a discovered URL is created only if the Sieve never saw it in this queue; a
+   * known URL is updated (completed with {@code refetchFrom} 0, else due from then), created if
+   * it was not pending.
+   *
+   * @return what the item did, or null if this crawl was deleted meanwhile (put it again into
+   *     the crawl of that ID, created anew, so that an acknowledged URL is never lost)
+   */
+  @Override
+  public synchronized PutResult put(String key, String url, boolean discovered, long refetchFrom,
+      byte[] metadata, long now) {
+    if (retired) {
+      return null;
+    }
+    WorkQueue queue = queues.computeIfAbsent(key, k -> new WorkQueue(k, nextSalt++, store));
+    PutResult result;
+    String seenKey = queue.seenKey(url);
+    if (discovered) {
+      if (seen.admit(seenKey)) {
+        queue.addFresh(url, now, metadata);
+        store.enforceBudget();
+        result = PutResult.CREATED;
+      } else {
+        result = PutResult.SEEN;
+      }
+    } else {
+      PendingUrl entry = queue.hotEntry(url);
+      // Only a URL the Sieve saw can wait in the fresh part: the others cost no read.
+      boolean fresh = entry == null && seen.mightHaveSeen(seenKey) && queue.freshEntry(url) != null;
+      boolean isNew = entry == null && !fresh && seen.admit(seenKey);
+      if (refetchFrom == 0) {
+        if (entry != null || fresh) {
+          queue.complete(url, fresh);
+        } else if (isNew) {
+          queue.countCompleted();
+        }
+        result = PutResult.COMPLETED;
+      } else {
+        queue.schedule(url, entry, fresh, refetchFrom, metadata);
+        result = PutResult.SCHEDULED;
+      }
+    }
+    LongAdder counter = results[result.ordinal()];
+    if (counter == null) {
+      counter = counters.adder(result.counter());
+      results[result.ordinal()] = counter;
+    }
+    counter.increment();
+    return result;
+  }
+
+  /**
+   * Leases due URLs into {@code out}: from queue {@code key} only, or from every queue in turn,
+   * at most {@code maxPerQueue} per queue, from at most {@code maxQueues} queues, at most {@code
+   * maxUrls} in all.
+   *
+   * @return how many queues produced
+   */
+  @Override
+  public synchronized int take(String key, TakeLimits limits, long now, List<QueuedUrl> out) {
+    List<WorkQueue> candidates = new ArrayList<>();
+    if (key != null) {
+      Optional.ofNullable(queues.get(key)).ifPresent(candidates::add);
+    } else {
+      candidates.addAll(queues.values());
+    }
+    List<WorkQueue> produced = new ArrayList<>();
+    for (WorkQueue queue : candidates) {
+      if (produced.size() >= limits.maxQueues() || out.size() >= limits.maxUrls()) {
+        break;
+      }
+      int max = Math.min(limits.maxPerQueue(), limits.maxUrls() - out.size());
+      List<PendingUrl> taken = queue.take(now, max, now + limits.leaseSeconds(),
+          limits.defaultDelaySeconds());
+      if (!taken.isEmpty()) {
+        produced.add(queue);
+        taken.forEach(entry -> out.add(QueuedUrl.of(queue.key, entry)));
+      }
+    }
+    for (WorkQueue queue : produced) {
+      queues.remove(queue.key);
+      queues.put(queue.key, queue);
+    }
+    counters.add("get.leased", out.size());
+    return produced.size();
+  }
+
+  /** Totals over queue {@code key}, or over every queue when it is null. */
+  @Override
+  public synchronized QueueStats stats(String key, long now) {
+    QueueStats stats = QueueStats.NONE;
+    for (WorkQueue queue : key == null ? queues.values() : single(key)) {
+      stats = stats.plus(queue, now);
+    }
+    return stats;
+  }
+
+  /** Removes queue {@code key}; returns how many URLs were pending in it, -1 if there was none. */
+  @Override
+  public synchronized long deleteQueue(String key) {
+    WorkQueue queue = queues.remove(key);
+    if (queue == null) {
+      return -1;
+    }
+    long pending = queue.size();
+    queue.clear();
+    return pending;
+  }
+
+  synchronized int queues() {
+    return queues.size();
+  }
+
+  /** Marks this crawl deleted (see {@link #put}); returns the URLs that were pending in it. */
+  public synchronized long retire() {
+    retired = true;
+    return pending();
+  }
+
+  /** Bytes of this crawl's spilled pending URLs on disk. */
+  synchronized long spilledBytes() {
+    return store.diskBytes();
+  }
+
+  /** URLs pending in all queues. */
+  public synchronized long pending() {
+    long total = 0;
+    for (WorkQueue queue : queues.values()) {
+      total += queue.size();
+    }
+    return total;
+  }
+
+  /** Applies {@code change} to queue {@code key}; false if there is no such queue. */
+  private synchronized boolean withQueue(String key, Consumer<WorkQueue> change) {
+    WorkQueue queue = queues.get(key);
+    if (queue != null) {
+      change.accept(queue);
+    }
+    return queue != null;
+  }
+
+  /**
+   * The state of {@code url} in queue {@code key}: pending (with its due date), completed
+   * (refetch 0: the Sieve says it was seen and it is not pending), or empty when unknown.
+   */
+  @Override
+  public synchronized Optional<QueuedUrl> status(String key, String url) {
+    WorkQueue queue = queues.get(key);
+    if (queue == null) {
+      return Optional.empty();
+    }
+    PendingUrl entry = queue.hotEntry(url);
+    if (entry == null && seen.mightHaveSeen(queue.seenKey(url))) {
+      entry = queue.freshEntry(url);
+    }
+    if (entry != null) {
+      return Optional.of(QueuedUrl.of(key, entry));
+    }
+    return seen.mightHaveSeen(queue.seenKey(url))
+        ? Optional.of(new QueuedUrl(key, url, 0, null))
+        : Optional.empty();
+  }
+
+  /** Queue keys in key order: all, or only those not blocked and with URLs pending. */
+  @Override
+  public synchronized List<String> queueKeys(boolean includeInactive, long now) {
+    List<String> keys = new ArrayList<>();
+    for (WorkQueue queue : queues.values()) {
+      if (includeInactive || (queue.size() > 0 && !queue.blocked(now))) {
+        keys.add(queue.key);
+      }
+    }
+    keys.sort(null);
+    return keys;
+  }
+
+  /**
+   * Pending URLs of queue {@code key} (or all queues, when null) whose URL matches {@code
+   * filter}: {@code size} of them from position {@code start}.
+   */
+  synchronized List<QueuedUrl> list(String key, Predicate<String> filter, long start, long size) {
+    List<QueuedUrl> out = new ArrayList<>();
+    long position = 0;
+    for (WorkQueue queue : key == null ? queues.values() : single(key)) {
+      for (PendingUrl entry : queue.list()) {
+        if (out.size() >= size) {
+          return out;
+        }
+        if (filter.test(entry.url) && position++ >= start) {
+          out.add(QueuedUrl.of(queue.key, entry));
+        }
+      }
+    }
+    return out;
+  }
+
+  @Override
+  public List<QueuedUrl> list(String key, String filter, boolean ignoreCase, long start,
+      long size) {
+    return list(key, urlFilter(filter, ignoreCase), start, size);
+  }
+
+  @Override
+  public long count(String key, String filter, boolean ignoreCase) {
+    return count(key, urlFilter(filter, ignoreCase));
+  }
+
+  @Override
+  public boolean control(String key, byte op, long value) {
+    if (op == DELETE_QUEUE) {
+      return deleteQueue(key) >= 0;
+    }
+    return withQueue(key, queue -> {
+      switch (op) {
+        case BLOCK -> queue.blockUntil(value);
+        case DELAY -> queue.delay((int) value);
+        default -> queue.crawlLimit(value);
+      }
+    });
+  }
+
+  @Override
+  public Map<String, Long> counters() {
+    return counters.snapshot("");
+  }
+
+  /** The number of pending URLs {@link #list} would walk. */
+  synchronized long count(String key, Predicate<String> filter) {
+    long count = 0;
+    for (WorkQueue queue : key == null ? queues.values() : single(key)) {
+      for (PendingUrl entry : queue.list()) {
+        if (filter.test(entry.url)) {
+          count++;
+        }
+      }
+    }
+    return count;
+  }
+
+  /** The Sieve's estimate of URLs it saw, its estimated and target rates, bits and layers. */
+  @Override
+  public Map<String, Long> filterStats() {
+    return filterStats(sieve.approximateSeen(), sieve.expectedFpp(), sieve.targetFpp(),
+        sieve.filterBits(), sieve.filterLayers());
+  }
+
+  /** This crawl's totals, filter estimate and counters, for monitoring. */
+  @Override
+  public CrawlSnapshot snapshot(long now) {
+    QueueStats totals = stats(null, now);
+    return new CrawlSnapshot(id, totals.size(), totals.inFlight(), totals.queues(),
+        totals.activeQueues(), totals.completed(), sieve.approximateSeen(), sieve.expectedFpp(),
+        counters.snapshot(""));
+  }
+
+  private List<WorkQueue> single(String key) {
+    WorkQueue queue = queues.get(key);
+    return queue == null ? List.of() : List.of(queue);
+  }
+}

@@ -1,0 +1,19 @@
+package dev.sieve.frontier.queue;
+
+import java.nio.file.Path;
+
+/**
+ * What the engine needs to create a crawl: the URLs each crawl's Sieve is sized for, its target
+ * false-positive rate, the delay between two productions of a queue when its client set none, and
+ * where fresh pending URLs go beyond a heap budget. Validated by the settings they come from (the
+ * service's options).
+ *
+ * @param expectedUrls distinct URLs each crawl's Sieve is sized for
+ * @param falsePositiveRate the Sieve's target false-positive rate
+ * @param queueDelaySeconds seconds between two productions of a queue, unless set per queue
+ * @param pendingMemoryBytes heap each crawl's fresh pending URLs may take before they spill
+ * @param spillDir where they spill (a directory per crawl below it); null for a temporary
+ *     directory, deleted when the crawls close
+ */
+public record QueueSettings(long expectedUrls, double falsePositiveRate, int queueDelaySeconds,
+    long pendingMemoryBytes, Path spillDir) {}

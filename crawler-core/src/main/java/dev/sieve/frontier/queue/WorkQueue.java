@@ -1,0 +1,289 @@
+package dev.sieve.frontier.queue;
+
+import dev.sieve.frontier.spill.PendingQueue;
+import dev.sieve.frontier.spill.PendingStore;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * One queue of a crawl, named by its key: its pending URLs, how many of its URLs were completed,
+ * and the client's controls (block, delay, crawl limit). Its {@link #salt} is unique within the
+ * crawl's life, so that a queue deleted and created again starts with no URL seen.
+ *
+ * <p>A discovered URL goes to the queue's <em>fresh</em> part, a {@link PendingQueue} of its
+ * crawl's {@link PendingStore}: a few bytes per URL ({@link SpilledUrl}), in memory within the
+ * store's budget and spilled to its segment files beyond. GetURLs moves fresh URLs into the
+ * <em>hot</em> part ({@link PendingUrls}: objects by due time and by lease expiry) as it leases
+ * them; a known URL with a refetch date goes there directly. A URL updated while it is still
+ * fresh is found by reading the fresh part, and its fresh copy is marked superseded and dropped
+ * when it comes out. Not thread-safe: guarded by the crawl's lock.
+ */
+public final class WorkQueue {
+  /** The delay value meaning "the service's default". */
+  static final int DEFAULT_DELAY = -1;
+
+  final String key;
+  final int salt;
+  private final PendingStore store;
+  /** Null while nothing is hot, so a drained queue costs a few fields. */
+  private PendingUrls hot;
+  /** Null while nothing is fresh. */
+  private PendingQueue fresh;
+  /** Fresh URLs updated since they were put: dropped as they come out; null when none. */
+  private Set<String> superseded;
+  private long completed;
+  private long blockedUntil;
+  private int delaySeconds = DEFAULT_DELAY;
+  private long lastProduced;
+  private long crawlLimit;
+
+  /** A queue read back from a checkpoint, or new in its crawl with that salt. */
+  WorkQueue(String key, int salt, PendingStore store) {
+    this.key = key;
+    this.salt = salt;
+    this.store = store;
+  }
+
+  /** The string the crawl's Sieve remembers for {@code url} in this queue. */
+  String seenKey(String url) {
+    return salt + " " + url;
+  }
+
+  public String key() {
+    return key;
+  }
+
+  public int salt() {
+    return salt;
+  }
+
+  /** The hot entry of {@code url}, or null. */
+  PendingUrl hotEntry(String url) {
+    return hot == null ? null : hot.get(url);
+  }
+
+  /** {@code url} as it waits in the fresh part (read back if spilled), or null if not there. */
+  PendingUrl freshEntry(String url) {
+    if (fresh == null || (superseded != null && superseded.contains(url))) {
+      return null;
+    }
+    byte[] wanted = url.getBytes(StandardCharsets.UTF_8);
+    PendingUrl[] found = {null};
+    fresh.forEachEntry((bytes, offset, length) -> {
+      if (found[0] == null && SpilledUrl.holds(bytes, offset, wanted)) {
+        found[0] = SpilledUrl.decode(bytes, offset, length);
+      }
+    });
+    return found[0];
+  }
+
+  /** Adds a URL that is not pending, due at {@code due}, to the fresh part. */
+  void addFresh(String url, long due, byte[] metadata) {
+    if (fresh == null) {
+      fresh = store.queue(salt + " " + key);
+    }
+    fresh.addLastEntry(SpilledUrl.encode(url, due, metadata));
+  }
+
+  /** Adds a pending URL read back from a checkpoint. */
+  public void restorePending(String url, long due, byte[] metadata) {
+    addFresh(url, due, metadata);
+  }
+
+  /**
+   * Removes pending {@code url}, counting it completed; {@code wasFresh} says it was found in the
+   * fresh part rather than the hot one.
+   */
+  void complete(String url, boolean wasFresh) {
+    if (wasFresh) {
+      supersede(url);
+    } else if (hot != null && hot.remove(url) && hot.isEmpty()) {
+      hot = null;
+    }
+    completed++;
+  }
+
+  /**
+   * Makes {@code url} due at {@code due} with {@code metadata}, any lease ended: {@code entry} is
+   * its hot entry, or null (then {@code wasFresh} says whether a fresh copy is to be dropped).
+   */
+  void schedule(String url, PendingUrl entry, boolean wasFresh, long due, byte[] metadata) {
+    if (entry != null) {
+      hot.reschedule(entry, due, metadata);
+      return;
+    }
+    if (wasFresh) {
+      supersede(url);
+    }
+    hot().add(new PendingUrl(url, due, metadata));
+  }
+
+  private void supersede(String url) {
+    if (superseded == null) {
+      superseded = new HashSet<>();
+    }
+    superseded.add(url);
+  }
+
+  private PendingUrls hot() {
+    if (hot == null) {
+      hot = new PendingUrls();
+    }
+    return hot;
+  }
+
+  /** Counts a URL completed that was not pending here. */
+  void countCompleted() {
+    completed++;
+  }
+
+  long size() {
+    return (hot == null ? 0 : hot.size()) + (fresh == null ? 0 : fresh.size())
+        - (superseded == null ? 0 : superseded.size());
+  }
+
+  public long completed() {
+    return completed;
+  }
+
+  /** URLs leased and not expired at {@code now}. */
+  int inFlight(long now) {
+    if (hot == null) {
+      return 0;
+    }
+    hot.releaseExpired(now);
+    return hot.inFlight();
+  }
+
+  /** Pending URLs in order: the waiting ones by due time, then the leased ones; empty when none. */
+  List<PendingUrl> list() {
+    List<PendingUrl> waiting = new ArrayList<>(hot == null ? List.of() : hot.waitingInOrder());
+    if (fresh != null) {
+      fresh.forEachEntry((bytes, offset, length) -> {
+        PendingUrl url = SpilledUrl.decode(bytes, offset, length);
+        if (superseded == null || !superseded.contains(url.url)) {
+          waiting.add(url);
+        }
+      });
+      waiting.sort(PendingUrl.BY_DUE);
+    }
+    if (hot != null) {
+      waiting.addAll(hot.leasedInOrder());
+    }
+    return waiting;
+  }
+
+  /** Pending URLs in order, as the service answers about them; empty when none. */
+  public List<QueuedUrl> pendingUrls() {
+    return list().stream().map(url -> QueuedUrl.of(key, url)).toList();
+  }
+
+  /**
+   * Leases up to {@code maxPerQueue} due URLs if the queue may produce at {@code now}: not blocked,
+   * under its crawl limit, its delay since the last production passed, and fewer than {@code
+   * maxPerQueue} URLs in flight (the reference service's reading of max_urls_per_queue).
+   */
+  List<PendingUrl> take(long now, int maxPerQueue, long leaseUntil, int defaultDelay) {
+    if (size() == 0 || now < blockedUntil || (crawlLimit > 0 && completed >= crawlLimit)) {
+      return List.of();
+    }
+    int delay = delaySeconds == DEFAULT_DELAY ? defaultDelay : delaySeconds;
+    if (lastProduced != 0 && now < lastProduced + delay) {
+      return List.of();
+    }
+    if (hot != null) {
+      hot.releaseExpired(now);
+      if (hot.inFlight() >= maxPerQueue) {
+        return List.of();
+      }
+    }
+    stage(maxPerQueue, now);
+    if (hot == null) {
+      return List.of();
+    }
+    List<PendingUrl> taken = hot.lease(now, maxPerQueue, leaseUntil);
+    if (!taken.isEmpty()) {
+      lastProduced = now;
+    }
+    return taken;
+  }
+
+  /**
+   * Moves fresh URLs into the hot part until {@code want} wait there, the first of them due at
+   * {@code now}, and every fresh URL due at the same second as the last one moved, so that the hot
+   * part orders them by URL as the reference service does; superseded copies are dropped on the
+   * way.
+   */
+  private void stage(int want, long now) {
+    long lastDue = Long.MIN_VALUE;
+    while (fresh != null) {
+      byte[] entry = fresh.pollFirstEntry();
+      if (entry == null) {
+        store.remove(fresh);
+        fresh = null;
+        superseded = null; // each marked URL was in the fresh part and came out
+        break;
+      }
+      PendingUrl url = SpilledUrl.decode(entry, 0, entry.length);
+      if (superseded != null && superseded.remove(url.url)) {
+        continue;
+      }
+      if (hot != null && hot.waiting() >= want && hot.firstWaitingDue() <= now
+          && url.due > lastDue) {
+        fresh.addFirstEntry(entry);
+        break;
+      }
+      hot().add(url);
+      lastDue = url.due;
+    }
+  }
+
+  /** Drops every pending URL (the queue is deleted). */
+  void clear() {
+    if (fresh != null) {
+      store.remove(fresh);
+      fresh = null;
+    }
+    hot = null;
+    superseded = null;
+  }
+
+  public long blockedUntil() {
+    return blockedUntil;
+  }
+
+  public int delaySeconds() {
+    return delaySeconds;
+  }
+
+  public long crawlLimit() {
+    return crawlLimit;
+  }
+
+  /** Sets the completed count read back from a checkpoint. */
+  public void restoreCompleted(long count) {
+    completed = count;
+  }
+
+  /** True while blocked at {@code now}. */
+  boolean blocked(long now) {
+    return now < blockedUntil;
+  }
+
+  /** Blocks until the epoch second {@code until}; 0 unblocks. */
+  public void blockUntil(long until) {
+    blockedUntil = until;
+  }
+
+  public void delay(int seconds) {
+    delaySeconds = seconds;
+  }
+
+  /** At most {@code limit} completed URLs before the queue stops producing; 0 for no limit. */
+  public void crawlLimit(long limit) {
+    crawlLimit = limit;
+  }
+}

@@ -1,0 +1,9 @@
+/**
+ * The frontier engine behind {@code serve}: crawls (namespaces by crawl ID), each with its Sieve and
+ * its keyed queues; URLs with due times, leases that expire, crawl limits, blocks, delays and
+ * metadata. {@link dev.sieve.frontier.queue.FrontierStore} and {@link
+ * dev.sieve.frontier.queue.CrawlStore} are the contract a store meets; {@link
+ * dev.sieve.frontier.queue.Crawls} is the in-process store. No files: durability is {@link
+ * dev.sieve.frontier.durable}'s.
+ */
+package dev.sieve.frontier.queue;
