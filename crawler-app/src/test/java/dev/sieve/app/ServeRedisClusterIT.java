@@ -15,6 +15,7 @@ import dev.sieve.serve.FrontierClient;
 import dev.sieve.testing.RedisServers;
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -44,6 +45,8 @@ class ServeRedisClusterIT {
   @Test
   void twoServeNodes_onARedisCluster_handOutEveryUrlExactlyOnce() throws Exception {
     try (RedisServers cluster = RedisServers.cluster()) {
+      Files.createDirectories(dir.resolve("a"));
+      Files.createDirectories(dir.resolve("b"));
       CrawlerJar.Started a = new CrawlerJar(dir.resolve("a"))
           .start("serve", "--port", "0", "--frontier", cluster.clusterUri());
       CrawlerJar.Started b = new CrawlerJar(dir.resolve("b"))
@@ -51,8 +54,9 @@ class ServeRedisClusterIT {
       List<ManagedChannel> channels = new ArrayList<>();
       ExecutorService getters = Executors.newFixedThreadPool(2);
       try {
-        ManagedChannel toA = channel(ServeIT.awaitPort(a), channels);
-        ManagedChannel toB = channel(ServeIT.awaitPort(b), channels);
+        // Two JVMs starting at once, each joining the cluster: more than ServeIT's 30 s on a busy CI.
+        ManagedChannel toA = channel(ServeIT.awaitPort(a, 180), channels);
+        ManagedChannel toB = channel(ServeIT.awaitPort(b, 180), channels);
         List<URLItem> first = new ArrayList<>();
         List<URLItem> second = new ArrayList<>();
         Set<String> all = new HashSet<>();
