@@ -8,6 +8,7 @@ import crawlercommons.urlfrontier.Urlfrontier.AckMessage;
 import crawlercommons.urlfrontier.Urlfrontier.Empty;
 import crawlercommons.urlfrontier.Urlfrontier.GetParams;
 import crawlercommons.urlfrontier.Urlfrontier.Pagination;
+import crawlercommons.urlfrontier.Urlfrontier.QueueDelayParams;
 import crawlercommons.urlfrontier.Urlfrontier.QueueWithinCrawlParams;
 import crawlercommons.urlfrontier.Urlfrontier.URLInfo;
 import crawlercommons.urlfrontier.Urlfrontier.URLItem;
@@ -82,6 +83,8 @@ class ServeRedisClusterIT {
         assertThat(blocking(toA).getStats(QueueWithinCrawlParams.getDefaultInstance()).getSize())
             .isEqualTo(URLS);
 
+        // Every queue may produce at every call (the service-wide delay, shared through Redis).
+        blocking(toA).setDelay(QueueDelayParams.newBuilder().setDelayRequestable(0).build());
         List<String> gotA = Collections.synchronizedList(new ArrayList<>());
         List<String> gotB = Collections.synchronizedList(new ArrayList<>());
         Future<?> drainA = getters.submit(drain(toA, gotA, gotB));
@@ -122,12 +125,11 @@ class ServeRedisClusterIT {
     return URLFrontierGrpc.newBlockingStub(channel).withDeadlineAfter(60, TimeUnit.SECONDS);
   }
 
-  /** Gets 50 URLs a call (leased 10 minutes) until both nodes together had every URL. */
+  /** Gets the URLs of 3 queues a call (leased 10 minutes) until both nodes together had all. */
   private static Callable<Void> drain(ManagedChannel channel, List<String> mine,
       List<String> theirs) {
     return () -> {
-      GetParams params = GetParams.newBuilder().setMaxUrlsPerQueue(5).setMaxQueues(10)
-          .setDelayRequestable(600).build();
+      GetParams params = GetParams.newBuilder().setMaxQueues(3).setDelayRequestable(600).build();
       while (mine.size() + theirs.size() < URLS) {
         List<String> got = new ArrayList<>();
         blocking(channel).getURLs(params).forEachRemaining((URLInfo info) -> got.add(info.getUrl()));
