@@ -80,6 +80,11 @@ class ServeIT {
   }
 
   static int awaitPort(CrawlerJar.Started serve) throws Exception {
+    return awaitPort(serve, 30);
+  }
+
+  /** The port {@code serve} printed, waiting up to {@code seconds} for it. */
+  static int awaitPort(CrawlerJar.Started serve, int seconds) throws Exception {
     int[] port = {0};
     await(() -> {
       try {
@@ -89,16 +94,20 @@ class ServeIT {
         throw new java.io.UncheckedIOException(e);
       }
       return port[0] != 0 || !serve.process().isAlive();
-    }, "serve prints its address");
+    }, "serve prints its address", seconds);
     assertThat(port[0]).as("serve died: " + Files.readString(serve.stderr())).isPositive();
     return port[0];
   }
 
   /** Waits up to 30 s for {@code condition}, looking every 50 ms. */
   static void await(BooleanSupplier condition, String what) {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    await(condition, what, 30);
+  }
+
+  private static void await(BooleanSupplier condition, String what, int seconds) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
     while (!condition.getAsBoolean()) {
-      assertThat(System.nanoTime()).as("within 30 s: " + what).isLessThan(deadline);
+      assertThat(System.nanoTime()).as("within " + seconds + " s: " + what).isLessThan(deadline);
       LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
     }
   }

@@ -8,6 +8,7 @@ import crawlercommons.urlfrontier.Urlfrontier.AckMessage;
 import crawlercommons.urlfrontier.Urlfrontier.Empty;
 import crawlercommons.urlfrontier.Urlfrontier.GetParams;
 import crawlercommons.urlfrontier.Urlfrontier.Pagination;
+import crawlercommons.urlfrontier.Urlfrontier.QueueDelayParams;
 import crawlercommons.urlfrontier.Urlfrontier.QueueWithinCrawlParams;
 import crawlercommons.urlfrontier.Urlfrontier.URLInfo;
 import crawlercommons.urlfrontier.Urlfrontier.URLItem;
@@ -15,6 +16,7 @@ import dev.sieve.serve.FrontierClient;
 import dev.sieve.testing.RedisServers;
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -44,6 +46,8 @@ class ServeRedisClusterIT {
   @Test
   void twoServeNodes_onARedisCluster_handOutEveryUrlExactlyOnce() throws Exception {
     try (RedisServers cluster = RedisServers.cluster()) {
+      Files.createDirectories(dir.resolve("a"));
+      Files.createDirectories(dir.resolve("b"));
       CrawlerJar.Started a = new CrawlerJar(dir.resolve("a"))
           .start("serve", "--port", "0", "--frontier", cluster.clusterUri());
       CrawlerJar.Started b = new CrawlerJar(dir.resolve("b"))
@@ -51,8 +55,9 @@ class ServeRedisClusterIT {
       List<ManagedChannel> channels = new ArrayList<>();
       ExecutorService getters = Executors.newFixedThreadPool(2);
       try {
-        ManagedChannel toA = channel(ServeIT.awaitPort(a), channels);
-        ManagedChannel toB = channel(ServeIT.awaitPort(b), channels);
+        // Two JVMs starting at once, each joining the cluster: more than ServeIT's 30 s on a busy CI.
+        ManagedChannel toA = channel(ServeIT.awaitPort(a, 180), channels);
+        ManagedChannel toB = channel(ServeIT.awaitPort(b, 180), channels);
         List<URLItem> first = new ArrayList<>();
         List<URLItem> second = new ArrayList<>();
         Set<String> all = new HashSet<>();
@@ -78,6 +83,8 @@ class ServeRedisClusterIT {
         assertThat(blocking(toA).getStats(QueueWithinCrawlParams.getDefaultInstance()).getSize())
             .isEqualTo(URLS);
 
+        // Every queue may produce at every call (the service-wide delay, shared through Redis).
+        blocking(toA).setDelay(QueueDelayParams.newBuilder().setDelayRequestable(0).build());
         List<String> gotA = Collections.synchronizedList(new ArrayList<>());
         List<String> gotB = Collections.synchronizedList(new ArrayList<>());
         Future<?> drainA = getters.submit(drain(toA, gotA, gotB));
@@ -118,12 +125,11 @@ class ServeRedisClusterIT {
     return URLFrontierGrpc.newBlockingStub(channel).withDeadlineAfter(60, TimeUnit.SECONDS);
   }
 
-  /** Gets 50 URLs a call (leased 10 minutes) until both nodes together had every URL. */
+  /** Gets the URLs of 3 queues a call (leased 10 minutes) until both nodes together had all. */
   private static Callable<Void> drain(ManagedChannel channel, List<String> mine,
       List<String> theirs) {
     return () -> {
-      GetParams params = GetParams.newBuilder().setMaxUrlsPerQueue(5).setMaxQueues(10)
-          .setDelayRequestable(600).build();
+      GetParams params = GetParams.newBuilder().setMaxQueues(3).setDelayRequestable(600).build();
       while (mine.size() + theirs.size() < URLS) {
         List<String> got = new ArrayList<>();
         blocking(channel).getURLs(params).forEachRemaining((URLInfo info) -> got.add(info.getUrl()));
