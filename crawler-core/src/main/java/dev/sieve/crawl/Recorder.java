@@ -20,12 +20,16 @@ import java.util.Map;
 final class Recorder {
   private final CrawlListener listener;
   private final Frontier frontier;
+  /** Makes the frontier's changes so far durable (its journal), before a record relies on them. */
+  private final Runnable flushLog;
   private final CrawlStats stats;
   private final Clock clock;
 
-  Recorder(CrawlListener listener, Frontier frontier, CrawlStats stats, Clock clock) {
+  Recorder(CrawlListener listener, Frontier frontier, Runnable flushLog, CrawlStats stats,
+      Clock clock) {
     this.listener = listener;
     this.frontier = frontier;
+    this.flushLog = flushLog;
     this.stats = stats;
     this.clock = clock;
   }
@@ -143,7 +147,7 @@ final class Recorder {
             .payload(page.ip(), page.sha1());
       }
       PageRecord built = record.build();
-      frontier.flushLog();
+      flushLog.run();
       try {
         listener.onPage(built);
       } catch (UncheckedIOException e) {

@@ -45,8 +45,15 @@ final class UrlPipeline implements AutoCloseable {
   private final BooleanSupplier stopping;
   private final WorkSlots slots;
 
+  /**
+   * What the pipeline needs of the frontier's lifecycle: whether the crawl resumed (it restored
+   * counters), and how to make the frontier's changes durable.
+   */
+  record Resume(boolean resumed, Runnable flushLog) {}
+
   UrlPipeline(CrawlConfig config, List<Url> seeds, Frontier frontier, CrawlListener listener,
-      Recorder recorder, Semaphore pageBudget, BooleanSupplier stopping, WorkSlots slots) {
+      Recorder recorder, Semaphore pageBudget, BooleanSupplier stopping, WorkSlots slots,
+      Resume resume) {
     this.slots = slots;
     this.config = config;
     this.listener = listener;
@@ -64,18 +71,19 @@ final class UrlPipeline implements AutoCloseable {
     this.robots = robots(config, this::fetch);
     this.links = new LinkFilter(config, seeds);
     this.linkFates = new LinkClassifier(config, links, robots, frontier);
+    java.nio.file.Path stateDir = config.frontier.stateDir;
     this.sitemaps = new SitemapStep(config.sitemaps, this::fetch, robots, linkFates, frontier,
-        recorder::countAside, config.stateDir == null
+        resume.flushLog(), recorder::countAside, stateDir == null
             ? ReadSitemaps.none()
             // Restored counters tell a resumed crawl: a new one (or one started over) has none.
-            : ReadSitemaps.open(config.stateDir, !frontier.restoredCounts().isEmpty()));
+            : ReadSitemaps.open(stateDir, resume.resumed()));
   }
 
   private static Fetcher fetcher(CrawlConfig config, List<Url> seeds) {
     return Fetcher.builder()
         .settings(config.fetch)
         .idleConnections(config.fetch.maxIdleConnections(), config.idleConnectionTimeout())
-        .ticker(config.ticker)
+        .ticker(config.ticker())
         .clock(config.clock)
         .addressPolicy(config.scope.allowPrivate()
             ? AddressPolicy.allowAll()

@@ -7,6 +7,8 @@ import crawlercommons.urlfrontier.Urlfrontier.Stats;
 import crawlercommons.urlfrontier.Urlfrontier.URLInfo;
 import crawlercommons.urlfrontier.Urlfrontier.URLItem;
 import dev.sieve.frontier.Frontier;
+import dev.sieve.frontier.FrontierLifecycle;
+import dev.sieve.frontier.FrontierStats;
 import dev.sieve.frontier.Lease;
 import dev.sieve.frontier.Politeness;
 import dev.sieve.url.Url;
@@ -16,6 +18,7 @@ import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,7 +51,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The filter settings of the crawl (capacity, rate) are the service's. Thread-safe.
  */
-public final class ServiceFrontier implements Frontier {
+public final class ServiceFrontier implements Frontier, FrontierLifecycle {
   /** Queues one GetURLs call may lease from. */
   static final int BATCH_QUEUES = 8;
   /** How long a worker waits before asking the service again when nothing was due. */
@@ -183,13 +186,14 @@ public final class ServiceFrontier implements Frontier {
     return buffer.poll();
   }
 
+  /** Gives back a lease whose URL is done; the service keeps no crawl counters ({@code counts}). */
   @Override
-  public void complete(Lease lease) {
+  public void complete(Lease lease, Map<String, Long> counts) {
     giveBack(lease, lease, 0);
   }
 
   @Override
-  public void retry(Lease lease, Duration backoff) {
+  public void retry(Lease lease, Duration backoff, Map<String, Long> counts) {
     giveBack(lease, lease.nextAttempt(), nowSeconds() + HostControls.seconds(backoff));
   }
 
@@ -283,56 +287,25 @@ public final class ServiceFrontier implements Frontier {
     return finished(calls.stats());
   }
 
-  /** URLs in the crawl's queues not leased, by the service's count. */
+  /**
+   * The service's counters for the crawl (one GetStats; the last answer when it fails): pending
+   * is its queues' URLs not leased, in flight those leased by every process; its filter's
+   * estimates ({@code filter.estimated_urls}, {@code filter.estimated_fpp_ppb}; 0 without). A host
+   * budget is refused with a service, so none is dropped by one; skipped hosts are this
+   * process's.
+   */
   @Override
-  public long pending() {
+  public FrontierStats stats() {
     Stats stats = counters();
-    return Math.max(0, stats.getSize() - stats.getInProcess());
+    return new FrontierStats(Math.max(0, stats.getSize() - stats.getInProcess()),
+        stats.getInProcess(), (int) Math.min(Integer.MAX_VALUE, stats.getNumberOfQueues()), 0,
+        hosts.dropped(), 0, 1, stats.getCountsOrDefault("filter.estimated_urls", 0),
+        stats.getCountsOrDefault("filter.estimated_fpp_ppb", 0) / 1e9, 0, 0, 0, 0);
   }
 
-  /** URLs leased by every process of the crawl, by the service's count. */
-  @Override
-  public long inFlight() {
-    return counters().getInProcess();
-  }
-
-  @Override
-  public int hosts() {
-    return (int) Math.min(Integer.MAX_VALUE, counters().getNumberOfQueues());
-  }
-
-  /** Always 0: a host budget is refused with a URL Frontier service. */
-  @Override
-  public long droppedByHostBudget() {
-    return 0;
-  }
-
-  /** Links dropped by this process because their host was skipped, and the URLs then pending. */
-  @Override
-  public long droppedBySkippedHost() {
-    return hosts.dropped();
-  }
-
-  @Override
-  public String hostKey(Url url) {
+  /** The politeness key of {@code url}. */
+  private String hostKey(Url url) {
     return politeness.queueKey().of(url);
-  }
-
-  /** The service's filter estimate ({@code filter.estimated_urls} of GetStats; 0 if it has none). */
-  @Override
-  public long approximateSeen() {
-    return counters().getCountsOrDefault("filter.estimated_urls", 0);
-  }
-
-  /** The service's estimated rate ({@code filter.estimated_fpp_ppb}; 0 if it has none). */
-  @Override
-  public double seenFpp() {
-    return counters().getCountsOrDefault("filter.estimated_fpp_ppb", 0) / 1e9;
-  }
-
-  @Override
-  public int capacityWarnings() {
-    return 0;
   }
 
   private long nowSeconds() {

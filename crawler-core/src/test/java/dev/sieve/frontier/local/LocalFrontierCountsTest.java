@@ -23,7 +23,7 @@ class LocalFrontierCountsTest {
     LocalFrontier live = frontier(urls -> Map.of());
     live.state().journalTo(dir.resolve("journal-0.log"));
     for (int i = 0; i < 5; i++) {
-      live.push(url(i), 0);
+      live.push(url(i), 0, null, null);
     }
     Lease retried = live.poll();
     live.retry(retried, Duration.ZERO, Map.of("retries", 1L));
@@ -44,7 +44,7 @@ class LocalFrontierCountsTest {
     LocalFrontier live = frontier(urls -> Map.of());
     live.state().journalTo(dir.resolve("journal-0.log"));
     for (int i = 0; i < 4; i++) {
-      live.push(url(i), 0);
+      live.push(url(i), 0, null, null);
     }
     Lease recorded = live.poll(); // its record written, then the crash before complete()
     Lease unrecorded = live.poll(); // in flight, no record yet
@@ -63,7 +63,7 @@ class LocalFrontierCountsTest {
     List<String> again = new ArrayList<>();
     for (Lease lease = restored.poll(); lease != null; lease = restored.poll()) {
       again.add(lease.url());
-      restored.complete(lease);
+      restored.complete(lease, Map.of());
     }
     assertThat(again).containsExactlyInAnyOrder(unrecorded.url(), url(3).toString());
     assertThat(restored.state().counts()).isEqualTo(Map.of("pages", 2L));

@@ -110,7 +110,7 @@ class RedisFrontierTest {
         Collections.shuffle(mine, new Random(t));
         futures.add(pool.submit(() -> {
           for (int i = 0; i < mine.size(); i += 37) {
-            queued.addAndGet(frontier.pushAll(mine.subList(i, Math.min(mine.size(), i + 37)), 1));
+            queued.addAndGet(frontier.pushAll(mine.subList(i, Math.min(mine.size(), i + 37)), 1, null));
           }
         }));
       }
@@ -121,7 +121,7 @@ class RedisFrontierTest {
       pool.shutdownNow();
     }
     assertThat(queued.get()).isEqualTo(all.size());
-    assertThat(a.pending()).isEqualTo(all.size());
+    assertThat(a.stats().pending()).isEqualTo(all.size());
     Map<String, Integer> taken = new HashMap<>();
     for (int i = 0; ; i++) {
       Frontier frontier = i % 2 == 0 ? a : b;
@@ -130,20 +130,20 @@ class RedisFrontierTest {
         break;
       }
       taken.merge(lease.url(), 1, Integer::sum);
-      frontier.complete(lease);
+      frontier.complete(lease, Map.of());
     }
     assertThat(taken).hasSize(all.size());
     assertThat(taken.values()).containsOnly(1);
     assertThat(a.isFinished()).isTrue();
     assertThat(b.take()).isNull();
-    assertThat(a.approximateSeen()).isBetween((long) (all.size() * 0.97), (long) (all.size() * 1.03));
+    assertThat(a.stats().approximateSeen()).isBetween((long) (all.size() * 0.97), (long) (all.size() * 1.03));
   }
 
   @Test
   void takeAll_leasesOneHostsQueueAtOnceWhateverItsDelay_givenBackLikeAnyLease(TestInfo info)
       throws Exception {
     RedisFrontier frontier = open(builder(id(info)).politenessDelay(Duration.ofHours(1)));
-    frontier.pushAll(urls(10, 2), 0);
+    frontier.pushAll(urls(10, 2), 0, null);
     Lease first = frontier.poll();
     String host = first.hostKey();
 
@@ -151,12 +151,12 @@ class RedisFrontierTest {
 
     assertThat(rest).hasSize(3).extracting(Lease::hostKey).containsOnly(host);
     assertThat(rest).extracting(Lease::url).doesNotContain(first.url());
-    assertThat(frontier.inFlight()).isEqualTo(4);
-    frontier.complete(first);
-    rest.forEach(frontier::complete);
-    assertThat(frontier.takeAll(host, 100)).hasSize(1).allSatisfy(frontier::complete);
+    assertThat(frontier.stats().inFlight()).isEqualTo(4);
+    frontier.complete(first, Map.of());
+    rest.forEach(lease -> frontier.complete(lease, Map.of()));
+    assertThat(frontier.takeAll(host, 100)).hasSize(1).allSatisfy(lease -> frontier.complete(lease, Map.of()));
     assertThat(frontier.takeAll(host, 100)).isEmpty();
-    assertThat(frontier.pending()).isEqualTo(5);
+    assertThat(frontier.stats().pending()).isEqualTo(5);
     assertThat(frontier.poll().hostKey()).as("the other host is untouched").isNotEqualTo(host);
   }
 
@@ -166,8 +166,8 @@ class RedisFrontierTest {
     RedisFrontier a = open(builder(crawl));
     RedisFrontier b = open(builder(crawl));
     List<Url> all = urls(60, 3);
-    a.pushAll(all.subList(0, 30), 0);
-    b.pushAll(all.subList(30, 60), 0);
+    a.pushAll(all.subList(0, 30), 0, null);
+    b.pushAll(all.subList(30, 60), 0, null);
     Map<String, List<String>> order = new HashMap<>();
     for (int i = 0; ; i++) {
       RedisFrontier frontier = i % 2 == 0 ? a : b;
@@ -176,7 +176,7 @@ class RedisFrontierTest {
         break;
       }
       order.computeIfAbsent(lease.hostKey(), h -> new ArrayList<>()).add(lease.url());
-      frontier.complete(lease);
+      frontier.complete(lease, Map.of());
     }
     assertThat(order).hasSize(3);
     for (int h = 0; h < 3; h++) {
@@ -195,8 +195,8 @@ class RedisFrontierTest {
     String crawl = id(info);
     RedisFrontier dead = open(builder(crawl).leaseDuration(Duration.ofMillis(300)));
     RedisFrontier alive = open(builder(crawl));
-    dead.push(url("http://a.example/1"), 0);
-    dead.push(url("http://a.example/2"), 0);
+    dead.push(url("http://a.example/1"), 0, null, null);
+    dead.push(url("http://a.example/2"), 0, null, null);
     Lease lost = dead.take();
     assertThat(lost.url()).isEqualTo("http://a.example/1");
     // The dead process never gives it back; the live one takes /2, then /1 once the lease expires.
@@ -204,15 +204,15 @@ class RedisFrontierTest {
     Lease lease;
     while ((lease = alive.take()) != null) {
       taken.add(lease.url());
-      alive.complete(lease);
+      alive.complete(lease, Map.of());
     }
     assertThat(taken).containsExactlyInAnyOrder("http://a.example/1", "http://a.example/2");
     assertThat(alive.status().expiredLeases()).isEqualTo(1);
     assertThat(alive.isFinished()).isTrue();
     // The dead process's late give-back is harmless: the URL is neither queued nor counted again.
-    dead.complete(lost);
-    assertThat(alive.pending()).isZero();
-    assertThat(alive.inFlight()).isZero();
+    dead.complete(lost, Map.of());
+    assertThat(alive.stats().pending()).isZero();
+    assertThat(alive.stats().inFlight()).isZero();
   }
 
   @Test
@@ -226,7 +226,7 @@ class RedisFrontierTest {
             .add(millis));
     RedisFrontier a = open(builder);
     RedisFrontier b = open(builder);
-    a.pushAll(urls(24, 2), 0);
+    a.pushAll(urls(24, 2), 0, null);
     ExecutorService pool = Executors.newFixedThreadPool(4);
     try {
       List<Future<Integer>> workers = new ArrayList<>();
@@ -236,7 +236,7 @@ class RedisFrontierTest {
           int done = 0;
           Lease lease;
           while ((lease = frontier.take()) != null) {
-            frontier.complete(lease);
+            frontier.complete(lease, Map.of());
             done++;
           }
           return done;
@@ -267,7 +267,7 @@ class RedisFrontierTest {
     String crawl = id(info);
     RedisFrontier a = open(builder(crawl));
     RedisFrontier b = open(builder(crawl));
-    a.push(url("http://a.example/"), 0);
+    a.push(url("http://a.example/"), 0, null, null);
     Lease lease = b.take();
     CompletableFuture<Lease> waiting = CompletableFuture.supplyAsync(() -> {
       try {
@@ -280,11 +280,11 @@ class RedisFrontierTest {
     assertThatThrownBy(() -> waiting.get(300, TimeUnit.MILLISECONDS))
         .isInstanceOf(TimeoutException.class);
     assertThat(a.isFinished()).isFalse();
-    b.pushAll(List.of(url("http://a.example/next")), 1);
-    b.complete(lease);
+    b.pushAll(List.of(url("http://a.example/next")), 1, null);
+    b.complete(lease, Map.of());
     Lease next = waiting.get(10, TimeUnit.SECONDS);
     assertThat(next.url()).isEqualTo("http://a.example/next");
-    a.complete(next);
+    a.complete(next, Map.of());
     assertThat(b.take()).isNull();
     assertThat(a.take()).isNull();
     assertThat(a.isFinished()).isTrue();
@@ -300,7 +300,7 @@ class RedisFrontierTest {
     try (CapturedLogs logs = new CapturedLogs(Sieve.CAPACITY_LOGGER)) {
       List<Url> all = urls(330, 5);
       for (int i = 0; i < all.size(); i += 10) {
-        (i % 20 == 0 ? a : b).pushAll(all.subList(i, i + 10), 0);
+        (i % 20 == 0 ? a : b).pushAll(all.subList(i, i + 10), 0, null);
       }
       List<String> warnings = logs.messages().stream()
           .filter(m -> m.startsWith("Sieve capacity exceeded:")).toList();
@@ -308,9 +308,9 @@ class RedisFrontierTest {
       assertThat(warnings.get(0)).contains("100% of capacity 200");
       assertThat(warnings.get(1)).contains("150% of capacity 200");
     }
-    assertThat(a.capacityWarnings()).isEqualTo(2);
-    assertThat(b.capacityWarnings()).isEqualTo(2);
-    assertThat(a.seenFpp()).isGreaterThan(0.01);
+    assertThat(a.stats().capacityWarnings()).isEqualTo(2);
+    assertThat(b.stats().capacityWarnings()).isEqualTo(2);
+    assertThat(a.stats().seenFpp()).isGreaterThan(0.01);
   }
 
   @Test
