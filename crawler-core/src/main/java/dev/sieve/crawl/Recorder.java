@@ -136,7 +136,7 @@ final class Recorder {
      */
     void record(FetchResult page, int outlinks, int newLinks, String error, String cause,
         LinkCounts fates) {
-      PageRecord.Builder record = PageRecord.builder(lease.url(), clock.instant())
+      PageRecord.Builder record = PageRecord.builder(lease.url().toString(), clock.instant())
           .found(lease.depth(), lease.via(), lease.lastmod())
           .links(outlinks, newLinks, fates)
           .redirect(redirect)

@@ -110,7 +110,7 @@ final class UrlPipeline implements AutoCloseable {
 
   /** The pipeline for one URL: robots → fetch → parse → sieve → enqueue → record. */
   void crawl(Lease lease) {
-    Url url = Url.parse(lease.url()).orElseThrow();
+    Url url = lease.url();
     Recorder.Outcome outcome = recorder.of(lease);
     if (refusedAddress(outcome, url)
         || hosts.failIfUnreachable(outcome, url)
@@ -118,7 +118,7 @@ final class UrlPipeline implements AutoCloseable {
         || readSitemap(lease, url)) {
       return;
     }
-    FetchResult page = fetch(url.toString(), outcome);
+    FetchResult page = fetch(url, outcome);
     if (hosts.failIfUnreachable(outcome, url) || shouldRetry(page, outcome)) {
       return;
     }
@@ -235,14 +235,24 @@ final class UrlPipeline implements AutoCloseable {
     }
   }
 
-  /** Fetches {@code url}, noting connection failures against its authority, and archives it. */
+  /**
+   * Fetches {@code url} (robots.txt, a sitemap), noting connection failures against its
+   * authority, and archives it.
+   */
   private FetchResult fetch(String url) {
-    return fetch(url, null);
+    return fetch(url, Url.parse(url).orElse(null), null);
   }
 
   /** {@link #fetch(String)} of a page, whose {@code outcome} learns where it was archived. */
-  private FetchResult fetch(String url, Recorder.Outcome outcome) {
-    FetchResult result = hosts.observe(url, slots.fetch(() -> fetcher.fetch(url), outcome != null));
+  private FetchResult fetch(Url url, Recorder.Outcome outcome) {
+    return fetch(url.toString(), url, outcome);
+  }
+
+  private FetchResult fetch(String text, Url url, Recorder.Outcome outcome) {
+    FetchResult result = slots.fetch(() -> fetcher.fetch(text), outcome != null);
+    if (url != null) {
+      hosts.observe(url, result);
+    }
     archive.write(result, outcome);
     return result;
   }
@@ -260,7 +270,7 @@ final class UrlPipeline implements AutoCloseable {
       // Before anything else: a private target is never queued, and so never reaches robots.txt.
       error = FetchError.PRIVATE_ADDRESS.label();
       outcome.count("skipped." + LinkFate.PRIVATE_ADDRESS.label());
-    } else if (target.get().toString().equals(lease.url())
+    } else if (target.get().equals(lease.url())
         || lease.redirectChain().contains(target.get().toString())) {
       error = "redirect-loop";
     } else if (lease.redirectChain().size() + 1 > config.fetch.maxRedirects()) {

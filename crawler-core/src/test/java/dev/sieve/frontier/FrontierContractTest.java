@@ -113,7 +113,7 @@ class FrontierContractTest {
 
     Lease target = frontier.poll();
 
-    assertThat(target.url()).isEqualTo("http://a.example/new");
+    assertThat(target.url().toString()).isEqualTo("http://a.example/new");
     assertThat(target.via()).isEqualTo("http://a.example/old");
     assertThat(target.redirectChain()).containsExactly("http://a.example/old");
     assertThat(target.depth()).isEqualTo(2);
@@ -149,15 +149,15 @@ class FrontierContractTest {
       String via = "http://h" + (i % 3) + ".example/page/" + (i / 2);
       Instant lastmod = i % 4 == 0 ? LASTMOD.plusSeconds(i) : null;
       frontier.push(link, 1, i % 5 == 0 ? null : via, lastmod);
-      pushed.put(link.toString(), new Lease(link.toString(), 1, "-", 0, List.of(),
+      pushed.put(link.toString(), new Lease(link, 1, "-", 0, List.of(),
           i % 5 == 0 ? null : via, lastmod));
     }
     Lease inFlight = frontier.poll();
     opened.checkpoint();
     // After the checkpoint: journaled only (local).
     frontier.pushRedirect(url("http://h0.example/moved"), inFlight);
-    pushed.put("http://h0.example/moved", new Lease("http://h0.example/moved", 1, "-", 0,
-        List.of(inFlight.url()), inFlight.url(), null));
+    pushed.put("http://h0.example/moved", new Lease(Lease.stored("http://h0.example/moved"), 1, "-", 0,
+        List.of(inFlight.url().toString()), inFlight.url().toString(), null));
 
     Map<String, Lease> drained = drain(opened.restart());
 
@@ -402,7 +402,7 @@ class FrontierContractTest {
   private static Map<String, Lease> drain(Frontier frontier) throws InterruptedException {
     Map<String, Lease> leases = new HashMap<>();
     for (Lease lease = frontier.take(); lease != null; lease = frontier.take()) {
-      assertThat(leases.put(lease.url(), lease)).as("leased once: %s", lease.url()).isNull();
+      assertThat(leases.put(lease.url().toString(), lease)).as("leased once: %s", lease.url().toString()).isNull();
       frontier.complete(lease, Map.of());
     }
     return leases;

@@ -167,7 +167,7 @@ final class BenchFrontierCommand implements Callable<Integer> {
         }
         break;
       }
-      String url = lease.url();
+      String url = lease.url().toString();
       int host = Integer.parseInt(url, 8, url.indexOf('.', 8), 10);
       long seq = Long.parseLong(url, url.lastIndexOf('/') + 1, url.length(), 10);
       if (seq <= lastSeq[host]) {

@@ -89,8 +89,8 @@ public final class LocalFrontier implements Frontier {
   @Override
   public boolean pushRedirect(Url target, Lease from) {
     List<String> chain = new ArrayList<>(from.redirectChain());
-    chain.add(from.url());
-    return offer(target, from.depth(), chain, from.url(), null);
+    chain.add(from.url().toString());
+    return offer(target, from.depth(), chain, from.url().toString(), null);
   }
 
   private boolean offer(Url url, int depth, List<String> chain, String via, Instant lastmod) {
@@ -99,7 +99,7 @@ public final class LocalFrontier implements Frontier {
     try {
       // Under the lock, so that a saved state never holds a URL in the filter but not in a queue.
       boolean added = sieve.admit(url.hash())
-          && enqueue(new Lease(url.toString(), depth, key, 0, chain, via, lastmod));
+          && enqueue(new Lease(url, depth, key, 0, chain, via, lastmod));
       schedule.store.enforceBudget();
       return added;
     } finally {
@@ -129,7 +129,7 @@ public final class LocalFrontier implements Frontier {
       for (int c = 0; c < unseen.count(); c++) {
         if (isNew[c]) {
           prefilter.seen(unseen.urls()[c]);
-          if (enqueue(new Lease(unseen.urls()[c].toString(), depth, keys[c], 0, List.of(), via,
+          if (enqueue(new Lease(unseen.urls()[c], depth, keys[c], 0, List.of(), via,
               null))) {
             added++;
           }

@@ -129,8 +129,8 @@ public final class RedisFrontier implements Frontier, FrontierLifecycle {
   @Override
   public boolean pushRedirect(Url target, Lease from) {
     List<String> chain = new ArrayList<>(from.redirectChain());
-    chain.add(from.url());
-    return offer(List.of(target), from.depth(), chain, from.url(), null) == 1;
+    chain.add(from.url().toString());
+    return offer(List.of(target), from.depth(), chain, from.url().toString(), null) == 1;
   }
 
   private int offer(List<Url> urls, int depth, List<String> chain, String via, Instant lastmod) {

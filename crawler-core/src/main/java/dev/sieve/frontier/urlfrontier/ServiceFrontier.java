@@ -112,8 +112,8 @@ public final class ServiceFrontier implements Frontier, FrontierLifecycle {
   @Override
   public boolean pushRedirect(Url target, Lease from) {
     return offer(List.of(target), from.depth(),
-        Stream.concat(from.redirectChain().stream(), Stream.of(from.url())).toList(), from.url(),
-        null) == 1;
+        Stream.concat(from.redirectChain().stream(), Stream.of(from.url().toString())).toList(),
+        from.url().toString(), null) == 1;
   }
 
   private int offer(List<Url> urls, int depth, List<String> chain, String via, Instant lastmod) {
@@ -180,7 +180,7 @@ public final class ServiceFrontier implements Frontier, FrontierLifecycle {
   private Lease nextLocked() {
     if (buffer.isEmpty()) {
       for (URLInfo info : calls.get(BATCH_QUEUES, politeness.maxInFlightPerHost(), leaseSeconds)) {
-        buffer.add(LeaseMetadata.read(info));
+        LeaseMetadata.read(info).ifPresentOrElse(buffer::add, () -> completeUnfetchable(info));
       }
     }
     return buffer.poll();
@@ -205,7 +205,7 @@ public final class ServiceFrontier implements Frontier, FrontierLifecycle {
   /** A known item: completed ({@code refetchFrom} 0) or due again from then, with its metadata. */
   private void giveBack(Lease lease, Lease requeued, long refetchFrom) {
     long date = hosts.skipped(lease.hostKey()) ? 0 : refetchFrom;
-    URLInfo.Builder info = info(lease.url(), lease.hostKey());
+    URLInfo.Builder info = info(lease.url().toString(), lease.hostKey());
     if (date != 0) {
       LeaseMetadata.write(info, requeued);
     }
@@ -216,6 +216,17 @@ public final class ServiceFrontier implements Frontier, FrontierLifecycle {
           "known item " + lease.url() + " acked " + ack));
     }
     wake();
+  }
+
+  /**
+   * A URL the service handed out that is not an http(s) URL (another client put it there): done
+   * without a fetch, so the service does not hand it out again; logged, as it has no record.
+   */
+  private void completeUnfetchable(URLInfo handedOut) {
+    log.warn("URL Frontier service handed out '{}' (queue '{}'), not an http(s) URL: completed"
+        + " without fetching", handedOut.getUrl(), handedOut.getKey());
+    calls.put(List.of(URLItem.newBuilder().setKnown(KnownURLItem.newBuilder()
+        .setInfo(info(handedOut.getUrl(), handedOut.getKey())).setRefetchableFromDate(0)).build()));
   }
 
   private URLInfo.Builder info(String url, String key) {

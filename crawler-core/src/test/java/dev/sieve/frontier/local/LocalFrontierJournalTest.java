@@ -145,7 +145,7 @@ class LocalFrontierJournalTest {
   private static Map<String, List<String>> expectedAfterCrash(LocalFrontier live, List<Lease> out) {
     Map<String, List<String>> expected = new LinkedHashMap<>();
     for (Lease lease : out) {
-      expected.computeIfAbsent(lease.hostKey(), k -> new ArrayList<>()).add(lease.url() + "#" + lease.attempt());
+      expected.computeIfAbsent(lease.hostKey(), k -> new ArrayList<>()).add(lease.url().toString() + "#" + lease.attempt());
     }
     drain(live).forEach((host, urls) -> expected.computeIfAbsent(host, k -> new ArrayList<>()).addAll(urls));
     expected.values().removeIf(List::isEmpty);
@@ -156,7 +156,7 @@ class LocalFrontierJournalTest {
   private static Map<String, List<String>> drain(LocalFrontier frontier) {
     Map<String, List<String>> drained = new LinkedHashMap<>();
     for (Lease lease = frontier.poll(); lease != null; lease = frontier.poll()) {
-      drained.computeIfAbsent(lease.hostKey(), k -> new ArrayList<>()).add(lease.url() + "#" + lease.attempt());
+      drained.computeIfAbsent(lease.hostKey(), k -> new ArrayList<>()).add(lease.url().toString() + "#" + lease.attempt());
       frontier.complete(lease, Map.of());
     }
     return sorted(drained);

@@ -72,7 +72,7 @@ class LocalFrontierStateTest {
     pushed.remove(skipped);
     assertThat(drained).isEqualTo(pushed);
     leased.forEach((host, lease) ->
-        assertThat(drained.get(host).get(0)).as("in flight first").isEqualTo(lease.url()));
+        assertThat(drained.get(host).get(0)).as("in flight first").isEqualTo(lease.url().toString()));
     assertThat(restored.isFinished()).isTrue();
   }
 
@@ -136,7 +136,7 @@ class LocalFrontierStateTest {
     LocalFrontier restored = builder().restore(in(save(frontier)));
 
     assertThat(drain(restored).get("http://a.example"))
-        .containsExactly(first.url(), "http://a.example/2");
+        .containsExactly(first.url().toString(), "http://a.example/2");
     assertThat(restored.stats().pendingDiskBytes()).isZero();
   }
 
@@ -162,8 +162,8 @@ class LocalFrontierStateTest {
     Map<String, List<String>> out = new LinkedHashMap<>();
     Set<String> seen = new HashSet<>();
     for (Lease lease = frontier.poll(); lease != null; lease = frontier.poll()) {
-      assertThat(seen.add(lease.url())).as("leased once: %s", lease.url()).isTrue();
-      out.computeIfAbsent(lease.hostKey(), k -> new ArrayList<>()).add(lease.url());
+      assertThat(seen.add(lease.url().toString())).as("leased once: %s", lease.url().toString()).isTrue();
+      out.computeIfAbsent(lease.hostKey(), k -> new ArrayList<>()).add(lease.url().toString());
       frontier.complete(lease, Map.of());
     }
     return out;

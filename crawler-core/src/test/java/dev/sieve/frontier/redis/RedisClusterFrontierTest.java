@@ -62,7 +62,7 @@ class RedisClusterFrontierTest {
   private static Map<String, Integer> drain(RedisFrontier frontier) throws InterruptedException {
     Map<String, Integer> taken = new HashMap<>();
     for (Lease lease = frontier.take(); lease != null; lease = frontier.take()) {
-      taken.merge(lease.url(), 1, Integer::sum);
+      taken.merge(lease.url().toString(), 1, Integer::sum);
       frontier.complete(lease, Map.of());
     }
     return taken;
@@ -158,7 +158,7 @@ class RedisClusterFrontierTest {
       int queuedByPush = push.get(60, TimeUnit.SECONDS);
       other.complete(first, Map.of());
       Map<String, Integer> taken = drain(other);
-      taken.merge(first.url(), 1, Integer::sum);
+      taken.merge(first.url().toString(), 1, Integer::sum);
       assertThat(taken.keySet()).containsExactlyInAnyOrderElementsOf(texts(links));
       assertThat(taken.values()).containsOnly(1);
       CrawlStatus status = other.status();
