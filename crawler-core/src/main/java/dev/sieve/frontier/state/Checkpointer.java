@@ -38,7 +38,7 @@ final class Checkpointer implements AutoCloseable {
         return thread;
       });
   private volatile boolean diskLow;
-  /** Run before each checkpoint (see {@code Frontier.beforeCheckpoint}). */
+  /** Run before each checkpoint (see {@code FrontierLifecycle.beforeCheckpoint}). */
   private volatile Runnable beforeCheckpoint = () -> {};
   /** The final checkpoint's failure, or null. */
   private volatile String failure;

@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * one crawl; the seen filter, the queues, the leases and the politeness schedule are the service's.
  *
  * <ul>
- *   <li><b>Push</b>: one PutURLs stream per call, discovered items keyed by {@link #hostKey}, with
+ *   <li><b>Push</b>: one PutURLs stream per call, discovered items keyed by their politeness key, with
  *       depth, via, lastmod and redirects as metadata ({@link LeaseMetadata}); an item acked OK was
  *       new, SKIPPED was seen. The first push of a key in this process sets the queue's delay to
  *       the politeness delay, in whole seconds rounded up (SetDelay).
