@@ -6,10 +6,12 @@ import dev.sieve.crawl.CrawlListener;
 import dev.sieve.crawl.CrawlProgress;
 import dev.sieve.crawl.Crawler;
 import dev.sieve.fetch.Fetcher;
-import dev.sieve.frontier.Frontier;
+import dev.sieve.frontier.FrontierListener;
 import dev.sieve.frontier.FrontierSettings;
+import dev.sieve.frontier.FrontierStoreException;
+import dev.sieve.frontier.Frontiers;
+import dev.sieve.frontier.OpenFrontier;
 import dev.sieve.frontier.state.CrawlStateException;
-import dev.sieve.frontier.state.Frontiers;
 import dev.sieve.scope.ScopeSettings;
 import dev.sieve.url.Scope;
 import java.io.IOException;
@@ -164,12 +166,16 @@ final class CrawlCommand implements Callable<Integer> {
       throw usage(misuse);
     }
     if (where.status) {
-      return RedisCrawl.printStatus(where.frontier, where.crawlId, System.out, System.err);
+      return SharedStatus.print(where.frontier, where.crawlId, System.out, System.err);
     }
     if (seeds == null) {
       throw usage("Missing required option: '--seeds=FILE'");
     }
     SeedFile seedFile = readSeeds();
+    if (where.shared() && stateDir != null) {
+      throw usage("--state keeps a local frontier's state; a "
+          + (where.urlFrontier() ? "URL Frontier service" : "Redis frontier") + " keeps its own: drop --state");
+    }
     CrawlConfig crawlConfig;
     OutputSettings output;
     try {
@@ -177,11 +183,6 @@ final class CrawlCommand implements Callable<Integer> {
       output = outputSettings();
     } catch (IllegalArgumentException e) {
       throw invalid(e);
-    }
-    boolean redis = where.shared();
-    if (redis && stateDir != null) {
-      throw usage("--state keeps a local frontier's state; a "
-          + (where.urlFrontier() ? "URL Frontier service" : "Redis frontier") + " keeps its own: drop --state");
     }
     // Every check before the output changes: the state (read only), the output's lock and
     // contents, then the state's lock and settings as the frontier opens it.
@@ -198,25 +199,25 @@ final class CrawlCommand implements Callable<Integer> {
 
   private int crawl(SeedFile seedFile, CrawlConfig crawlConfig, OutputSettings output,
       CrawlFiles files, CrawlMetrics metrics) throws IOException, InterruptedException {
-    boolean redis = where.shared();
-    Frontier shared = redis ? joinShared(crawlConfig) : null;
+    // A shared frontier is joined before the output is touched; a local one is opened after, as
+    // resuming it reads the output's records.
+    OpenFrontier opened = where.shared() ? openFrontier(crawlConfig, FrontierListener.NONE) : null;
     try (JsonlOutput jsonl = files.openOutput();
         ReportRun report = report(output, crawlConfig)) {
       CrawlRun run = new CrawlRun(jsonl, output, report);
       CrawlListener listener = metrics == null ? run.listener() : metrics.tee(run.listener());
-      Crawler crawler;
-      if (redis) {
-        files.begin(jsonl);
-        log.info("Joined crawl '{}' in {}", where.crawlId == null ? "(default)" : where.crawlId, where.frontier);
-        try {
-          crawler = new Crawler(crawlConfig, shared, listener);
-        } catch (UncheckedIOException e) { // the WARC archive
-          throw CrawlStop.of(e);
-        }
+      if (opened == null) {
+        opened = openFrontier(crawlConfig, Crawler.frontierListener(listener));
       } else {
-        crawler = openLocal(crawlConfig, listener);
-        files.begin(jsonl);
+        log.info("Joined crawl '{}' in {}", where.crawlId == null ? "(default)" : where.crawlId, where.frontier);
       }
+      Crawler crawler;
+      try {
+        crawler = new Crawler(crawlConfig, opened, listener);
+      } catch (UncheckedIOException e) { // the WARC archive
+        throw CrawlStop.of(e);
+      }
+      files.begin(jsonl);
       if (metrics != null) {
         metrics.watch(crawler::progress);
       }
@@ -228,8 +229,8 @@ final class CrawlCommand implements Callable<Integer> {
       finalReport = result.report();
       return result.exitCode();
     } finally {
-      if (shared != null) {
-        shared.disconnect();
+      if (opened != null) {
+        opened.disconnect();
       }
     }
   }
@@ -241,7 +242,7 @@ final class CrawlCommand implements Callable<Integer> {
       return null;
     }
     long seeds = crawlConfig.seeds().stream().distinct().count();
-    return new ReportRun(new CrawlReport(ReportOptions.settings(spec), seeds, crawlConfig.expectedUrls()),
+    return new ReportRun(new CrawlReport(ReportOptions.settings(spec), seeds, crawlConfig.frontierSettings().expectedUrls),
         file, Clock.systemUTC());
   }
 
@@ -259,41 +260,33 @@ final class CrawlCommand implements Callable<Integer> {
     }
   }
 
-  private Frontier joinShared(CrawlConfig crawlConfig) {
+  /**
+   * The crawl's one frontier, where its settings say it lives ({@code --frontier}, {@code
+   * --state}); refused when unusable. A URL Frontier service is asked once for its counters, so
+   * one that is down stops the run before the output is touched.
+   */
+  private OpenFrontier openFrontier(CrawlConfig crawlConfig, FrontierListener listener) {
+    OpenFrontier opened;
     try {
-      if (where.urlFrontier()) {
-        Frontier service = Frontiers.open(crawlConfig.frontierSettings().toBuilder()
-            .urlFrontier(where.frontier, where.crawlId, where.lease()).build(), crawlConfig.seeds(),
-            dev.sieve.frontier.FrontierListener.NONE);
-        try {
-          service.isFinished(); // one GetStats: the service answers before the output is touched
-        } catch (UncheckedIOException e) {
-          service.disconnect();
-          throw CrawlStop.refused(e.getMessage());
-        }
-        return service;
-      }
-      return RedisCrawl.join(crawlConfig, where.frontier, where.crawlId, where.lease(),
-          // The threads after each fetch, the lease loop, and fetch threads giving a lease back.
-          Math.max(12, crawlConfig.threads() + 4));
-    } catch (IllegalArgumentException e) {
-      throw invalid(e);
-    }
-  }
-
-  /** A crawl over the local frontier, its state restored from --state; refused when unusable. */
-  private Crawler openLocal(CrawlConfig crawlConfig, CrawlListener listener) {
-    try {
-      Frontier local = Frontiers.open(crawlConfig.frontierSettings(), crawlConfig.seeds(),
-          Crawler.frontierListener(listener));
-      return new Crawler(crawlConfig, local, listener);
+      opened = Frontiers.open(crawlConfig.frontierSettings(), listener);
     } catch (CrawlStateException e) {
       throw CrawlStop.of(e);
+    } catch (FrontierStoreException e) {
+      throw CrawlStop.refused("Redis frontier: " + e.getMessage());
     } catch (IllegalArgumentException e) {
       throw invalid(e);
     } catch (UncheckedIOException e) {
       throw CrawlStop.of(e);
     }
+    if (where.urlFrontier()) {
+      try {
+        opened.frontier().isFinished(); // one GetStats: the service answers before the output is touched
+      } catch (UncheckedIOException e) {
+        opened.disconnect();
+        throw CrawlStop.refused(e.getMessage());
+      }
+    }
+    return opened;
   }
 
   private CommandLine.ParameterException usage(String message) {
@@ -325,13 +318,15 @@ final class CrawlCommand implements Callable<Integer> {
   }
 
   private CrawlConfig crawlConfig(SeedFile seedFile) {
+    int workThreads = threads != null ? threads : CrawlConfig.DEFAULT_THREADS;
     CrawlConfig.Builder builder = CrawlConfig.builder()
         .seeds(seedFile.seeds())
+        .threads(workThreads)
         .maxInFlight(maxInFlight)
-        .pendingMemoryBytes(pendingMemory);
-    if (threads != null) {
-      builder.threads(threads);
-    }
+        .pendingMemoryBytes(pendingMemory)
+        // Redis connections: the threads after each fetch, the lease loop, and fetch threads
+        // giving a lease back.
+        .frontier(frontier -> where.applyTo(frontier, Math.max(12, workThreads + 4)));
     politeness.applyTo(builder);
     sieve.applyTo(builder);
     fetch.applyTo(builder, userAgent, session.settings()).scope(this::scopeSettings);

@@ -6,12 +6,12 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code crawl}'s options for where the frontier lives: in this process, in Redis as a crawl that
- * processes create or join by name (see {@link RedisCrawl}), or in a URL Frontier service that
+ * processes create or join by name, or in a URL Frontier service that
  * schedules the crawl ({@code urlfrontier://HOST:PORT}).
  */
 final class FrontierOptions {
   @Setting("frontier")
-  @Option(names = "--frontier", defaultValue = "local", paramLabel = "local|redis://HOST:PORT[/DB]|redis-cluster://HOST:PORT,...|urlfrontier://HOST:PORT",
+  @Option(names = "--frontier", defaultValue = FrontierSettings.LOCAL, paramLabel = "local|redis://HOST:PORT[/DB]|redis-cluster://HOST:PORT,...|urlfrontier://HOST:PORT",
       description = "Where the frontier lives: in this process (local), in Redis, shared by every process given the same --crawl-id, or in a URL Frontier service (e.g. serve) that schedules the crawl for every process given the same service and --crawl-id; --expected-urls and --fpp are then the service's (default ${DEFAULT-VALUE}).")
   String frontier;
 
@@ -54,6 +54,11 @@ final class FrontierOptions {
       return (status ? "--status" : "--crawl-id") + " needs --frontier redis://HOST:PORT";
     }
     return null;
+  }
+
+  /** Sets where the frontier lives; {@code connections} to Redis. */
+  FrontierSettings.Builder applyTo(FrontierSettings.Builder settings, int connections) {
+    return settings.where(frontier, crawlId, lease(), connections);
   }
 
   /** How long a URL taken from Redis or the service stays leased to this process. */

@@ -30,14 +30,18 @@ final class PolitenessOptions {
       description = "What politeness is counted per (default ${DEFAULT-VALUE}).")
   QueueKey queueKey;
 
-  /** Sets the politeness of {@code config}; the builder validates it. */
+  /**
+   * The politeness these options say, whole, as the frontier takes it.
+   *
+   * @throws IllegalArgumentException naming the setting out of range
+   */
+  Politeness politeness() {
+    return new Politeness(Duration.ofMillis(delayMs), perHost,
+        maxPagesPerHost == null ? Politeness.DEFAULT.maxUrlsPerHost() : maxPagesPerHost, queueKey);
+  }
+
+  /** Sets the politeness of {@code config}. */
   CrawlConfig.Builder applyTo(CrawlConfig.Builder config) {
-    config.politenessDelay(Duration.ofMillis(delayMs))
-        .maxInFlightPerHost(perHost)
-        .queueKey(queueKey);
-    if (maxPagesPerHost != null) {
-      config.maxPagesPerHost(maxPagesPerHost);
-    }
-    return config;
+    return config.politeness(politeness());
   }
 }

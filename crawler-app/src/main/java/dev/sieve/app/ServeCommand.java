@@ -2,7 +2,7 @@ package dev.sieve.app;
 
 import ch.qos.logback.classic.Level;
 import dev.sieve.frontier.FrontierSettings;
-import dev.sieve.frontier.redis.RedisFrontierException;
+import dev.sieve.frontier.FrontierStoreException;
 import dev.sieve.serve.FrontierServer;
 import dev.sieve.serve.LogLevels;
 import dev.sieve.serve.RpcListener;
@@ -114,7 +114,7 @@ final class ServeCommand implements Callable<Integer> {
         endpoint.close();
       }
       return CommandLine.ExitCode.USAGE;
-    } catch (DurableStateException | RedisFrontierException e) {
+    } catch (DurableStateException | FrontierStoreException e) {
       System.err.println("serve: " + e.getMessage());
       if (endpoint != null) {
         endpoint.close();

@@ -170,8 +170,8 @@ class OptionDefaultsTest {
     assertThat(config.maxInFlight()).isEqualTo(Integer.parseInt(defaultOf("--max-in-flight")));
     assertThat(config.fetch().maxIdleConnections())
         .isEqualTo(Integer.parseInt(defaultOf("--max-idle-connections")));
-    assertThat(config.expectedUrls()).isEqualTo(Long.parseLong(defaultOf("--expected-urls")));
-    assertThat(config.falsePositiveRate()).isEqualTo(Double.parseDouble(defaultOf("--fpp")));
+    assertThat(config.frontierSettings().expectedUrls).isEqualTo(Long.parseLong(defaultOf("--expected-urls")));
+    assertThat(config.frontierSettings().falsePositiveRate).isEqualTo(Double.parseDouble(defaultOf("--fpp")));
     assertThat(config.fetch().userAgent()).isEqualTo(defaultOf("--user-agent"));
     assertThat(config.fetch().retries()).isEqualTo(Integer.parseInt(defaultOf("--retries")));
     assertThat(config.fetch().hostFailureLimit())

@@ -58,13 +58,13 @@ final class Archiving implements AutoCloseable {
         ? "obey (robots.txt of each host, cached " + config.robots.ttl() + ")"
         : "ignore");
     info.put("http-header-user-agent", config.fetch.userAgent());
-    info.put("isPartOf", config.seeds.size() + " seed(s), first " + config.seeds.get(0));
+    info.put("isPartOf", config.seeds().size() + " seed(s), first " + config.seeds().get(0));
     info.put("description", "threads=" + config.threads
         + " max-pages=" + (config.maxPages == Long.MAX_VALUE ? "none" : config.maxPages)
         + " scope=" + config.scope.scope().name().toLowerCase(java.util.Locale.ROOT)
         + " max-depth=" + config.scope.maxDepth()
         + " max-body-bytes=" + config.fetch.maxBodyBytes()
-        + " politeness-delay=" + config.politenessDelay.toMillis() + "ms"
+        + " politeness-delay=" + config.frontier.politeness.delay().toMillis() + "ms"
         + " dedupe=" + config.warc.dedupe());
     return info;
   }

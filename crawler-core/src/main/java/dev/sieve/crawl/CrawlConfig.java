@@ -33,7 +33,6 @@ public final class CrawlConfig {
   /** Default {@link Builder#stopTimeout}, in seconds. */
   public static final long DEFAULT_STOP_TIMEOUT_SECONDS = 30;
 
-  final List<Url> seeds;
   final int threads;
   final int maxInFlight;
   final long maxPages;
@@ -41,29 +40,14 @@ public final class CrawlConfig {
   final RobotsSettings robots;
   final ScopeSettings scope;
   final SitemapSettings sitemaps;
-  final long expectedUrls;
-  final double falsePositiveRate;
-  final Duration politenessDelay;
-  final int maxInFlightPerHost;
-  final long maxPagesPerHost;
-  final QueueKey queueKey;
   final Duration stopTimeout;
-  final Ticker ticker;
   final Clock clock;
-  final java.nio.file.Path stateDir;
-  final boolean freshState;
-  final Duration checkpointInterval;
-  final long diskReserveBytes;
-  final long pendingMemoryBytes;
-  final dev.sieve.frontier.SeenFilter seenFilter;
-  final boolean growOnCapacity;
-  final boolean addSeeds;
   /** The WARC archive's settings, or null when the crawl keeps none. */
   final WarcSettings warc;
-  private final FrontierSettings frontier;
+  /** The frontier's settings: seeds, Sieve, politeness, where it lives, its state and ticker. */
+  final FrontierSettings frontier;
 
-  private CrawlConfig(Builder b) {
-    this.seeds = List.copyOf(b.seeds);
+  private CrawlConfig(Builder b, FrontierSettings frontier) {
     this.threads = b.threads;
     this.maxInFlight = b.maxInFlight;
     this.maxPages = b.maxPages;
@@ -71,42 +55,19 @@ public final class CrawlConfig {
     this.robots = b.robots.build();
     this.scope = b.scope.build();
     this.sitemaps = b.sitemaps.build();
-    this.expectedUrls = b.expectedUrls;
-    this.falsePositiveRate = b.falsePositiveRate;
-    this.politenessDelay = b.politenessDelay;
-    this.maxInFlightPerHost = b.maxInFlightPerHost;
-    this.maxPagesPerHost = b.maxPagesPerHost;
-    this.queueKey = b.queueKey;
     this.stopTimeout = b.stopTimeout;
-    this.ticker = b.ticker;
     this.clock = b.clock;
-    this.stateDir = b.stateDir;
-    this.freshState = b.freshState;
-    this.checkpointInterval = b.checkpointInterval;
-    this.diskReserveBytes = b.diskReserveBytes;
-    this.pendingMemoryBytes = b.pendingMemoryBytes;
-    this.seenFilter = b.seenFilter;
-    this.growOnCapacity = b.growOnCapacity;
-    this.addSeeds = b.addSeeds;
     this.warc = b.warc;
-    this.frontier = FrontierSettings.builder()
-        .seenFilter(seenFilter, expectedUrls, falsePositiveRate, growOnCapacity)
-        .politeness(new Politeness(politenessDelay, maxInFlightPerHost, maxPagesPerHost, queueKey))
-        .pendingMemoryBytes(pendingMemoryBytes)
-        .ticker(ticker)
-        .state(stateDir, freshState, checkpointInterval, diskReserveBytes)
-        .addSeeds(addSeeds)
-        .fixedOnResume("scope", scope.scope().name().toLowerCase(java.util.Locale.ROOT))
-        .fixedOnResume("url-rules", scope.rules().toString())
-        .build();
+    this.frontier = frontier;
   }
 
   public static Builder builder() {
     return new Builder();
   }
 
+  /** The URLs the crawl starts from (the frontier's: a resumed crawl checks them). */
   public List<Url> seeds() {
-    return seeds;
+    return frontier.seeds;
   }
 
   public int threads() {
@@ -122,17 +83,14 @@ public final class CrawlConfig {
    * (and a second more), at least the fetcher's default.
    */
   Duration idleConnectionTimeout() {
-    Duration acrossDelay = politenessDelay.plusSeconds(1);
+    Duration acrossDelay = frontier.politeness.delay().plusSeconds(1);
     return acrossDelay.compareTo(dev.sieve.fetch.Fetcher.DEFAULT_IDLE_TIMEOUT) > 0
         ? acrossDelay : dev.sieve.fetch.Fetcher.DEFAULT_IDLE_TIMEOUT;
   }
 
-  public long expectedUrls() {
-    return expectedUrls;
-  }
-
-  public double falsePositiveRate() {
-    return falsePositiveRate;
+  /** The source of elapsed time, the frontier's. */
+  Ticker ticker() {
+    return frontier.ticker;
   }
 
   public FetchSettings fetch() {
@@ -163,7 +121,7 @@ public final class CrawlConfig {
 
   /** Settings of a crawl; every value has a documented default except the seeds. */
   public static final class Builder {
-    private List<Url> seeds = List.of();
+    private final FrontierSettings.Builder frontier = FrontierSettings.builder();
     private int threads = DEFAULT_THREADS;
     private int maxInFlight = DEFAULT_MAX_IN_FLIGHT;
     private long maxPages = Long.MAX_VALUE;
@@ -171,23 +129,10 @@ public final class CrawlConfig {
     private final RobotsSettings.Builder robots = RobotsSettings.builder();
     private final ScopeSettings.Builder scope = ScopeSettings.builder();
     private final SitemapSettings.Builder sitemaps = SitemapSettings.builder();
-    private long expectedUrls = FrontierSettings.DEFAULT_EXPECTED_URLS;
-    private double falsePositiveRate = Double.parseDouble(FrontierSettings.DEFAULT_FALSE_POSITIVE_RATE);
-    private Duration politenessDelay = Politeness.DEFAULT.delay();
-    private int maxInFlightPerHost = Politeness.DEFAULT.maxInFlightPerHost();
-    private long maxPagesPerHost = Long.MAX_VALUE;
-    private QueueKey queueKey = QueueKey.HOST;
+    private Politeness politeness = Politeness.DEFAULT;
+    private List<Url> seeds = List.of();
     private Duration stopTimeout = Duration.ofSeconds(DEFAULT_STOP_TIMEOUT_SECONDS);
-    private Ticker ticker = Ticker.systemTicker();
     private Clock clock = Clock.systemUTC();
-    private java.nio.file.Path stateDir;
-    private boolean freshState;
-    private Duration checkpointInterval = Duration.ofSeconds(FrontierSettings.DEFAULT_CHECKPOINT_SECONDS);
-    private long diskReserveBytes = FrontierSettings.DEFAULT_DISK_RESERVE_BYTES;
-    private long pendingMemoryBytes = FrontierSettings.DEFAULT_PENDING_MEMORY_BYTES;
-    private dev.sieve.frontier.SeenFilter seenFilter = dev.sieve.frontier.SeenFilter.BLOCKED;
-    private boolean growOnCapacity = true;
-    private boolean addSeeds;
     private WarcSettings warc;
 
     private Builder() {}
@@ -197,7 +142,7 @@ public final class CrawlConfig {
      * kept) instead of refusing to resume (default false).
      */
     public Builder addSeeds(boolean add) {
-      this.addSeeds = add;
+      frontier.addSeeds(add);
       return this;
     }
 
@@ -206,19 +151,19 @@ public final class CrawlConfig {
      * a directory holding state is resumed unless {@link #freshState} (default: no state).
      */
     public Builder stateDir(java.nio.file.Path dir) {
-      this.stateDir = dir;
+      frontier.stateDir(dir);
       return this;
     }
 
     /** Start over even if the state directory holds a crawl, deleting its state. */
     public Builder freshState(boolean fresh) {
-      this.freshState = fresh;
+      frontier.freshState(fresh);
       return this;
     }
 
     /** Time between checkpoints (default 60 s); one is also written when the crawl stops. */
     public Builder checkpointInterval(Duration interval) {
-      this.checkpointInterval = Objects.requireNonNull(interval, "checkpointInterval");
+      frontier.checkpointInterval(interval);
       return this;
     }
 
@@ -227,13 +172,13 @@ public final class CrawlConfig {
      * state directory, or a temporary one, and are read back in order per host.
      */
     public Builder pendingMemoryBytes(long bytes) {
-      this.pendingMemoryBytes = bytes;
+      frontier.pendingMemoryBytes(bytes);
       return this;
     }
 
     /** The Sieve's structure (default {@link dev.sieve.frontier.SeenFilter#BLOCKED}). */
     public Builder seenFilter(dev.sieve.frontier.SeenFilter filter) {
-      this.seenFilter = Objects.requireNonNull(filter, "seenFilter");
+      frontier.seenFilter(filter);
       return this;
     }
 
@@ -242,13 +187,13 @@ public final class CrawlConfig {
      * at target (default), or keep one fixed filter whose rate climbs (the Sieve warns either way).
      */
     public Builder growOnCapacity(boolean grow) {
-      this.growOnCapacity = grow;
+      frontier.growOnCapacity(grow);
       return this;
     }
 
     /** Stop taking new URLs while the state disk has less free space than this (default 1 GiB). */
     public Builder diskReserveBytes(long bytes) {
-      this.diskReserveBytes = bytes;
+      frontier.diskReserveBytes(bytes);
       return this;
     }
 
@@ -308,37 +253,52 @@ public final class CrawlConfig {
 
     /** The Sieve's capacity in distinct URLs (default 10,000,000). */
     public Builder expectedUrls(long expectedUrls) {
-      this.expectedUrls = expectedUrls;
+      frontier.expectedUrls(expectedUrls);
       return this;
     }
 
     /** The Sieve's target false-positive rate (default 1e-6). */
     public Builder falsePositiveRate(double falsePositiveRate) {
-      this.falsePositiveRate = falsePositiveRate;
+      frontier.falsePositiveRate(falsePositiveRate);
+      return this;
+    }
+
+    /** How each host (or domain, or address) is fetched: one value, to the frontier whole. */
+    public Builder politeness(Politeness politeness) {
+      this.politeness = Objects.requireNonNull(politeness, "politeness");
+      return this;
+    }
+
+    /**
+     * Sets where the frontier lives and anything else of it that has no setter here (see {@link
+     * FrontierSettings.Builder}).
+     */
+    public Builder frontier(Consumer<FrontierSettings.Builder> settings) {
+      settings.accept(frontier);
       return this;
     }
 
     /** The least time between fetches of one host (default 1 s). */
     public Builder politenessDelay(Duration delay) {
-      this.politenessDelay = Objects.requireNonNull(delay, "politenessDelay");
+      politeness = politeness.withDelay(Objects.requireNonNull(delay, "politenessDelay"));
       return this;
     }
 
     /** Fetches of one host in flight at once (default 1). */
     public Builder maxInFlightPerHost(int max) {
-      this.maxInFlightPerHost = max;
+      politeness = politeness.withMaxInFlightPerHost(max);
       return this;
     }
 
     /** URLs fetched per host at most (default unlimited). */
     public Builder maxPagesPerHost(long max) {
-      this.maxPagesPerHost = max;
+      politeness = politeness.withMaxUrlsPerHost(max);
       return this;
     }
 
     /** What politeness is counted per (default the host). */
     public Builder queueKey(QueueKey queueKey) {
-      this.queueKey = Objects.requireNonNull(queueKey, "queueKey");
+      politeness = politeness.withQueueKey(Objects.requireNonNull(queueKey, "queueKey"));
       return this;
     }
 
@@ -349,7 +309,7 @@ public final class CrawlConfig {
     }
 
     public Builder ticker(Ticker ticker) {
-      this.ticker = Objects.requireNonNull(ticker, "ticker");
+      frontier.ticker(ticker);
       return this;
     }
 
@@ -389,12 +349,13 @@ public final class CrawlConfig {
       positive("maxPages", maxPages);
       notNegative("stopTimeout", stopTimeout);
       checkSitemapsOnSeeds(sitemaps.build());
-      if (growOnCapacity && seenFilter == dev.sieve.frontier.SeenFilter.CUCKOO) {
-        throw new IllegalArgumentException(
-            "seenFilter (cuckoo) has a fixed size and cannot grow: set on-capacity warn");
-      }
+      ScopeSettings scopeSettings = scope.build();
       // The frontier's settings check themselves (FrontierSettings, Politeness), once, here.
-      return new CrawlConfig(this);
+      FrontierSettings frontierSettings = frontier.seeds(seeds).politeness(politeness)
+          .fixedOnResume("scope", scopeSettings.scope().name().toLowerCase(java.util.Locale.ROOT))
+          .fixedOnResume("url-rules", scopeSettings.rules().toString())
+          .build();
+      return new CrawlConfig(this, frontierSettings);
     }
   }
 }

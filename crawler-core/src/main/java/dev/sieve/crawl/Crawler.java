@@ -2,10 +2,13 @@ package dev.sieve.crawl;
 
 import dev.sieve.frontier.CapacityWarning;
 import dev.sieve.frontier.Frontier;
+import dev.sieve.frontier.FrontierLifecycle;
 import dev.sieve.frontier.FrontierListener;
+import dev.sieve.frontier.FrontierStats;
+import dev.sieve.frontier.Frontiers;
 import dev.sieve.frontier.Lease;
+import dev.sieve.frontier.OpenFrontier;
 import dev.sieve.frontier.state.CrawlStateException;
-import dev.sieve.frontier.state.Frontiers;
 import dev.sieve.url.Url;
 import java.io.UncheckedIOException;
 import java.time.Duration;
@@ -38,6 +41,8 @@ public final class Crawler {
 
   private final CrawlConfig config;
   private final Frontier frontier;
+  /** The frontier's state or connections; does nothing for a frontier in memory. */
+  private final FrontierLifecycle lifecycle;
   /** The seeds: the config's, or on resume the saved crawl's (and any added). */
   private final List<Url> seeds;
   private final CrawlStats stats = new CrawlStats();
@@ -58,21 +63,24 @@ public final class Crawler {
   private volatile String deadProxy;
 
   /**
-   * A crawl over {@code frontier} (see {@code Frontiers.open}): on resume, from the seeds and
-   * counters it restored.
+   * A crawl over {@code opened} (see {@link Frontiers#open}): on resume, from the seeds and
+   * counters its lifecycle restored.
    */
-  public Crawler(CrawlConfig config, Frontier frontier, CrawlListener listener) {
+  public Crawler(CrawlConfig config, OpenFrontier opened, CrawlListener listener) {
     this.config = config;
-    this.frontier = frontier;
-    this.seeds = frontier.savedSeeds().orElse(config.seeds);
-    stats.add(frontier.restoredCounts());
+    this.frontier = opened.frontier();
+    this.lifecycle = opened.lifecycle().orElseGet(() -> new FrontierLifecycle() {});
+    this.seeds = lifecycle.savedSeeds().orElse(config.seeds());
+    Map<String, Long> restored = lifecycle.restoredCounts();
+    stats.add(restored);
     this.pageBudget = new Semaphore((int) Math.min(Integer.MAX_VALUE, config.maxPages));
-    this.recorder = new Recorder(listener, frontier, stats, config.clock);
+    this.recorder = new Recorder(listener, frontier, lifecycle::flushLog, stats, config.clock);
     this.slots = new WorkSlots(config.threads);
     this.leases = new LeaseRunner(config.maxInFlight);
     this.pipeline = new UrlPipeline(config, seeds, frontier, listener, recorder, pageBudget,
-        () -> stopping, slots, this::proxyDead);
-    frontier.beforeCheckpoint(() -> {
+        () -> stopping, slots, this::proxyDead,
+        new UrlPipeline.Resume(!restored.isEmpty(), lifecycle::flushLog));
+    lifecycle.beforeCheckpoint(() -> {
       pipeline.sync();
       listener.onCheckpoint();
     });
@@ -85,8 +93,8 @@ public final class Crawler {
    * @throws CrawlStateException if the state directory cannot be used
    */
   public static Crawler open(CrawlConfig config, CrawlListener listener) {
-    Frontier frontier = Frontiers.open(config.frontierSettings(), config.seeds, frontierListener(listener));
-    return new Crawler(config, frontier, listener);
+    return new Crawler(config, Frontiers.open(config.frontierSettings(), frontierListener(listener)),
+        listener);
   }
 
   /** What the frontier tells {@code listener}, and asks of it on resume (its records as counters). */
@@ -123,11 +131,11 @@ public final class Crawler {
     if (runs.getAndIncrement() > 0) {
       throw new IllegalStateException("a Crawler runs once");
     }
-    startedAt = config.ticker.read();
+    startedAt = config.ticker().read();
     for (Url seed : seeds) {
-      frontier.push(seed, 0);
+      frontier.push(seed, 0, null, null);
     }
-    frontier.start();
+    lifecycle.start();
     try {
       leases.run(new LeaseRunner.Source() {
         @Override
@@ -143,7 +151,7 @@ public final class Crawler {
     } finally {
       frontier.close();
       closePipeline();
-      Optional<String> stateFailure = frontier.end();
+      Optional<String> stateFailure = lifecycle.end();
       if (failure == null) {
         failure = stateFailure.orElse(null);
       }
@@ -199,22 +207,23 @@ public final class Crawler {
   /** A snapshot of the crawl's counters. */
   public CrawlProgress progress() {
     long started = startedAt;
+    FrontierStats queues = frontier.stats();
     return new CrawlProgress(
-        Duration.ofNanos(started == 0 ? 0 : config.ticker.read() - started),
+        Duration.ofNanos(started == 0 ? 0 : config.ticker().read() - started),
         stats.pages.sum(),
         stats.bytes.sum(),
-        frontier.pending(),
-        frontier.inFlight(),
-        frontier.hosts(),
+        queues.pending(),
+        queues.inFlight(),
+        queues.hosts(),
         stats.errors(),
-        skippedWithFrontier(),
+        skippedWithFrontier(queues),
         stats.retries.sum(),
         stats.linksFound.sum(),
         stats.linksNew.sum(),
-        frontier.approximateSeen(),
-        frontier.seenFpp(),
-        frontier.seenLayers(),
-        frontier.capacityWarnings(),
+        queues.approximateSeen(),
+        queues.seenFpp(),
+        queues.seenLayers(),
+        queues.capacityWarnings(),
         stats.linkFates(),
         stats.sitemaps(),
         new CrawlProgress.Connections(slots.fetching(), slots.mostFetching(),
@@ -223,11 +232,11 @@ public final class Crawler {
   }
 
   /** The crawl's refusals with the frontier's beside them. */
-  private Map<String, Long> skippedWithFrontier() {
+  private Map<String, Long> skippedWithFrontier(FrontierStats queues) {
     Map<String, Long> skipped = stats.skipped();
-    skipped.merge("host-budget", frontier.droppedByHostBudget(), Long::sum);
-    skipped.merge("host-skipped", frontier.droppedBySkippedHost(), Long::sum);
-    skipped.merge("filter-full", frontier.droppedByFullFilter(), Long::sum);
+    skipped.merge("host-budget", queues.droppedByHostBudget(), Long::sum);
+    skipped.merge("host-skipped", queues.droppedBySkippedHost(), Long::sum);
+    skipped.merge("filter-full", queues.droppedByFullFilter(), Long::sum);
     skipped.values().removeIf(count -> count == 0);
     return skipped;
   }
@@ -262,7 +271,7 @@ public final class Crawler {
     }
     Lease lease = null;
     try {
-      lease = frontier.storageLow() ? null : frontier.poll();
+      lease = lifecycle.storageLow() ? null : frontier.poll();
     } catch (UncheckedIOException e) {
       fail(e.getMessage());
     }
@@ -308,7 +317,7 @@ public final class Crawler {
 
   /** While the state disk is nearly full, new URLs wait (the guard logs why). */
   private void awaitDiskSpace() throws InterruptedException {
-    while (frontier.storageLow() && !stopping) {
+    while (lifecycle.storageLow() && !stopping) {
       synchronized (this) {
         wait(1000);
       }

@@ -26,12 +26,8 @@ final class HostHealth {
   }
 
   /** Notes the outcome of a fetch of {@code url}; returns it unchanged. */
-  FetchResult observe(String url, FetchResult result) {
-    Url parsed = Url.parse(url).orElse(null);
-    if (parsed == null) {
-      return result;
-    }
-    String authority = parsed.origin();
+  FetchResult observe(Url url, FetchResult result) {
+    String authority = url.origin();
     Optional<String> cause = ConnectionFailure.cause(result);
     if (cause.isEmpty()) {
       if (result.status() > 0) {

@@ -22,12 +22,16 @@ import java.util.Map;
 final class Recorder {
   private final CrawlListener listener;
   private final Frontier frontier;
+  /** Makes the frontier's changes so far durable (its journal), before a record relies on them. */
+  private final Runnable flushLog;
   private final CrawlStats stats;
   private final Clock clock;
 
-  Recorder(CrawlListener listener, Frontier frontier, CrawlStats stats, Clock clock) {
+  Recorder(CrawlListener listener, Frontier frontier, Runnable flushLog, CrawlStats stats,
+      Clock clock) {
     this.listener = listener;
     this.frontier = frontier;
+    this.flushLog = flushLog;
     this.stats = stats;
     this.clock = clock;
   }
@@ -150,7 +154,7 @@ final class Recorder {
      */
     void record(FetchResult page, int outlinks, int newLinks, String error, String cause,
         LinkCounts fates) {
-      PageRecord.Builder record = PageRecord.builder(lease.url(), clock.instant())
+      PageRecord.Builder record = PageRecord.builder(lease.url().toString(), clock.instant())
           .found(lease.depth(), lease.via(), lease.lastmod())
           .links(outlinks, newLinks, fates)
           .redirect(redirect)
@@ -162,7 +166,7 @@ final class Recorder {
             .protocol(page.exchange().map(Exchange::httpProtocol).orElse(null));
       }
       PageRecord built = record.build();
-      frontier.flushLog();
+      flushLog.run();
       try {
         listener.onPage(built);
       } catch (UncheckedIOException e) {

@@ -46,6 +46,8 @@ final class SitemapStep {
   private final RobotsPolicy robots;
   private final LinkClassifier linkFates;
   private final dev.sieve.frontier.Frontier frontier;
+  /** Makes the frontier's changes so far durable (its journal). */
+  private final Runnable flushLog;
   private final Consumer<Map<String, Long>> counters;
   private final ReadSitemaps memo;
   private final int maxPerAuthority;
@@ -57,7 +59,7 @@ final class SitemapStep {
    * before a resume, through {@code fetch}; counts into {@code counters}.
    */
   SitemapStep(SitemapSettings settings, Function<String, FetchResult> fetch, RobotsPolicy robots,
-      LinkClassifier linkFates, dev.sieve.frontier.Frontier frontier,
+      LinkClassifier linkFates, dev.sieve.frontier.Frontier frontier, Runnable flushLog,
       Consumer<Map<String, Long>> counters, ReadSitemaps memo) {
     this.queue = new SitemapQueue(settings.maxPerAuthority());
     this.reader = new SitemapReader(settings);
@@ -65,6 +67,7 @@ final class SitemapStep {
     this.robots = robots;
     this.linkFates = linkFates;
     this.frontier = frontier;
+    this.flushLog = flushLog;
     this.counters = counters;
     this.memo = memo;
     this.maxPerAuthority = settings.maxPerAuthority();
@@ -155,7 +158,7 @@ final class SitemapStep {
     listed(sitemap, content.urls(), delta);
     // Its URLs durable first: a resume that skips this sitemap must find them in the frontier,
     // and counts what it counted from the memo.
-    frontier.flushLog();
+    flushLog.run();
     memo.add(sitemap.toString(), delta);
     counters.accept(delta);
   }

@@ -37,7 +37,7 @@ final class UnreachableHosts {
   }
 
   /** Notes the outcome of a fetch of {@code url} against its authority; returns it unchanged. */
-  FetchResult observe(String url, FetchResult result) {
+  FetchResult observe(Url url, FetchResult result) {
     return health.observe(url, result);
   }
 
@@ -86,7 +86,7 @@ final class UnreachableHosts {
         break;
       }
       for (Lease queued : batch) {
-        boolean same = Url.parse(queued.url()).map(u -> u.origin().equals(url.origin())).orElse(false);
+        boolean same = queued.url().origin().equals(url.origin());
         if (back.isEmpty() && same && pageBudget.tryAcquire()) {
           Recorder.Outcome queuedOutcome = recorder.of(queued);
           queuedOutcome.record(null, 0, 0, error, cause, null);

@@ -54,9 +54,15 @@ final class UrlPipeline implements AutoCloseable {
   private final WorkSlots slots;
   private final WebSession session;
 
+  /**
+   * What the pipeline needs of the frontier's lifecycle: whether the crawl resumed (it restored
+   * counters), and how to make the frontier's changes durable.
+   */
+  record Resume(boolean resumed, Runnable flushLog) {}
+
   UrlPipeline(CrawlConfig config, List<Url> seeds, Frontier frontier, CrawlListener listener,
       Recorder recorder, Semaphore pageBudget, BooleanSupplier stopping, WorkSlots slots,
-      Consumer<String> onDeadProxy) {
+      Consumer<String> onDeadProxy, Resume resume) {
     this.proxies = new ProxyHealth(config.fetch.hostFailureLimit(), onDeadProxy);
     this.slots = slots;
     this.config = config;
@@ -66,19 +72,20 @@ final class UrlPipeline implements AutoCloseable {
     this.pageBudget = pageBudget;
     this.stopping = stopping;
     this.archive = Archiving.open(config);
-    // Restored counters tell a resumed crawl: a new one (or one started over) has none.
-    boolean resumed = !frontier.restoredCounts().isEmpty();
-    this.session = WebSession.open(config.fetch.session(), config.clock, config.stateDir, resumed);
+    this.session = WebSession.open(config.fetch.session(), config.clock, config.frontier.stateDir,
+        resume.resumed());
     this.fetcher = fetcher(config, seeds, session);
     this.hosts = new UnreachableHosts(config, frontier, recorder, pageBudget);
     this.extractor = config.scope.extractor();
     this.robots = robots(config, this::fetch);
     this.links = new LinkFilter(config, seeds);
     this.linkFates = new LinkClassifier(config, links, robots, frontier);
+    java.nio.file.Path stateDir = config.frontier.stateDir;
     this.sitemaps = new SitemapStep(config.sitemaps, this::fetch, robots, linkFates, frontier,
-        recorder::countAside, config.stateDir == null
+        resume.flushLog(), recorder::countAside, stateDir == null
             ? ReadSitemaps.none()
-            : ReadSitemaps.open(config.stateDir, resumed));
+            // Restored counters tell a resumed crawl: a new one (or one started over) has none.
+            : ReadSitemaps.open(stateDir, resume.resumed()));
   }
 
   private static Fetcher fetcher(CrawlConfig config, List<Url> seeds, WebSession session) {
@@ -86,7 +93,7 @@ final class UrlPipeline implements AutoCloseable {
         .settings(config.fetch)
         .requestStep(session.requestStep())
         .idleConnections(config.fetch.maxIdleConnections(), config.idleConnectionTimeout())
-        .ticker(config.ticker)
+        .ticker(config.ticker())
         .clock(config.clock)
         .addressPolicy(config.scope.allowPrivate()
             ? AddressPolicy.allowAll()
@@ -113,7 +120,7 @@ final class UrlPipeline implements AutoCloseable {
 
   /** The pipeline for one URL: robots → fetch → parse → sieve → enqueue → record. */
   void crawl(Lease lease) {
-    Url url = Url.parse(lease.url()).orElseThrow();
+    Url url = lease.url();
     Recorder.Outcome outcome = recorder.of(lease);
     if (refusedAddress(outcome, url)
         || hosts.failIfUnreachable(outcome, url)
@@ -121,7 +128,7 @@ final class UrlPipeline implements AutoCloseable {
         || readSitemap(lease, url)) {
       return;
     }
-    FetchResult page = fetch(url.toString(), outcome);
+    FetchResult page = fetch(url, outcome);
     if (hosts.failIfUnreachable(outcome, url) || shouldRetry(page, outcome)) {
       return;
     }
@@ -256,15 +263,25 @@ final class UrlPipeline implements AutoCloseable {
     }
   }
 
-  /** Fetches {@code url}, noting connection failures against its authority, and archives it. */
+  /**
+   * Fetches {@code url} (robots.txt, a sitemap), noting connection failures against its
+   * authority, and archives it.
+   */
   private FetchResult fetch(String url) {
-    return fetch(url, null);
+    return fetch(url, Url.parse(url).orElse(null), null);
   }
 
   /** {@link #fetch(String)} of a page, whose {@code outcome} learns where it was archived. */
-  private FetchResult fetch(String url, Recorder.Outcome outcome) {
-    FetchResult result = hosts.observe(url, slots.fetch(() -> fetcher.fetch(url), outcome != null));
-    Optional<ProxyServer> proxy = fetcher.proxyFor(url);
+  private FetchResult fetch(Url url, Recorder.Outcome outcome) {
+    return fetch(url.toString(), url, outcome);
+  }
+
+  private FetchResult fetch(String text, Url url, Recorder.Outcome outcome) {
+    FetchResult result = slots.fetch(() -> fetcher.fetch(text), outcome != null);
+    if (url != null) {
+      hosts.observe(url, result);
+    }
+    Optional<ProxyServer> proxy = fetcher.proxyFor(text);
     if (proxy.isPresent()) {
       proxies.observe(proxy.get(), result);
     }
@@ -292,7 +309,7 @@ final class UrlPipeline implements AutoCloseable {
       // Before anything else: a private target is never queued, and so never reaches robots.txt.
       error = FetchError.PRIVATE_ADDRESS.label();
       outcome.count("skipped." + LinkFate.PRIVATE_ADDRESS.label());
-    } else if (target.get().toString().equals(lease.url())
+    } else if (target.get().equals(lease.url())
         || lease.redirectChain().contains(target.get().toString())) {
       if (refetch && session.setCookie(page.exchange().map(Exchange::responseHead).orElse(null))) {
         again = target.get();
@@ -324,11 +341,11 @@ final class UrlPipeline implements AutoCloseable {
   private void fetchWithCookie(Recorder.Outcome outcome, Url url) {
     Lease lease = outcome.lease();
     List<String> chain = new ArrayList<>(lease.redirectChain());
-    chain.add(lease.url());
-    Recorder.Outcome again = outcome.within(new Lease(url.toString(), lease.depth(),
-        lease.hostKey(), 0, chain, lease.url(), null));
+    chain.add(lease.url().toString());
+    Recorder.Outcome again = outcome.within(new Lease(url, lease.depth(),
+        lease.hostKey(), 0, chain, lease.url().toString(), null));
     again.count(CrawlStats.SESSION + "cookie-refetch");
-    FetchResult page = fetch(url.toString(), again);
+    FetchResult page = fetch(url, again);
     if (page.isRedirect()) {
       followRedirect(again, url, page, false);
     } else {

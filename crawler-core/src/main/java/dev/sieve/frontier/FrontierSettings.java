@@ -2,18 +2,36 @@ package dev.sieve.frontier;
 
 import com.google.common.base.Ticker;
 import dev.sieve.settings.Check;
+import dev.sieve.url.Url;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
 
 /**
- * What a frontier is made of, for {@code Frontiers.open}: its seen filter, its politeness, where
- * it lives (this process, or Redis shared by processes) and, for a local one, where its state is
- * kept. Immutable; validated once, in {@link Builder#build()}, with messages naming the setting.
+ * What a frontier is made of, for {@link Frontiers#open}: its seeds, its seen filter, its
+ * politeness, and where it lives ({@link #where()}): in this process's memory, in a state
+ * directory, in Redis shared by processes, or in a URL Frontier service. Immutable; validated
+ * once, in {@link Builder#build()}, with messages naming the setting.
  */
 public final class FrontierSettings {
+  /** Where a frontier lives. */
+  public enum Where {
+    /** In this process; pending URLs past the memory budget spill to a directory of their own. */
+    MEMORY,
+    /** In this process, journaled and checkpointed in {@link #stateDir} so a crawl resumes. */
+    STATE_DIR,
+    /** In Redis ({@link #redisUri}), shared by every process given the same crawl ID. */
+    REDIS,
+    /** In a URL Frontier service ({@link #urlFrontierUri}) that schedules the crawl. */
+    URL_FRONTIER
+  }
+
+  /** The crawl's seeds: on resume, checked against the saved ones (see {@link #addSeeds}). */
+  public final List<Url> seeds;
   public final SeenFilter seenFilter;
   public final long expectedUrls;
   public final double falsePositiveRate;
@@ -21,8 +39,10 @@ public final class FrontierSettings {
   public final Politeness politeness;
   /** Memory for pending URLs before they spill to disk (local frontier). */
   public final long pendingMemoryBytes;
+  /** Where pending URLs spill without a state directory, or null: a temporary directory. */
+  public final Path spillDir;
   public final Ticker ticker;
-  /** Where a local frontier's state is kept, or null: none, pending URLs spill to a temporary dir. */
+  /** Where a local frontier's state is kept, or null: none, pending URLs spill to {@link #spillDir}. */
   public final Path stateDir;
   public final boolean freshState;
   public final Duration checkpointInterval;
@@ -39,12 +59,14 @@ public final class FrontierSettings {
   public final String urlFrontierUri;
 
   private FrontierSettings(Builder b) {
+    this.seeds = List.copyOf(b.seeds);
     this.seenFilter = b.seenFilter;
     this.expectedUrls = b.expectedUrls;
     this.falsePositiveRate = b.falsePositiveRate;
     this.growOnCapacity = b.growOnCapacity;
     this.politeness = b.politeness;
     this.pendingMemoryBytes = b.pendingMemoryBytes;
+    this.spillDir = b.spillDir;
     this.ticker = b.ticker;
     this.stateDir = b.stateDir;
     this.freshState = b.freshState;
@@ -63,21 +85,26 @@ public final class FrontierSettings {
     return new Builder();
   }
 
-  /** A builder holding these settings, to change some. */
-  public Builder toBuilder() {
-    Builder b = new Builder().seenFilter(seenFilter, expectedUrls, falsePositiveRate, growOnCapacity)
-        .politeness(politeness).pendingMemoryBytes(pendingMemoryBytes).ticker(ticker)
-        .state(stateDir, freshState, checkpointInterval, diskReserveBytes).addSeeds(addSeeds);
-    fixedOnResume.forEach(b::fixedOnResume);
+  /** Where the frontier lives. */
+  public Where where() {
     if (urlFrontierUri != null) {
-      return b.urlFrontier(urlFrontierUri, crawlId, leaseDuration);
+      return Where.URL_FRONTIER;
     }
-    return redisUri == null ? b : b.redis(redisUri, crawlId, leaseDuration, connections);
+    if (redisUri != null) {
+      return Where.REDIS;
+    }
+    return stateDir != null ? Where.STATE_DIR : Where.MEMORY;
   }
 
-  /** Whether the frontier is shared through Redis. */
+  /** Whether the frontier is shared with other processes (Redis or a URL Frontier service). */
   public boolean shared() {
-    return redisUri != null;
+    return redisUri != null || urlFrontierUri != null;
+  }
+
+  /** A Sieve over an empty seen filter of these settings' kind and size, warning {@code listener}. */
+  public Sieve newSieve(FrontierListener listener) {
+    return Sieve.over(seenFilter.create(expectedUrls, falsePositiveRate, growOnCapacity),
+        falsePositiveRate, listener::onCapacityWarning);
   }
 
   /** The seen filter's capacity in distinct URLs unless set. */
@@ -92,15 +119,21 @@ public final class FrontierSettings {
   public static final long DEFAULT_DISK_RESERVE_BYTES = 1L << 30;
   /** Seconds a Redis lease lasts unless set. */
   public static final long DEFAULT_LEASE_SECONDS = 120;
+  /** Connections to Redis unless set. */
+  public static final int DEFAULT_CONNECTIONS = 8;
+  /** {@link Builder#where} of a frontier in this process. */
+  public static final String LOCAL = "local";
 
-  /** Settings of a frontier; every value has a default except Redis's. */
+  /** Settings of a frontier; every value has a default except Redis's and the service's. */
   public static final class Builder {
+    private List<Url> seeds = List.of();
     private SeenFilter seenFilter = SeenFilter.BLOCKED;
     private long expectedUrls = DEFAULT_EXPECTED_URLS;
     private double falsePositiveRate = Double.parseDouble(DEFAULT_FALSE_POSITIVE_RATE);
     private boolean growOnCapacity = true;
     private Politeness politeness = Politeness.DEFAULT;
     private long pendingMemoryBytes = DEFAULT_PENDING_MEMORY_BYTES;
+    private Path spillDir;
     private Ticker ticker = Ticker.systemTicker();
     private Path stateDir;
     private boolean freshState;
@@ -111,27 +144,68 @@ public final class FrontierSettings {
     private String redisUri;
     private String crawlId;
     private Duration leaseDuration = Duration.ofSeconds(DEFAULT_LEASE_SECONDS);
-    private int connections = 8;
+    private int connections = DEFAULT_CONNECTIONS;
     private String urlFrontierUri;
 
     private Builder() {}
 
+    /** The crawl's seeds (default none): a resumed crawl checks them against its saved ones. */
+    public Builder seeds(List<Url> seeds) {
+      this.seeds = Objects.requireNonNull(seeds, "seeds");
+      return this;
+    }
+
     /** The seen filter's kind, capacity and false-positive rate, and whether it grows past it. */
     public Builder seenFilter(SeenFilter kind, long expectedUrls, double falsePositiveRate, boolean grow) {
+      return seenFilter(kind).expectedUrls(expectedUrls).falsePositiveRate(falsePositiveRate)
+          .growOnCapacity(grow);
+    }
+
+    /** The seen filter's structure (default {@link SeenFilter#BLOCKED}). */
+    public Builder seenFilter(SeenFilter kind) {
       this.seenFilter = Objects.requireNonNull(kind, "seenFilter");
+      return this;
+    }
+
+    /** The seen filter's capacity in distinct URLs (default 10,000,000). */
+    public Builder expectedUrls(long expectedUrls) {
       this.expectedUrls = expectedUrls;
+      return this;
+    }
+
+    /** The seen filter's target false-positive rate (default 1e-6). */
+    public Builder falsePositiveRate(double falsePositiveRate) {
       this.falsePositiveRate = falsePositiveRate;
+      return this;
+    }
+
+    /**
+     * Past the expected URLs, grow the seen filter with scalable layers so its false-positive rate
+     * stays at target (default), or keep one fixed filter whose rate climbs (both warn).
+     */
+    public Builder growOnCapacity(boolean grow) {
       this.growOnCapacity = grow;
       return this;
     }
 
+    /** How each politeness key is treated (default {@link Politeness#DEFAULT}). */
     public Builder politeness(Politeness politeness) {
       this.politeness = Objects.requireNonNull(politeness, "politeness");
       return this;
     }
 
+    /** Memory for pending URLs (default 256 MiB); beyond it they spill to disk. */
     public Builder pendingMemoryBytes(long bytes) {
       this.pendingMemoryBytes = bytes;
+      return this;
+    }
+
+    /**
+     * Where pending URLs past the memory budget spill when there is no state directory (default:
+     * a temporary directory, deleted at exit).
+     */
+    public Builder spillDir(Path dir) {
+      this.spillDir = dir;
       return this;
     }
 
@@ -146,10 +220,31 @@ public final class FrontierSettings {
      * directory holding a crawl is resumed unless {@code fresh}.
      */
     public Builder state(Path dir, boolean fresh, Duration interval, long diskReserveBytes) {
+      return stateDir(dir).freshState(fresh).checkpointInterval(interval)
+          .diskReserveBytes(diskReserveBytes);
+    }
+
+    /** Keeps a local frontier's state (checkpoints and journals) in {@code dir} (default: none). */
+    public Builder stateDir(Path dir) {
       this.stateDir = dir;
+      return this;
+    }
+
+    /** Starts over even if the state directory holds a crawl, deleting its state. */
+    public Builder freshState(boolean fresh) {
       this.freshState = fresh;
+      return this;
+    }
+
+    /** Time between checkpoints (default 60 s); one is also written when the crawl stops. */
+    public Builder checkpointInterval(Duration interval) {
       this.checkpointInterval = Objects.requireNonNull(interval, "checkpointInterval");
-      this.diskReserveBytes = diskReserveBytes;
+      return this;
+    }
+
+    /** New URLs wait while the state disk has less free space than this (default 1 GiB). */
+    public Builder diskReserveBytes(long bytes) {
+      this.diskReserveBytes = bytes;
       return this;
     }
 
@@ -163,6 +258,21 @@ public final class FrontierSettings {
     public Builder fixedOnResume(String name, String value) {
       this.fixedOnResume.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(value, name));
       return this;
+    }
+
+    /**
+     * Where the frontier lives, as {@code crawl --frontier} writes it: {@value #LOCAL} (this
+     * process; default), {@code redis://…} or {@code redis-cluster://…} (see {@link #redis}), or
+     * {@code urlfrontier://HOST:PORT} (see {@link #urlFrontier}, which takes no connections).
+     */
+    public Builder where(String frontier, String crawlId, Duration leaseDuration, int connections) {
+      String uri = Objects.requireNonNull(frontier, "frontier").strip();
+      if (uri.equalsIgnoreCase(LOCAL)) {
+        return this;
+      }
+      return uri.toLowerCase(Locale.ROOT).startsWith("urlfrontier:")
+          ? urlFrontier(uri, crawlId, leaseDuration)
+          : redis(uri, crawlId, leaseDuration, connections);
     }
 
     /**
@@ -194,6 +304,10 @@ public final class FrontierSettings {
       Check.positive("expectedUrls", expectedUrls);
       Check.rate("falsePositiveRate", falsePositiveRate);
       Check.positive("pendingMemoryBytes", pendingMemoryBytes);
+      if (growOnCapacity && seenFilter == SeenFilter.CUCKOO) {
+        throw new IllegalArgumentException(
+            "seenFilter (cuckoo) has a fixed size and cannot grow: set on-capacity warn");
+      }
       if (checkpointInterval.compareTo(Duration.ofSeconds(1)) < 0) {
         throw new IllegalArgumentException(
             "checkpointInterval (" + checkpointInterval + ") must be >= 1 s");

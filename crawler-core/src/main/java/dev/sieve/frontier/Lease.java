@@ -1,5 +1,6 @@
 package dev.sieve.frontier;
 
+import dev.sieve.url.Url;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
@@ -8,7 +9,7 @@ import java.util.Objects;
  * A URL handed to a worker by the {@link Frontier}: it must be given back exactly once, with
  * {@link Frontier#complete} or {@link Frontier#retry}.
  *
- * @param url the URL to fetch
+ * @param url the URL to fetch, parsed once when it was found
  * @param depth links followed from a seed to reach it (seeds are 0)
  * @param hostKey the politeness key it is scheduled under
  * @param attempt 0 for the first try, then 1, 2… for retries
@@ -19,7 +20,7 @@ import java.util.Objects;
  *     sitemap gave no date
  */
 public record Lease(
-    String url, int depth, String hostKey, int attempt, List<String> redirectChain, String via,
+    Url url, int depth, String hostKey, int attempt, List<String> redirectChain, String via,
     Instant lastmod) {
   public Lease {
     Objects.requireNonNull(url, "url");
@@ -28,8 +29,19 @@ public record Lease(
   }
 
   /** A lease with no referrer and no lastmod (a seed's). */
-  public Lease(String url, int depth, String hostKey, int attempt, List<String> redirectChain) {
+  public Lease(Url url, int depth, String hostKey, int attempt, List<String> redirectChain) {
     this(url, depth, hostKey, attempt, redirectChain, null, null);
+  }
+
+  /**
+   * Reads back a URL this program stored (spilled, journaled, queued in Redis), as {@link
+   * Url#toString()} wrote it: the frontier's own records hold only URLs it parsed.
+   *
+   * @throws IllegalStateException naming the text when it is not an http(s) URL
+   */
+  public static Url stored(String url) {
+    return Url.parse(url).orElseThrow(
+        () -> new IllegalStateException("stored URL is not an http(s) URL: " + url));
   }
 
   /**

@@ -31,6 +31,26 @@ public record Politeness(Duration delay, int maxInFlightPerHost, long maxUrlsPer
     Check.positive("maxUrlsPerHost", maxUrlsPerHost);
   }
 
+  /** These settings with fetch starts at least {@code delay} apart. */
+  public Politeness withDelay(Duration delay) {
+    return new Politeness(delay, maxInFlightPerHost, maxUrlsPerHost, queueKey);
+  }
+
+  /** These settings with at most {@code max} fetches of one key at once. */
+  public Politeness withMaxInFlightPerHost(int max) {
+    return new Politeness(delay, max, maxUrlsPerHost, queueKey);
+  }
+
+  /** These settings with at most {@code max} URLs queued per key over the crawl. */
+  public Politeness withMaxUrlsPerHost(long max) {
+    return new Politeness(delay, maxInFlightPerHost, max, queueKey);
+  }
+
+  /** These settings with keys of kind {@code queueKey}. */
+  public Politeness withQueueKey(QueueKey queueKey) {
+    return new Politeness(delay, maxInFlightPerHost, maxUrlsPerHost, queueKey);
+  }
+
   /** {@link #delay()} in nanoseconds. */
   public long delayNanos() {
     return delay.toNanos();

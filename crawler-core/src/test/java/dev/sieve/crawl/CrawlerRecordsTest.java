@@ -90,7 +90,7 @@ class CrawlerRecordsTest {
       public void onPage(PageRecord record) {
         byUrl.put(record.url(), record);
       }
-    }, frontier, new CrawlStats(), clock);
+    }, frontier, frontier::flushLog, new CrawlStats(), clock);
 
     Recorder.Outcome outcome = recorder.of(lease);
     outcome.archived("SIEVE-1.warc.gz", 4096);

@@ -28,16 +28,16 @@ class HostHealthTest {
       FetchResult answered = fetcher.fetch(liveUrl);
       HostHealth health = new HostHealth(3);
 
-      health.observe(dead, refused);
-      health.observe(dead, refused);
+      health.observe(url(dead), refused);
+      health.observe(url(dead), refused);
       assertThat(health.unreachable(url(dead))).isEmpty();
       assertThat(answered.status()).isEqualTo(503);
       // Any answer, even a 503, shows the server is there; counted per authority, not per URL.
-      health.observe(dead.replace("/x", "/y"), answered);
-      health.observe(dead, refused);
-      health.observe(dead, refused);
+      health.observe(url(dead.replace("/x", "/y")), answered);
+      health.observe(url(dead), refused);
+      health.observe(url(dead), refused);
       assertThat(health.unreachable(url(dead))).isEmpty();
-      health.observe(dead, refused);
+      health.observe(url(dead), refused);
 
       assertThat(health.unreachable(url(dead))).contains("connection refused");
       assertThat(health.unreachable(url(dead.replace("/x", "/other")))).contains("connection refused");

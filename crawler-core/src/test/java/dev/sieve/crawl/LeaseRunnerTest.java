@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 /** How leases are handed to threads. */
 class LeaseRunnerTest {
   private static Lease lease(String path) {
-    return new Lease("http://a.example/" + path, 0, "a.example", 0, List.of());
+    return new Lease(Lease.stored("http://a.example/" + path), 0, "a.example", 0, List.of());
   }
 
   /** A source with one lease to wait for and then leases that are ready at once. */
@@ -43,7 +43,7 @@ class LeaseRunnerTest {
 
     new LeaseRunner(4).run(source, lease -> {
       synchronized (ran) {
-        ran.add(lease.url());
+        ran.add(lease.url().toString());
         threads.add(Thread.currentThread().getName());
       }
     }, () -> false, Duration.ofSeconds(5));
@@ -62,7 +62,7 @@ class LeaseRunnerTest {
 
     new LeaseRunner(4).run(source, lease -> {
       synchronized (ran) {
-        ran.add(lease.url());
+        ran.add(lease.url().toString());
       }
       stopping.set(true);
     }, stopping::get, Duration.ofSeconds(5));

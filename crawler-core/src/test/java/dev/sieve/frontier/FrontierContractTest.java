@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sieve.bloom.MembershipFilter;
 import dev.sieve.frontier.local.LocalFrontier;
-import dev.sieve.frontier.redis.RedisFrontier;
-import dev.sieve.frontier.urlfrontier.ServiceFrontier;
 import dev.sieve.serve.FrontierServer;
 import dev.sieve.serve.ServeSettings;
 import dev.sieve.testing.RedisServers;
@@ -45,12 +43,21 @@ class FrontierContractTest {
   @TempDir Path dir;
   private final List<Runnable> cleanup = new CopyOnWriteArrayList<>();
 
-  /** The frontiers under test, each able to stand for a process that stops and resumes. */
+  /**
+   * The frontiers under test: every store {@link Frontiers#open} makes (memory, a state
+   * directory, Redis, a URL Frontier service), and the local frontier journaled by hand. All but
+   * memory can stand for a process that stops and resumes.
+   */
   enum Kind {
+    MEMORY,
+    STATE_DIR,
     LOCAL,
     REDIS,
     URLFRONTIER
   }
+
+  /** A frontier in a URL Frontier service, Redis or a directory survives its process. */
+  private static final String RESUMABLE = "^(?!MEMORY$).*";
 
   @AfterEach
   void disconnect() {
@@ -71,7 +78,7 @@ class FrontierContractTest {
   @EnumSource(Kind.class)
   void push_seed_leaseHasNoViaAndNoLastmod(Kind kind) {
     Frontier frontier = open(kind).frontier();
-    frontier.push(url("http://a.example/"), 0);
+    frontier.push(url("http://a.example/"), 0, null, null);
 
     Lease lease = frontier.poll();
 
@@ -102,11 +109,11 @@ class FrontierContractTest {
     frontier.push(url("http://a.example/old"), 2, "http://a.example/sitemap.xml", LASTMOD);
     Lease old = frontier.poll();
     frontier.pushRedirect(url("http://a.example/new"), old);
-    frontier.complete(old);
+    frontier.complete(old, Map.of());
 
     Lease target = frontier.poll();
 
-    assertThat(target.url()).isEqualTo("http://a.example/new");
+    assertThat(target.url().toString()).isEqualTo("http://a.example/new");
     assertThat(target.via()).isEqualTo("http://a.example/old");
     assertThat(target.redirectChain()).containsExactly("http://a.example/old");
     assertThat(target.depth()).isEqualTo(2);
@@ -120,7 +127,7 @@ class FrontierContractTest {
     frontier.push(url("http://a.example/listed"), 1, "http://a.example/sitemap.xml", LASTMOD);
 
     Lease first = frontier.poll();
-    frontier.retry(first, Duration.ZERO);
+    frontier.retry(first, Duration.ZERO, Map.of());
     Lease second = frontier.poll();
     frontier.putBack(second);
     Lease third = frontier.poll();
@@ -131,7 +138,7 @@ class FrontierContractTest {
   }
 
   @ParameterizedTest
-  @EnumSource(Kind.class)
+  @EnumSource(value = Kind.class, mode = EnumSource.Mode.MATCH_ALL, names = RESUMABLE)
   void restart_keepsViaAndLastmodOfEveryPendingAndLeasedUrl(Kind kind) throws Exception {
     Opened opened = open(kind);
     Frontier frontier = opened.frontier();
@@ -142,15 +149,15 @@ class FrontierContractTest {
       String via = "http://h" + (i % 3) + ".example/page/" + (i / 2);
       Instant lastmod = i % 4 == 0 ? LASTMOD.plusSeconds(i) : null;
       frontier.push(link, 1, i % 5 == 0 ? null : via, lastmod);
-      pushed.put(link.toString(), new Lease(link.toString(), 1, "-", 0, List.of(),
+      pushed.put(link.toString(), new Lease(link, 1, "-", 0, List.of(),
           i % 5 == 0 ? null : via, lastmod));
     }
     Lease inFlight = frontier.poll();
     opened.checkpoint();
     // After the checkpoint: journaled only (local).
     frontier.pushRedirect(url("http://h0.example/moved"), inFlight);
-    pushed.put("http://h0.example/moved", new Lease("http://h0.example/moved", 1, "-", 0,
-        List.of(inFlight.url()), inFlight.url(), null));
+    pushed.put("http://h0.example/moved", new Lease(Lease.stored("http://h0.example/moved"), 1, "-", 0,
+        List.of(inFlight.url().toString()), inFlight.url().toString(), null));
 
     Map<String, Lease> drained = drain(opened.restart());
 
@@ -174,10 +181,89 @@ class FrontierContractTest {
 
   private Opened open(Kind kind) {
     return switch (kind) {
+      case MEMORY -> inMemory();
+      case STATE_DIR -> new Kept();
       case LOCAL -> new Local();
       case REDIS -> new Redis("contract-" + System.nanoTime());
       case URLFRONTIER -> service("contract-" + System.nanoTime());
     };
+  }
+
+  /** No delay, four fetches of a host at once: every URL pushed can be taken at once. */
+  private static final Politeness EAGER = Politeness.DEFAULT.withDelay(Duration.ZERO)
+      .withMaxInFlightPerHost(4);
+
+  /** Opened by the factory, its connections released after the test. */
+  private Frontier opened(FrontierSettings settings) {
+    OpenFrontier opened = Frontiers.open(settings);
+    cleanup.add(opened::disconnect);
+    return opened.frontier();
+  }
+
+  /** In memory, spilling within 4 KiB: it does not outlive its process. */
+  private Opened inMemory() {
+    Frontier frontier = opened(FrontierSettings.builder().expectedUrls(10_000).politeness(EAGER)
+        .pendingMemoryBytes(4 << 10).spillDir(dir.resolve("spill")).build());
+    return new Opened() {
+      @Override
+      public Frontier frontier() {
+        return frontier;
+      }
+
+      @Override
+      public void checkpoint() {
+        throw new UnsupportedOperationException("a frontier in memory keeps no state");
+      }
+
+      @Override
+      public Frontier restart() {
+        throw new UnsupportedOperationException("a frontier in memory keeps no state");
+      }
+    };
+  }
+
+  /**
+   * In a state directory, as {@code crawl --state} keeps it; a restart is the crawl ending (its
+   * final checkpoint) and a new process resuming it.
+   */
+  private final class Kept implements Opened {
+    private final FrontierSettings settings = FrontierSettings.builder().expectedUrls(10_000)
+        .politeness(EAGER).pendingMemoryBytes(4 << 10).stateDir(dir.resolve("state")).build();
+    private Runnable ending;
+    private final OpenFrontier first = open();
+
+    /** Opens the directory and starts its checkpoints; ended after the test unless restarted. */
+    private OpenFrontier open() {
+      OpenFrontier opened = Frontiers.open(settings);
+      opened.lifecycle().orElseThrow().start();
+      ending = () -> {
+        opened.frontier().close();
+        opened.lifecycle().orElseThrow().end();
+      };
+      cleanup.add(ending);
+      return opened;
+    }
+
+    @Override
+    public Frontier frontier() {
+      return first.frontier();
+    }
+
+    @Override
+    public void checkpoint() {
+      assertThat(first.frontier().stats().pendingDiskBytes()).as("most pending URLs spilled")
+          .isPositive();
+    }
+
+    @Override
+    public Frontier restart() {
+      cleanup.remove(ending);
+      first.frontier().close();
+      assertThat(first.lifecycle().orElseThrow().end()).as("final checkpoint").isEmpty();
+      OpenFrontier resumed = open();
+      assertThat(resumed.lifecycle().orElseThrow().savedSeeds()).isPresent();
+      return resumed.frontier();
+    }
   }
 
   /** Spilling within 4 KiB, journaled, checkpointed as the crawl state does. */
@@ -218,7 +304,7 @@ class FrontierContractTest {
       });
       filter = filterBytes.toByteArray();
       state = stateBytes.toByteArray();
-      assertThat(frontier.pendingDiskBytes()).as("most pending URLs spilled").isPositive();
+      assertThat(frontier.stats().pendingDiskBytes()).as("most pending URLs spilled").isPositive();
     }
 
     @Override
@@ -242,14 +328,14 @@ class FrontierContractTest {
   /** A crawl in a real redis-server; a restart is another process joining it. */
   private final class Redis implements Opened {
     private final String crawlId;
-    private final RedisFrontier frontier;
+    private final Frontier frontier;
 
     private Redis(String crawlId) {
       this.crawlId = crawlId;
       this.frontier = connect();
     }
 
-    private RedisFrontier connect() {
+    private Frontier connect() {
       if (redis == null) {
         try {
           redis = RedisServers.standalone();
@@ -257,11 +343,8 @@ class FrontierContractTest {
           throw new UncheckedIOException(e);
         }
       }
-      RedisFrontier opened = RedisFrontier.builder().uri(redis.uri()).crawlId(crawlId)
-          .expectedUrls(10_000).falsePositiveRate(1e-6).politenessDelay(Duration.ZERO)
-          .maxInFlightPerHost(4).leaseDuration(Duration.ofMillis(500)).build();
-      cleanup.add(opened::disconnect);
-      return opened;
+      return opened(FrontierSettings.builder().expectedUrls(10_000).falsePositiveRate(1e-6)
+          .politeness(EAGER).redis(redis.uri(), crawlId, Duration.ofMillis(500), 8).build());
     }
 
     @Override
@@ -295,13 +378,9 @@ class FrontierContractTest {
         throw new UncheckedIOException(e);
       }
     }
-    java.util.function.Supplier<Frontier> connect = () -> {
-      ServiceFrontier opened = ServiceFrontier.connect("urlfrontier://127.0.0.1:" + service.port(),
-          crawlId, new Politeness(Duration.ZERO, 4, Long.MAX_VALUE, QueueKey.HOST),
-          Duration.ofSeconds(1), Clock.systemUTC());
-      cleanup.add(opened::disconnect);
-      return opened;
-    };
+    java.util.function.Supplier<Frontier> connect = () -> opened(FrontierSettings.builder()
+        .politeness(EAGER).urlFrontier("urlfrontier://127.0.0.1:" + service.port(), crawlId,
+            Duration.ofSeconds(1)).build());
     Frontier first = connect.get();
     return new Opened() {
       @Override
@@ -323,8 +402,8 @@ class FrontierContractTest {
   private static Map<String, Lease> drain(Frontier frontier) throws InterruptedException {
     Map<String, Lease> leases = new HashMap<>();
     for (Lease lease = frontier.take(); lease != null; lease = frontier.take()) {
-      assertThat(leases.put(lease.url(), lease)).as("leased once: %s", lease.url()).isNull();
-      frontier.complete(lease);
+      assertThat(leases.put(lease.url().toString(), lease)).as("leased once: %s", lease.url().toString()).isNull();
+      frontier.complete(lease, Map.of());
     }
     return leases;
   }

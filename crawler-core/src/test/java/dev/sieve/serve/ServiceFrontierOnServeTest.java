@@ -1,5 +1,7 @@
 package dev.sieve.serve;
 
+import java.util.Map;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -60,11 +62,11 @@ class ServiceFrontierOnServeTest {
     ServiceFrontier frontier = frontier();
     assertThat(frontier.take()).as("a crawl ID the service never saw").isNull();
 
-    frontier.push(url("http://a.example/"), 0);
+    frontier.push(url("http://a.example/"), 0, null, null);
     Lease lease = frontier.take();
     assertThat(frontier.isFinished()).as("leased").isFalse();
-    assertThat(frontier.inFlight()).isEqualTo(1);
-    frontier.complete(lease);
+    assertThat(frontier.stats().inFlight()).isEqualTo(1);
+    frontier.complete(lease, Map.of());
 
     assertThat(frontier.take()).isNull();
     assertThat(frontier.isFinished()).isTrue();
@@ -75,7 +77,7 @@ class ServiceFrontierOnServeTest {
   void take_leaseOfAProcessThatDied_isHandedToAnotherOnceExpired() throws Exception {
     ServiceFrontier dead = frontier("client", Duration.ofSeconds(5));
     dead.push(url("http://a.example/x"), 3, "http://a.example/", null);
-    assertThat(dead.poll().url()).isEqualTo("http://a.example/x");
+    assertThat(dead.poll().url().toString()).isEqualTo("http://a.example/x");
     ServiceFrontier other = frontier("client", Duration.ofSeconds(5));
     assertThat(other.poll()).as("leased to the first").isNull();
 
@@ -89,7 +91,7 @@ class ServiceFrontierOnServeTest {
     serve.clock.advance(5);
     Lease lease = taken.get(30, TimeUnit.SECONDS);
 
-    assertThat(lease.url()).isEqualTo("http://a.example/x");
+    assertThat(lease.url().toString()).isEqualTo("http://a.example/x");
     assertThat(lease.depth()).isEqualTo(3);
     assertThat(lease.via()).isEqualTo("http://a.example/");
   }
@@ -97,59 +99,59 @@ class ServiceFrontierOnServeTest {
   @Test
   void retry_isDueAfterItsBackoff_asTheNextAttempt() {
     ServiceFrontier frontier = frontier();
-    frontier.push(url("http://a.example/"), 0);
-    frontier.retry(frontier.poll(), Duration.ofMillis(9_500));
+    frontier.push(url("http://a.example/"), 0, null, null);
+    frontier.retry(frontier.poll(), Duration.ofMillis(9_500), Map.of());
 
     assertThat(frontier.poll()).as("backing off").isNull();
     assertThat(frontier.isFinished()).as("due later is not finished").isFalse();
     serve.clock.advance(10);
     Lease again = frontier.poll();
 
-    assertThat(again.url()).isEqualTo("http://a.example/");
+    assertThat(again.url().toString()).isEqualTo("http://a.example/");
     assertThat(again.attempt()).isEqualTo(1);
   }
 
   @Test
   void putBack_isFirstInItsQueueAgain() {
     ServiceFrontier frontier = frontier();
-    frontier.pushAll(List.of(url("http://a.example/1"), url("http://a.example/2")), 1);
+    frontier.pushAll(List.of(url("http://a.example/1"), url("http://a.example/2")), 1, null);
     Lease first = frontier.poll();
     frontier.putBack(first);
 
-    assertThat(frontier.poll().url()).isEqualTo(first.url());
+    assertThat(frontier.poll().url().toString()).isEqualTo(first.url().toString());
   }
 
   @Test
   void push_seenUrl_isNotNew_andPushAllCountsOnlyNewOnes() {
     ServiceFrontier frontier = frontier();
 
-    assertThat(frontier.push(url("http://a.example/"), 0)).isTrue();
-    assertThat(frontier.push(url("http://a.example/"), 0)).isFalse();
-    assertThat(frontier.pushAll(List.of(url("http://a.example/"), url("http://b.example/")), 1))
+    assertThat(frontier.push(url("http://a.example/"), 0, null, null)).isTrue();
+    assertThat(frontier.push(url("http://a.example/"), 0, null, null)).isFalse();
+    assertThat(frontier.pushAll(List.of(url("http://a.example/"), url("http://b.example/")), 1, null))
         .isEqualTo(1);
-    assertThat(frontier.hosts()).isEqualTo(2);
-    assertThat(frontier.pending()).isEqualTo(2);
-    assertThat(frontier.approximateSeen()).isEqualTo(2);
+    assertThat(frontier.stats().hosts()).isEqualTo(2);
+    assertThat(frontier.stats().pending()).isEqualTo(2);
+    assertThat(frontier.stats().approximateSeen()).isEqualTo(2);
   }
 
   @Test
   void delayHost_blocksTheQueueUntilTheWaitHasPassed() {
     ServiceFrontier frontier = frontier();
-    frontier.pushAll(List.of(url("http://a.example/1"), url("http://a.example/2")), 1);
-    frontier.complete(frontier.poll());
+    frontier.pushAll(List.of(url("http://a.example/1"), url("http://a.example/2")), 1, null);
+    frontier.complete(frontier.poll(), Map.of());
     frontier.delayHost("http://a.example", Duration.ofSeconds(30));
 
     assertThat(frontier.poll()).isNull();
     serve.clock.advance(30);
-    assertThat(frontier.poll().url()).isEqualTo("http://a.example/2");
+    assertThat(frontier.poll().url().toString()).isEqualTo("http://a.example/2");
   }
 
   @Test
   void setHostDelay_spacesTheQueuesProductions() {
     ServiceFrontier frontier = frontier();
-    frontier.pushAll(List.of(url("http://a.example/1"), url("http://a.example/2")), 1);
+    frontier.pushAll(List.of(url("http://a.example/1"), url("http://a.example/2")), 1, null);
     frontier.setHostDelay("http://a.example", Duration.ofSeconds(4));
-    frontier.complete(frontier.poll());
+    frontier.complete(frontier.poll(), Map.of());
 
     assertThat(frontier.poll()).as("within the Crawl-delay").isNull();
     serve.clock.advance(4);
@@ -160,28 +162,28 @@ class ServiceFrontierOnServeTest {
   void skipHost_deletesItsQueue_andDropsLaterLinksToIt() throws InterruptedException {
     ServiceFrontier frontier = frontier();
     frontier.pushAll(List.of(url("http://a.example/1"), url("http://a.example/2"),
-        url("http://a.example/3")), 1);
+        url("http://a.example/3")), 1, null);
     Lease lease = frontier.poll();
 
     assertThat(frontier.skipHost(lease.hostKey())).isEqualTo(3);
     frontier.putBack(lease);
-    assertThat(frontier.push(url("http://a.example/4"), 1)).isFalse();
-    assertThat(frontier.droppedBySkippedHost()).isEqualTo(4);
+    assertThat(frontier.push(url("http://a.example/4"), 1, null, null)).isFalse();
+    assertThat(frontier.stats().droppedBySkippedHost()).isEqualTo(4);
     assertThat(frontier.take()).as("nothing left of the skipped host").isNull();
   }
 
   @Test
   void close_givesBufferedLeasesBack() {
     ServiceFrontier frontier = frontier();
-    frontier.pushAll(List.of(url("http://a.example/"), url("http://b.example/")), 0);
+    frontier.pushAll(List.of(url("http://a.example/"), url("http://b.example/")), 0, null);
     Lease held = frontier.poll();
 
     frontier.close();
 
     assertThat(frontier.poll()).as("closed").isNull();
-    assertThat(frontier.inFlight()).as("only the lease a worker holds").isEqualTo(1);
+    assertThat(frontier.stats().inFlight()).as("only the lease a worker holds").isEqualTo(1);
     assertThat(serve.get(GetParams.newBuilder().setCrawlID("client").build()))
-        .as("the other is due at once").hasSize(1).doesNotContain(held.url());
+        .as("the other is due at once").hasSize(1).doesNotContain(held.url().toString());
   }
 
   @Test
@@ -190,7 +192,7 @@ class ServiceFrontierOnServeTest {
         Duration.ofSeconds(30), serve.clock);
     opened.add(frontier);
 
-    assertThatThrownBy(() -> frontier.push(url("http://a.example/"), 0))
+    assertThatThrownBy(() -> frontier.push(url("http://a.example/"), 0, null, null))
         .isInstanceOf(UncheckedIOException.class)
         .hasMessageStartingWith("URL Frontier at urlfrontier://127.0.0.1:1: PutURLs failed (UNAVAILABLE")
         .hasMessageNotContaining("\n");

@@ -111,7 +111,7 @@ final class BenchCrawlCommand implements Callable<Integer> {
           .threads(threads)
           .politenessDelay(Duration.ZERO)
           .maxInFlightPerHost(perHost)
-          .expectedUrls(config.expectedUrls())
+          .expectedUrls(config.frontierSettings().expectedUrls)
           .warc(WarcSettings.builder(warcDir).gzipLevel(gzipLevel).build())
           .build() : null;
       Duration serverCpuBefore;

@@ -5,7 +5,11 @@ import dev.sieve.app.Units;
 import com.sun.management.GarbageCollectionNotificationInfo;
 import dev.sieve.frontier.Lease;
 import dev.sieve.frontier.Sieve;
-import dev.sieve.frontier.local.LocalFrontier;
+import dev.sieve.frontier.Frontier;
+import dev.sieve.frontier.FrontierSettings;
+import dev.sieve.frontier.FrontierStats;
+import dev.sieve.frontier.Frontiers;
+import dev.sieve.frontier.Politeness;
 import dev.sieve.url.Url;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -19,6 +23,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
@@ -31,7 +36,7 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code bench frontier}: pushes N unique synthetic URLs over H hosts through the Sieve into a
- * spilling {@link LocalFrontier} (politeness delay 0), then takes and completes them all; prints
+ * spilling frontier in memory (politeness delay 0), then takes and completes them all; prints
  * throughput, peak heap, peak bytes on disk and memory per pending URL, and checks that every
  * accepted URL came out once and each host's in order. URL {@code i} is {@code
  * http://h<i % H>.bench.example/p/<i / H>}: the path is the host's sequence number, which must
@@ -106,11 +111,11 @@ final class BenchFrontierCommand implements Callable<Integer> {
 
   private int run(Path spillDir) {
     PrintStream out = System.out;
-    Sieve sieve = Sieve.create(urls, fpp);
-    LocalFrontier frontier = LocalFrontier.builder(sieve)
-        .politenessDelay(Duration.ZERO)
-        .spillTo(spillDir, pendingMemory)
-        .build();
+    Frontier frontier = Frontiers.open(FrontierSettings.builder()
+        .expectedUrls(urls).falsePositiveRate(fpp).growOnCapacity(false) // one blocked filter
+        .politeness(Politeness.DEFAULT.withDelay(Duration.ZERO))
+        .pendingMemoryBytes(pendingMemory).spillDir(spillDir)
+        .build()).frontier();
     out.printf(Locale.ROOT, "bench frontier: %,d URLs over %,d hosts, pending memory %s, spill dir %s%n",
         urls, hosts, Units.bytes(pendingMemory), spillDir);
 
@@ -135,10 +140,11 @@ final class BenchFrontierCommand implements Callable<Integer> {
     }
     sample(frontier);
     double pushSeconds = Timing.secondsSince(started);
-    long pendingAfterPush = frontier.pending();
-    long memoryAfterPush = frontier.pendingMemoryBytes();
-    long diskAfterPush = frontier.pendingDiskBytes();
-    double perUrlMemory = frontier.bytesPerPendingUrl();
+    FrontierStats afterPush = frontier.stats();
+    long pendingAfterPush = afterPush.pending();
+    long memoryAfterPush = afterPush.pendingMemoryBytes();
+    long diskAfterPush = afterPush.pendingDiskBytes();
+    double perUrlMemory = afterPush.bytesPerPendingUrl();
     // Young collections leave old-generation garbage in "used after GC"; a full collection here,
     // outside the timed phases, gives the live heap at the frontier's fullest.
     System.gc();
@@ -156,12 +162,12 @@ final class BenchFrontierCommand implements Callable<Integer> {
       Lease lease = frontier.poll();
       if (lease == null) {
         if (!frontier.isFinished()) {
-          out.printf(Locale.ROOT, "frontier stalled with %,d pending%n", frontier.pending());
+          out.printf(Locale.ROOT, "frontier stalled with %,d pending%n", frontier.stats().pending());
           return 1;
         }
         break;
       }
-      String url = lease.url();
+      String url = lease.url().toString();
       int host = Integer.parseInt(url, 8, url.indexOf('.', 8), 10);
       long seq = Long.parseLong(url, url.lastIndexOf('/') + 1, url.length(), 10);
       if (seq <= lastSeq[host]) {
@@ -176,7 +182,7 @@ final class BenchFrontierCommand implements Callable<Integer> {
       poppedSum += hash;
       poppedXor ^= hash;
       popped++;
-      frontier.complete(lease);
+      frontier.complete(lease, Map.of());
       if ((popped & (SAMPLE_EVERY - 1)) == 0) {
         sample(frontier);
       }
@@ -208,7 +214,7 @@ final class BenchFrontierCommand implements Callable<Integer> {
         + Units.bytes(Runtime.getRuntime().maxMemory()) + ")");
     table.row("heap used after GC, max", Units.bytes(peakLiveHeap.get()));
     table.row("heap live after push (full GC)", Units.bytes(liveAfterPush));
-    table.row("Sieve filter", Units.bytes(sieve.filterBits() / 8.0));
+    table.row("Sieve filter", Units.bytes(afterPush.seenFilterBits() / 8.0));
     table.row("popped", Table.format("%,d", popped));
     table.row("lost / duplicated", lost == 0 && acceptedSum == poppedSum && acceptedXor == poppedXor
         ? "none (count and checksums match)"
@@ -222,11 +228,12 @@ final class BenchFrontierCommand implements Callable<Integer> {
     return ok ? 0 : 1;
   }
 
-  private void sample(LocalFrontier frontier) {
+  private void sample(Frontier frontier) {
     peakHeap.accumulateAndGet(
         ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed(), Math::max);
-    peakDisk = Math.max(peakDisk, frontier.pendingDiskBytes());
-    peakMemory = Math.max(peakMemory, frontier.pendingMemoryBytes());
+    FrontierStats stats = frontier.stats();
+    peakDisk = Math.max(peakDisk, stats.pendingDiskBytes());
+    peakMemory = Math.max(peakMemory, stats.pendingMemoryBytes());
   }
 
   /** Heap used before each GC (the peak) and after it (the live set), from GC notifications. */

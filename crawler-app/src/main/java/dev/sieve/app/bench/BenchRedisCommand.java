@@ -2,10 +2,10 @@ package dev.sieve.app.bench;
 
 import dev.sieve.app.Main;
 import dev.sieve.frontier.Frontier;
-import dev.sieve.frontier.Sieve;
-import dev.sieve.frontier.local.LocalFrontier;
-import dev.sieve.frontier.redis.RedisFrontier;
-import dev.sieve.frontier.redis.RedisFrontierException;
+import dev.sieve.frontier.FrontierSettings;
+import dev.sieve.frontier.FrontierStoreException;
+import dev.sieve.frontier.Frontiers;
+import dev.sieve.frontier.OpenFrontier;
 import dev.sieve.url.Url;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -58,19 +58,20 @@ final class BenchRedisCommand implements Callable<Integer> {
     List<List<Url>> batches = batches();
     out.printf(Locale.ROOT, "Push: %,d distinct URLs on 1,000 hosts, batches of %d, %d threads%n",
         urls, batch, threads);
-    LocalFrontier local = LocalFrontier.builder(Sieve.create(urls * 2L, 1e-6)).build();
-    report(table, "local", push(local, batches));
-    RedisFrontier shared;
+    FrontierSettings.Builder settings = FrontierSettings.builder().expectedUrls(urls * 2L)
+        .falsePositiveRate(1e-6).growOnCapacity(false);
+    report(table, "local", push(Frontiers.open(settings.build()).frontier(), batches));
+    OpenFrontier shared;
     try {
-      shared = RedisFrontier.builder().uri(redis).crawlId("bench-push-" + System.nanoTime())
-          .expectedUrls(urls * 2L).falsePositiveRate(1e-6).connections(threads + 2).build();
-    } catch (RedisFrontierException e) {
+      shared = Frontiers.open(settings.redis(redis, "bench-push-" + System.nanoTime(),
+          Duration.ofSeconds(FrontierSettings.DEFAULT_LEASE_SECONDS), threads + 2).build());
+    } catch (FrontierStoreException e) {
       System.err.println("Redis frontier: " + e.getMessage());
       return CommandLine.ExitCode.USAGE;
     }
     try {
-      report(table, "redis", push(shared, batches));
-      report(table, "redis (all seen)", push(shared, batches));
+      report(table, "redis", push(shared.frontier(), batches));
+      report(table, "redis (all seen)", push(shared.frontier(), batches));
     } finally {
       shared.disconnect();
     }
@@ -98,7 +99,7 @@ final class BenchRedisCommand implements Callable<Integer> {
     return Timing.parallel(threads, first -> {
       long added = 0;
       for (int b = first; b < batches.size(); b += threads) {
-        added += frontier.pushAll(batches.get(b), 1);
+        added += frontier.pushAll(batches.get(b), 1, null);
       }
       return added;
     });

@@ -85,7 +85,7 @@ final class Journal implements FrontierLog, Closeable {
   public void completed(Lease lease, Map<String, Long> counts) {
     // The URL, then (after a NUL, which no URL holds) the counters it changed, in one record: a
     // crash keeps both or neither.
-    byte[] url = lease.url().getBytes(StandardCharsets.UTF_8);
+    byte[] url = lease.url().toString().getBytes(StandardCharsets.UTF_8);
     append(COMPLETED, lease.hostKey(), counts.isEmpty() ? url : concat(url, new byte[] {0}, Counts.encode(counts)));
     flush();
   }

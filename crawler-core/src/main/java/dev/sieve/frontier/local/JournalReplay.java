@@ -31,7 +31,7 @@ final class JournalReplay implements Journal.Replay {
     this.schedule = schedule;
     this.counts = counts;
     for (Lease lease : leasedOut) {
-      out.put(lease.url(), lease);
+      out.put(lease.url().toString(), lease);
     }
   }
 
@@ -69,7 +69,7 @@ final class JournalReplay implements Journal.Replay {
   @Override
   public void added(String hostKey, byte[] entry) {
     Lease lease = PendingCodec.decode(entry, hostKey);
-    sieve.admit(lease.url()); // the filter said new then; its answer now does not matter
+    sieve.admit(lease.url().hash()); // the filter said new then; its answer now does not matter
     HostQueue host = schedule.host(hostKey);
     host.admitted++;
     host.pending.addLast(lease);
@@ -79,14 +79,14 @@ final class JournalReplay implements Journal.Replay {
   public void taken(String hostKey) {
     Lease lease = schedule.host(hostKey).pending.pollFirst();
     if (lease != null) {
-      out.put(lease.url(), lease);
+      out.put(lease.url().toString(), lease);
     }
   }
 
   @Override
   public void returned(String hostKey, byte[] entry) {
     Lease lease = PendingCodec.decode(entry, hostKey);
-    out.remove(lease.url());
+    out.remove(lease.url().toString());
     schedule.host(hostKey).pending.addFirst(lease);
   }
 

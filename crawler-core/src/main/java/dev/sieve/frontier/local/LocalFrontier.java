@@ -2,6 +2,7 @@ package dev.sieve.frontier.local;
 
 import com.google.common.base.Ticker;
 import dev.sieve.frontier.Frontier;
+import dev.sieve.frontier.FrontierStats;
 import dev.sieve.frontier.Lease;
 import dev.sieve.frontier.Politeness;
 import dev.sieve.frontier.QueueKey;
@@ -88,8 +89,8 @@ public final class LocalFrontier implements Frontier {
   @Override
   public boolean pushRedirect(Url target, Lease from) {
     List<String> chain = new ArrayList<>(from.redirectChain());
-    chain.add(from.url());
-    return offer(target, from.depth(), chain, from.url(), null);
+    chain.add(from.url().toString());
+    return offer(target, from.depth(), chain, from.url().toString(), null);
   }
 
   private boolean offer(Url url, int depth, List<String> chain, String via, Instant lastmod) {
@@ -98,7 +99,7 @@ public final class LocalFrontier implements Frontier {
     try {
       // Under the lock, so that a saved state never holds a URL in the filter but not in a queue.
       boolean added = sieve.admit(url.hash())
-          && enqueue(new Lease(url.toString(), depth, key, 0, chain, via, lastmod));
+          && enqueue(new Lease(url, depth, key, 0, chain, via, lastmod));
       schedule.store.enforceBudget();
       return added;
     } finally {
@@ -128,7 +129,7 @@ public final class LocalFrontier implements Frontier {
       for (int c = 0; c < unseen.count(); c++) {
         if (isNew[c]) {
           prefilter.seen(unseen.urls()[c]);
-          if (enqueue(new Lease(unseen.urls()[c].toString(), depth, keys[c], 0, List.of(), via,
+          if (enqueue(new Lease(unseen.urls()[c], depth, keys[c], 0, List.of(), via,
               null))) {
             added++;
           }
@@ -191,11 +192,6 @@ public final class LocalFrontier implements Frontier {
     return lease;
   }
 
-  @Override
-  public void complete(Lease lease) {
-    complete(lease, Map.of());
-  }
-
   /**
    * Gives back a lease whose URL is done, with the counters its crawl changed: they are journaled
    * with the completion (a crash keeps both or neither) and added to the crawl's counters.
@@ -212,11 +208,6 @@ public final class LocalFrontier implements Frontier {
     } finally {
       lock.unlock();
     }
-  }
-
-  @Override
-  public void retry(Lease lease, Duration backoff) {
-    retry(lease, backoff, Map.of());
   }
 
   @Override
@@ -300,80 +291,20 @@ public final class LocalFrontier implements Frontier {
     return locked(schedule::nanosUntilReady);
   }
 
+  /** Its counters: the queues' read under the lock, the Sieve's (thread-safe) outside it. */
   @Override
-  public long pending() {
-    return locked(schedule.store::size);
+  public FrontierStats stats() {
+    long[] queues = locked(() -> new long[] {schedule.store.size(), schedule.inFlight,
+        schedule.hosts.size(), schedule.store.memoryBytes(), schedule.store.diskBytes()});
+    return new FrontierStats(queues[0], queues[1], (int) queues[2],
+        schedule.droppedByHostBudget.get(), schedule.droppedBySkippedHost.get(),
+        sieve.refusedFull(), sieve.filterLayers(), sieve.approximateSeen(), sieve.expectedFpp(),
+        sieve.capacityWarnings(), sieve.filterBits(), queues[3], queues[4]);
   }
 
-  /** Bytes of memory the pending URLs and per-host records take, estimated. */
-  public long pendingMemoryBytes() {
-    return locked(schedule.store::memoryBytes);
-  }
-
-  /** Bytes of spill files on disk: spilled URLs, and data kept for the last saved state. */
-  public long pendingDiskBytes() {
-    return locked(schedule.store::diskBytes);
-  }
-
-  /** {@link #pendingMemoryBytes()} per pending URL (0 when none is pending), for reporting. */
-  public double bytesPerPendingUrl() {
-    return locked(() -> schedule.store.size() == 0 ? 0
-        : (double) schedule.store.memoryBytes() / schedule.store.size());
-  }
-
-  @Override
+  /** Makes the changes so far durable in the journal (none without one). */
   public void flushLog() {
     run(() -> log.flushed());
-  }
-
-  @Override
-  public long inFlight() {
-    return locked(() -> schedule.inFlight);
-  }
-
-  @Override
-  public int hosts() {
-    return locked(schedule.hosts::size);
-  }
-
-  @Override
-  public long droppedByHostBudget() {
-    return schedule.droppedByHostBudget.get();
-  }
-
-  @Override
-  public long droppedBySkippedHost() {
-    return schedule.droppedBySkippedHost.get();
-  }
-
-  @Override
-  public String hostKey(Url url) {
-    return queueKey.of(url);
-  }
-
-  @Override
-  public long approximateSeen() {
-    return sieve.approximateSeen();
-  }
-
-  @Override
-  public double seenFpp() {
-    return sieve.expectedFpp();
-  }
-
-  @Override
-  public int seenLayers() {
-    return sieve.filterLayers();
-  }
-
-  @Override
-  public long droppedByFullFilter() {
-    return sieve.refusedFull();
-  }
-
-  @Override
-  public int capacityWarnings() {
-    return sieve.capacityWarnings();
   }
 
   void run(Runnable action) {

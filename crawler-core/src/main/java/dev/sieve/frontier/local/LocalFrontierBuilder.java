@@ -3,6 +3,8 @@ package dev.sieve.frontier.local;
 import com.google.common.base.Ticker;
 import dev.sieve.frontier.Politeness;
 import dev.sieve.frontier.QueueKey;
+import dev.sieve.frontier.FrontierListener;
+import dev.sieve.frontier.FrontierSettings;
 import dev.sieve.frontier.Sieve;
 import dev.sieve.frontier.spill.PendingStore;
 import java.io.DataInputStream;
@@ -19,10 +21,7 @@ import java.util.function.Function;
 public final class LocalFrontierBuilder {
   private final Sieve sieve;
   private Ticker ticker = Ticker.systemTicker();
-  private Duration politenessDelay = Politeness.DEFAULT.delay();
-  private int maxInFlightPerHost = Politeness.DEFAULT.maxInFlightPerHost();
-  private long maxUrlsPerHost = Politeness.DEFAULT.maxUrlsPerHost();
-  private QueueKey queueKey = Politeness.DEFAULT.queueKey();
+  private Politeness politeness = Politeness.DEFAULT;
   private Path spillDir;
   private Function<Set<String>, Map<String, Map<String, Long>>> recordedElsewhere = urls -> Map.of();
   private long pendingMemoryBytes = Long.MAX_VALUE;
@@ -37,35 +36,40 @@ public final class LocalFrontierBuilder {
     return this;
   }
 
-  /** All of the politeness settings at once. */
+  /** How each politeness key is treated (default {@link Politeness#DEFAULT}). */
   public LocalFrontierBuilder politeness(Politeness politeness) {
-    return politenessDelay(politeness.delay())
-        .maxInFlightPerHost(politeness.maxInFlightPerHost())
-        .maxUrlsPerHost(politeness.maxUrlsPerHost())
-        .queueKey(politeness.queueKey());
+    this.politeness = Objects.requireNonNull(politeness, "politeness");
+    return this;
   }
 
-  /** The least time between fetch starts of one host (default 1 s). */
+  /** The least time between fetch starts of one key (default 1 s): {@link Politeness#withDelay}. */
   public LocalFrontierBuilder politenessDelay(Duration delay) {
-    this.politenessDelay = Objects.requireNonNull(delay, "politenessDelay");
-    return this;
+    return politeness(politeness.withDelay(Objects.requireNonNull(delay, "politenessDelay")));
   }
 
-  /** At most this many fetches of one host at once (default 1). */
+  /** At most this many fetches of one key at once (default 1). */
   public LocalFrontierBuilder maxInFlightPerHost(int max) {
-    this.maxInFlightPerHost = max;
-    return this;
+    return politeness(politeness.withMaxInFlightPerHost(max));
   }
 
-  /** At most this many URLs queued per host over the whole crawl (default unlimited). */
+  /** At most this many URLs queued per key over the whole crawl (default unlimited). */
   public LocalFrontierBuilder maxUrlsPerHost(long max) {
-    this.maxUrlsPerHost = max;
-    return this;
+    return politeness(politeness.withMaxUrlsPerHost(max));
   }
 
+  /** What a politeness key is (default the host). */
   public LocalFrontierBuilder queueKey(QueueKey queueKey) {
-    this.queueKey = Objects.requireNonNull(queueKey, "queueKey");
-    return this;
+    return politeness(politeness.withQueueKey(Objects.requireNonNull(queueKey, "queueKey")));
+  }
+
+  /**
+   * The ticker, politeness and memory budget of {@code settings}, pending URLs past it spilled to
+   * {@code spill}, and what {@code listener} recorded before a crash (see {@link
+   * #recordedElsewhere}).
+   */
+  public LocalFrontierBuilder settings(FrontierSettings settings, Path spill, FrontierListener listener) {
+    return ticker(settings.ticker).politeness(settings.politeness)
+        .spillTo(spill, settings.pendingMemoryBytes).recordedElsewhere(listener::recordedBefore);
   }
 
   /**
@@ -98,7 +102,7 @@ public final class LocalFrontierBuilder {
   }
 
   public LocalFrontier build() {
-    Politeness politeness = validate();
+    validate();
     PendingStore store = spillDir == null
         ? PendingStore.inMemory()
         : PendingStore.spilling(spillDir, pendingMemoryBytes, segmentBytes);
@@ -125,7 +129,7 @@ public final class LocalFrontierBuilder {
    * never given back, go first in their hosts' queues.
    */
   public LocalFrontier restore(DataInputStream in, List<Path> journals) throws IOException {
-    Politeness politeness = validate();
+    validate();
     LocalFrontier[] made = new LocalFrontier[1];
     Snapshot.Restored restored = Snapshot.read(in, spillDir, pendingMemoryBytes, segmentBytes, store -> {
       made[0] = new LocalFrontier(sieve, ticker, politeness, store, recordedElsewhere);
@@ -137,13 +141,12 @@ public final class LocalFrontierBuilder {
     return frontier;
   }
 
-  private Politeness validate() {
+  private void validate() {
     if (spillDir != null) {
       PendingStore.checkBudget(pendingMemoryBytes);
     }
     if (segmentBytes <= 0) {
       throw new IllegalArgumentException("segmentBytes (" + segmentBytes + ") must be > 0");
     }
-    return new Politeness(politenessDelay, maxInFlightPerHost, maxUrlsPerHost, queueKey);
   }
 }

@@ -41,7 +41,7 @@ final class QueueEntry {
   }
 
   static String encode(Lease lease) {
-    return encode(lease.url(), lease.depth(), lease.attempt(), lease.redirectChain(), lease.via(),
+    return encode(lease.url().toString(), lease.depth(), lease.attempt(), lease.redirectChain(), lease.via(),
         lease.lastmod());
   }
 
@@ -79,7 +79,7 @@ final class QueueEntry {
         chain.add(part);
       }
     }
-    return new Lease(parts[2], Integer.parseInt(parts[1]), hostKey, Integer.parseInt(parts[0]),
+    return new Lease(Lease.stored(parts[2]), Integer.parseInt(parts[1]), hostKey, Integer.parseInt(parts[0]),
         chain, via, lastmod);
   }
 

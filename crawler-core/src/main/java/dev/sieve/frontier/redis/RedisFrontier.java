@@ -4,7 +4,9 @@ import static dev.sieve.frontier.redis.RedisConnection.asLong;
 import static dev.sieve.frontier.redis.RedisConnection.asString;
 
 import dev.sieve.frontier.Frontier;
+import dev.sieve.frontier.FrontierLifecycle;
 import dev.sieve.frontier.FrontierSettings;
+import dev.sieve.frontier.FrontierStats;
 import dev.sieve.frontier.Lease;
 import dev.sieve.frontier.redis.RedisConnection.Script;
 import dev.sieve.url.Url;
@@ -52,7 +54,7 @@ import redis.clients.jedis.exceptions.JedisException;
  * queue them; clear the intent. A process killed between the steps loses nothing: an intent older
  * than the lease duration is queued by another process (while it waits for work, and before it
  * concludes the crawl is over). The worst case is a process killed after queueing but before
- * clearing its intent: those URLs are queued twice, counted in {@link Status#recoveredUrls()},
+ * clearing its intent: those URLs are queued twice, counted in {@link CrawlStatus#recoveredUrls()},
  * which bounds such duplicates.
  *
  * <p><b>End.</b> The crawl is finished when nothing is pending or leased in Redis; {@link #take}
@@ -63,7 +65,7 @@ import redis.clients.jedis.exceptions.JedisException;
  *
  * <p>Thread-safe.
  */
-public final class RedisFrontier implements Frontier {
+public final class RedisFrontier implements Frontier, FrontierLifecycle {
   /** Bits per filter segment by default: 2²⁸ (32 MiB), well under Redis's 2³²-bit strings. */
   public static final long DEFAULT_SEGMENT_BITS = 1L << 28;
 
@@ -127,8 +129,8 @@ public final class RedisFrontier implements Frontier {
   @Override
   public boolean pushRedirect(Url target, Lease from) {
     List<String> chain = new ArrayList<>(from.redirectChain());
-    chain.add(from.url());
-    return offer(List.of(target), from.depth(), chain, from.url(), null) == 1;
+    chain.add(from.url().toString());
+    return offer(List.of(target), from.depth(), chain, from.url().toString(), null) == 1;
   }
 
   private int offer(List<Url> urls, int depth, List<String> chain, String via, Instant lastmod) {
@@ -237,13 +239,14 @@ public final class RedisFrontier implements Frontier {
     return leases;
   }
 
+  /** Gives back a lease whose URL is done; Redis keeps no crawl counters ({@code counts}). */
   @Override
-  public void complete(Lease lease) {
+  public void complete(Lease lease, Map<String, Long> counts) {
     give(lease, "complete", 0, lease);
   }
 
   @Override
-  public void retry(Lease lease, Duration backoff) {
+  public void retry(Lease lease, Duration backoff, Map<String, Long> counts) {
     give(lease, "retry", backoff.toMillis(), lease.nextAttempt());
   }
 
@@ -325,33 +328,18 @@ public final class RedisFrontier implements Frontier {
 
   @Override
   public boolean isFinished() {
-    Map<String, Long> stats = stats();
+    Map<String, Long> stats = counters();
     return stats.get("pending") <= 0 && stats.get("leased") <= 0 && recoverPushes(true) == 0;
   }
 
+  /** The crawl's shared counters, and this process's view of the shared seen filter. */
   @Override
-  public long pending() {
-    return stats().get("pending");
-  }
-
-  @Override
-  public long inFlight() {
-    return stats().get("leased");
-  }
-
-  @Override
-  public int hosts() {
-    return (int) (long) stats().get("hosts");
-  }
-
-  @Override
-  public long droppedByHostBudget() {
-    return stats().get("droppedBudget");
-  }
-
-  @Override
-  public long droppedBySkippedHost() {
-    return stats().get("droppedSkipped");
+  public FrontierStats stats() {
+    Map<String, Long> stats = counters();
+    return new FrontierStats(stats.get("pending"), stats.get("leased"),
+        (int) (long) stats.get("hosts"), stats.get("droppedBudget"), stats.get("droppedSkipped"),
+        0, bitmaps.layers().size(), bitmaps.approximateSeen(), bitmaps.seenFpp(),
+        bitmaps.capacityWarnings(), bitmaps.bits(), 0, 0);
   }
 
   private static final List<String> STATS = List.of(
@@ -359,7 +347,7 @@ public final class RedisFrontier implements Frontier {
       "late");
 
   /** The crawl's shared counters. */
-  private Map<String, Long> stats() {
+  private Map<String, Long> counters() {
     List<String> values;
     try {
       values = connection.redis.hmget(statsKey, STATS.toArray(new String[0]));
@@ -373,56 +361,16 @@ public final class RedisFrontier implements Frontier {
     return stats;
   }
 
-  @Override
-  public String hostKey(Url url) {
-    return settings.queueKey().of(url);
-  }
-
-  @Override
-  public long approximateSeen() {
-    return bitmaps.approximateSeen();
-  }
-
-  @Override
-  public double seenFpp() {
-    return bitmaps.seenFpp();
-  }
-
-  @Override
-  public int capacityWarnings() {
-    return bitmaps.capacityWarnings();
-  }
-
   /** The crawl's shared state, for {@code crawl --status}. */
-  public Status status() {
+  public CrawlStatus status() {
     bitmaps.refreshCounts(true);
-    Map<String, Long> stats = stats();
+    Map<String, Long> stats = counters();
     double n = bitmaps.estimate();
-    return new Status(crawlId, stats.get("pending"), stats.get("leased"),
+    return new CrawlStatus(crawlId, stats.get("pending"), stats.get("leased"),
         (int) (long) stats.get("hosts"), Math.round(n), bitmaps.fpp(), settings.expectedUrls(),
         settings.fpp(), stats.get("droppedBudget"), stats.get("droppedSkipped"),
         stats.get("expired"), bitmaps.bits(), bitmaps.layers().get(0).hashes,
         bitmaps.segments(), bitmaps.setBits(), settings.grow(), bitmaps.layers().size(),
         stats.get("recovered"), stats.get("late"));
   }
-
-  /**
-   * The shared state of a crawl in Redis.
-   *
-   * @param expiredLeases leases re-queued because they expired (a process died or was too slow)
-   * @param capacity the first layer's capacity ({@code --expected-urls})
-   * @param filterBits bits of all the filter's layers
-   * @param hashes the first layer's k
-   * @param setBits bits set in the seen filter (X)
-   * @param grows whether the filter adds layers past capacity
-   * @param layers the filter's layers (1 unless it grew)
-   * @param recoveredUrls URLs queued by the recovery of pushes interrupted between their filter and
-   *     queue steps (Redis Cluster): lost otherwise, or duplicates if their process had queued them
-   * @param lateUrls URLs whose push reached its queue step after their intent was recovered (so
-   *     queued them no second time)
-   */
-  public record Status(String crawlId, long pending, long leased, int hosts, long seenEstimate,
-      double seenFpp, long capacity, double targetFpp, long droppedByHostBudget,
-      long droppedBySkippedHost, long expiredLeases, long filterBits, int hashes, int segments,
-      long setBits, boolean grows, int layers, long recoveredUrls, long lateUrls) {}
 }

@@ -4,7 +4,6 @@ import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.bloom.FilterSizing;
 import dev.sieve.frontier.FrontierSettings;
 import dev.sieve.frontier.Politeness;
-import dev.sieve.frontier.QueueKey;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,10 +22,7 @@ public final class RedisFrontierBuilder {
   private long expectedUrls = FrontierSettings.DEFAULT_EXPECTED_URLS;
   private double falsePositiveRate = Double.parseDouble(FrontierSettings.DEFAULT_FALSE_POSITIVE_RATE);
   private boolean growOnCapacity = true;
-  private Duration politenessDelay = Politeness.DEFAULT.delay();
-  private int maxInFlightPerHost = Politeness.DEFAULT.maxInFlightPerHost();
-  private long maxUrlsPerHost = Politeness.DEFAULT.maxUrlsPerHost();
-  private QueueKey queueKey = Politeness.DEFAULT.queueKey();
+  private Politeness politeness = Politeness.DEFAULT;
   private Duration leaseDuration = Duration.ofSeconds(RedisFrontier.DEFAULT_LEASE_SECONDS);
   private int connections = 8;
   private long segmentBits = RedisFrontier.DEFAULT_SEGMENT_BITS;
@@ -35,6 +31,17 @@ public final class RedisFrontierBuilder {
   private Runnable afterFilterStep = () -> {};
 
   RedisFrontierBuilder() {}
+
+  /**
+   * The URI, crawl ID, seen filter, politeness, lease duration and connections of {@code
+   * settings} (a Redis frontier's, {@link FrontierSettings#redisUri}).
+   */
+  public RedisFrontierBuilder settings(FrontierSettings settings) {
+    return uri(settings.redisUri).crawlId(settings.crawlId).expectedUrls(settings.expectedUrls)
+        .falsePositiveRate(settings.falsePositiveRate).growOnCapacity(settings.growOnCapacity)
+        .politeness(settings.politeness).leaseDuration(settings.leaseDuration)
+        .connections(settings.connections);
+  }
 
   /** {@code redis://HOST:PORT[/DB]} or {@code redis-cluster://HOST:PORT[,HOST:PORT...]}. */
   public RedisFrontierBuilder uri(String uri) {
@@ -70,35 +77,20 @@ public final class RedisFrontierBuilder {
     return this;
   }
 
-  /** All of the politeness settings at once. */
+  /** How each politeness key is treated (default {@link Politeness#DEFAULT}). */
   public RedisFrontierBuilder politeness(Politeness politeness) {
-    return politenessDelay(politeness.delay())
-        .maxInFlightPerHost(politeness.maxInFlightPerHost())
-        .maxUrlsPerHost(politeness.maxUrlsPerHost())
-        .queueKey(politeness.queueKey());
+    this.politeness = Objects.requireNonNull(politeness, "politeness");
+    return this;
   }
 
-  /** The least time between fetch starts of one host, across processes (default 1 s). */
+  /** The least time between fetch starts of one key (default 1 s): {@link Politeness#withDelay}. */
   public RedisFrontierBuilder politenessDelay(Duration delay) {
-    this.politenessDelay = Objects.requireNonNull(delay, "politenessDelay");
-    return this;
+    return politeness(politeness.withDelay(Objects.requireNonNull(delay, "politenessDelay")));
   }
 
-  /** At most this many fetches of one host at once, across processes (default 1). */
+  /** At most this many fetches of one key at once (default 1). */
   public RedisFrontierBuilder maxInFlightPerHost(int max) {
-    this.maxInFlightPerHost = max;
-    return this;
-  }
-
-  /** At most this many URLs queued per host over the whole crawl (default unlimited). */
-  public RedisFrontierBuilder maxUrlsPerHost(long max) {
-    this.maxUrlsPerHost = max;
-    return this;
-  }
-
-  public RedisFrontierBuilder queueKey(QueueKey queueKey) {
-    this.queueKey = Objects.requireNonNull(queueKey, "queueKey");
-    return this;
+    return politeness(politeness.withMaxInFlightPerHost(max));
   }
 
   /** How long a lease lasts before another process may take its URL again (default 120 s). */
@@ -150,8 +142,7 @@ public final class RedisFrontierBuilder {
   public RedisFrontier build() {
     validate();
     SharedSettings settings = SharedSettings.create(expectedUrls, falsePositiveRate,
-        growOnCapacity, segmentBits, queueKey, politenessDelay.toMillis(), maxInFlightPerHost,
-        maxUrlsPerHost);
+        growOnCapacity, segmentBits, politeness);
     RedisConnection connection = RedisConnection.open(RedisTarget.parse(uri), connections);
     try {
       Map<String, String> existing = settings.store(connection, crawlId);
@@ -223,7 +214,6 @@ public final class RedisFrontierBuilder {
   private void validate() {
     checkIds();
     FilterSizing.blocked(expectedUrls, falsePositiveRate); // throws naming the bad value
-    new Politeness(politenessDelay, maxInFlightPerHost, maxUrlsPerHost, queueKey); // throws naming it
     if (leaseDuration.toMillis() < 1) {
       throw new IllegalArgumentException("leaseDuration (" + leaseDuration + ") must be >= 1 ms");
     }

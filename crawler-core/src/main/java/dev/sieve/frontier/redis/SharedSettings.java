@@ -3,7 +3,9 @@ package dev.sieve.frontier.redis;
 import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.bloom.FilterSizing;
 import dev.sieve.bloom.ScalableBloomFilter;
+import dev.sieve.frontier.Politeness;
 import dev.sieve.frontier.QueueKey;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,19 +20,34 @@ import java.util.Map;
  * with blocked layers, so the union stays under ε at any size; without, one layer at ε.
  */
 record SharedSettings(long blocks, int hashes, long expectedUrls, double fpp, boolean grow,
-    long segmentBits, QueueKey queueKey, long delayMs, int maxInFlightPerHost,
-    long maxUrlsPerHost) {
+    long segmentBits, Politeness politeness) {
 
   /** The version of this layout, stored with it (2: filter layers). */
   static final int FORMAT = 2;
 
   /** The settings of a new crawl: the first layer sized for {@code expectedUrls}. */
   static SharedSettings create(long expectedUrls, double fpp, boolean grow, long segmentBits,
-      QueueKey queueKey, long delayMs, int maxInFlightPerHost, long maxUrlsPerHost) {
+      Politeness politeness) {
     FilterSizing.Plan plan = FilterSizing.blocked(expectedUrls, layerRate(fpp, grow, 0));
     return new SharedSettings(plan.bits() / BlockedBloomFilter.BLOCK_BITS, plan.hashes(),
-        expectedUrls, fpp, grow, segmentBits, queueKey, delayMs, maxInFlightPerHost,
-        maxUrlsPerHost);
+        expectedUrls, fpp, grow, segmentBits, politeness);
+  }
+
+  QueueKey queueKey() {
+    return politeness.queueKey();
+  }
+
+  /** The politeness delay in whole milliseconds, as the scripts take it. */
+  long delayMs() {
+    return politeness.delay().toMillis();
+  }
+
+  int maxInFlightPerHost() {
+    return politeness.maxInFlightPerHost();
+  }
+
+  long maxUrlsPerHost() {
+    return politeness.maxUrlsPerHost();
   }
 
   private static double layerRate(double fpp, boolean grow, int i) {
@@ -88,10 +105,10 @@ record SharedSettings(long blocks, int hashes, long expectedUrls, double fpp, bo
     map.put("fpp", Double.toString(fpp));
     map.put("on-capacity", grow ? "grow" : "warn");
     map.put("segment-bits", Long.toString(segmentBits));
-    map.put("queue-key", queueKey.name().toLowerCase(Locale.ROOT));
-    map.put("delay-ms", Long.toString(delayMs));
-    map.put("per-host", Integer.toString(maxInFlightPerHost));
-    map.put("max-pages-per-host", Long.toString(maxUrlsPerHost));
+    map.put("queue-key", queueKey().name().toLowerCase(Locale.ROOT));
+    map.put("delay-ms", Long.toString(delayMs()));
+    map.put("per-host", Integer.toString(maxInFlightPerHost()));
+    map.put("max-pages-per-host", Long.toString(maxUrlsPerHost()));
     return map;
   }
 
@@ -103,8 +120,8 @@ record SharedSettings(long blocks, int hashes, long expectedUrls, double fpp, bo
     return new SharedSettings(Long.parseLong(map.get("blocks")), Integer.parseInt(map.get("hashes")),
         Long.parseLong(map.get("expected-urls")), Double.parseDouble(map.get("fpp")),
         "grow".equals(map.get("on-capacity")), Long.parseLong(map.get("segment-bits")),
-        QueueKey.valueOf(map.get("queue-key").toUpperCase(Locale.ROOT)),
-        Long.parseLong(map.get("delay-ms")), Integer.parseInt(map.get("per-host")),
-        Long.parseLong(map.get("max-pages-per-host")));
+        new Politeness(Duration.ofMillis(Long.parseLong(map.get("delay-ms"))),
+            Integer.parseInt(map.get("per-host")), Long.parseLong(map.get("max-pages-per-host")),
+            QueueKey.valueOf(map.get("queue-key").toUpperCase(Locale.ROOT))));
   }
 }

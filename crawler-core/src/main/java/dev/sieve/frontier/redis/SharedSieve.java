@@ -1,7 +1,7 @@
 package dev.sieve.frontier.redis;
 
 import dev.sieve.bloom.Hash128;
-import dev.sieve.frontier.QueueKey;
+import dev.sieve.frontier.Politeness;
 import dev.sieve.frontier.redis.RedisConnection.Script;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,7 +39,7 @@ public final class SharedSieve {
   public static SharedSieve open(RedisConnection connection, String id, long expectedUrls,
       double fpp) {
     SharedSettings wanted = SharedSettings.create(expectedUrls, fpp, true,
-        RedisFrontier.DEFAULT_SEGMENT_BITS, QueueKey.HOST, 0, 1, Long.MAX_VALUE);
+        RedisFrontier.DEFAULT_SEGMENT_BITS, Politeness.DEFAULT.withDelay(java.time.Duration.ZERO));
     try {
       Map<String, String> existing = wanted.store(connection, id);
       SharedSieve sieve = new SharedSieve(connection, id,

@@ -26,7 +26,7 @@ public final class PendingCodec {
   private PendingCodec() {}
 
   public static byte[] encode(Lease lease) {
-    byte[] url = lease.url().getBytes(StandardCharsets.UTF_8);
+    byte[] url = lease.url().toString().getBytes(StandardCharsets.UTF_8);
     List<byte[]> chain = new ArrayList<>(lease.redirectChain().size());
     int size = varintSize(lease.depth()) + varintSize(lease.attempt())
         + varintSize(lease.redirectChain().size()) + varintSize(url.length) + url.length;
@@ -121,7 +121,7 @@ public final class PendingCodec {
       long seconds = unzigzag(getVarlong(in));
       lastmod = Instant.ofEpochSecond(seconds, getVarint(in));
     }
-    return new Lease(url, depth, hostKey, attempt, chain, via, lastmod);
+    return new Lease(Lease.stored(url), depth, hostKey, attempt, chain, via, lastmod);
   }
 
   /** The bytes {@code a} and {@code b} share at their start. */

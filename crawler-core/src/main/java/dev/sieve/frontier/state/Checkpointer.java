@@ -38,7 +38,7 @@ final class Checkpointer implements AutoCloseable {
         return thread;
       });
   private volatile boolean diskLow;
-  /** Run before each checkpoint (see {@code Frontier.beforeCheckpoint}). */
+  /** Run before each checkpoint (see {@code FrontierLifecycle.beforeCheckpoint}). */
   private volatile Runnable beforeCheckpoint = () -> {};
   /** The final checkpoint's failure, or null. */
   private volatile String failure;
@@ -72,8 +72,9 @@ final class Checkpointer implements AutoCloseable {
         frontier.state().addCounts(resumed.counters());
         restored = frontier.state().counts();
       } else {
-        sieve = Frontiers.newSieve(config, listener);
-        frontier = Frontiers.local(config, sieve, state.dir().resolve(CrawlState.SPILL), listener).build();
+        sieve = config.newSieve(listener);
+        frontier = LocalFrontier.builder(sieve)
+            .settings(config, state.dir().resolve(CrawlState.SPILL), listener).build();
       }
       state.startJournal(frontier);
       return new Checkpointer(config, state, sieve, frontier, restored);

@@ -214,7 +214,8 @@ public final class CrawlState implements AutoCloseable {
         LocalFrontier frontier;
         try (DataInputStream in = new DataInputStream(
             new BufferedInputStream(Files.newInputStream(cp.resolve(FRONTIER)), 1 << 16))) {
-          frontier = Frontiers.local(config, sieve, dir.resolve(SPILL), listener).restore(in, journalsFrom(index));
+          frontier = LocalFrontier.builder(sieve).settings(config, dir.resolve(SPILL), listener)
+              .restore(in, journalsFrom(index));
         }
         log.info("Resumed from {} and {} journal(s)", cp, journalsFrom(index).size());
         return new Restored(sieve, frontier, StateFiles.readCounters(cp.resolve(COUNTERS)));
@@ -226,8 +227,9 @@ public final class CrawlState implements AutoCloseable {
     // No usable checkpoint: start from empty and replay every journal from the first.
     if (checkpoints.isEmpty() || journalIndexes(dir).contains(0L)) {
       try {
-        Sieve sieve = Frontiers.newSieve(config, listener);
-        LocalFrontier frontier = Frontiers.local(config, sieve, dir.resolve(SPILL), listener).build();
+        Sieve sieve = config.newSieve(listener);
+        LocalFrontier frontier = LocalFrontier.builder(sieve)
+            .settings(config, dir.resolve(SPILL), listener).build();
         frontier.state().replay(journalsFrom(0));
         log.info("Resumed from the journals in {}", dir);
         return new Restored(sieve, frontier, Map.of());

@@ -3,10 +3,12 @@ package dev.sieve.frontier.urlfrontier;
 import crawlercommons.urlfrontier.Urlfrontier.StringList;
 import crawlercommons.urlfrontier.Urlfrontier.URLInfo;
 import dev.sieve.frontier.Lease;
+import dev.sieve.url.Url;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * What a {@link Lease} keeps besides its URL and key, as URL Frontier metadata: {@code
@@ -46,12 +48,15 @@ final class LeaseMetadata {
     write(info, lease.depth(), lease.attempt(), lease.redirectChain(), lease.via(), lease.lastmod());
   }
 
-  /** The lease of a URL GetURLs handed out. Bad values read as absent: they are data. */
-  static Lease read(URLInfo info) {
+  /**
+   * The lease of a URL GetURLs handed out; empty when the URL is not an http(s) URL. Bad metadata
+   * reads as absent: it is data.
+   */
+  static Optional<Lease> read(URLInfo info) {
     Map<String, StringList> meta = info.getMetadataMap();
     List<String> chain = meta.containsKey(REDIRECTS) ? meta.get(REDIRECTS).getValuesList() : List.of();
-    return new Lease(info.getUrl(), number(meta, DEPTH), info.getKey(), number(meta, ATTEMPT), chain,
-        first(meta, VIA), instant(first(meta, LASTMOD)));
+    return Url.parse(info.getUrl()).map(url -> new Lease(url, number(meta, DEPTH), info.getKey(),
+        number(meta, ATTEMPT), chain, first(meta, VIA), instant(first(meta, LASTMOD))));
   }
 
   private static StringList one(String value) {

@@ -7,6 +7,8 @@ import crawlercommons.urlfrontier.Urlfrontier.Stats;
 import crawlercommons.urlfrontier.Urlfrontier.URLInfo;
 import crawlercommons.urlfrontier.Urlfrontier.URLItem;
 import dev.sieve.frontier.Frontier;
+import dev.sieve.frontier.FrontierLifecycle;
+import dev.sieve.frontier.FrontierStats;
 import dev.sieve.frontier.Lease;
 import dev.sieve.frontier.Politeness;
 import dev.sieve.url.Url;
@@ -16,6 +18,7 @@ import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * one crawl; the seen filter, the queues, the leases and the politeness schedule are the service's.
  *
  * <ul>
- *   <li><b>Push</b>: one PutURLs stream per call, discovered items keyed by {@link #hostKey}, with
+ *   <li><b>Push</b>: one PutURLs stream per call, discovered items keyed by their politeness key, with
  *       depth, via, lastmod and redirects as metadata ({@link LeaseMetadata}); an item acked OK was
  *       new, SKIPPED was seen. The first push of a key in this process sets the queue's delay to
  *       the politeness delay, in whole seconds rounded up (SetDelay).
@@ -48,7 +51,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The filter settings of the crawl (capacity, rate) are the service's. Thread-safe.
  */
-public final class ServiceFrontier implements Frontier {
+public final class ServiceFrontier implements Frontier, FrontierLifecycle {
   /** Queues one GetURLs call may lease from. */
   static final int BATCH_QUEUES = 8;
   /** How long a worker waits before asking the service again when nothing was due. */
@@ -109,8 +112,8 @@ public final class ServiceFrontier implements Frontier {
   @Override
   public boolean pushRedirect(Url target, Lease from) {
     return offer(List.of(target), from.depth(),
-        Stream.concat(from.redirectChain().stream(), Stream.of(from.url())).toList(), from.url(),
-        null) == 1;
+        Stream.concat(from.redirectChain().stream(), Stream.of(from.url().toString())).toList(),
+        from.url().toString(), null) == 1;
   }
 
   private int offer(List<Url> urls, int depth, List<String> chain, String via, Instant lastmod) {
@@ -177,19 +180,20 @@ public final class ServiceFrontier implements Frontier {
   private Lease nextLocked() {
     if (buffer.isEmpty()) {
       for (URLInfo info : calls.get(BATCH_QUEUES, politeness.maxInFlightPerHost(), leaseSeconds)) {
-        buffer.add(LeaseMetadata.read(info));
+        LeaseMetadata.read(info).ifPresentOrElse(buffer::add, () -> completeUnfetchable(info));
       }
     }
     return buffer.poll();
   }
 
+  /** Gives back a lease whose URL is done; the service keeps no crawl counters ({@code counts}). */
   @Override
-  public void complete(Lease lease) {
+  public void complete(Lease lease, Map<String, Long> counts) {
     giveBack(lease, lease, 0);
   }
 
   @Override
-  public void retry(Lease lease, Duration backoff) {
+  public void retry(Lease lease, Duration backoff, Map<String, Long> counts) {
     giveBack(lease, lease.nextAttempt(), nowSeconds() + HostControls.seconds(backoff));
   }
 
@@ -201,7 +205,7 @@ public final class ServiceFrontier implements Frontier {
   /** A known item: completed ({@code refetchFrom} 0) or due again from then, with its metadata. */
   private void giveBack(Lease lease, Lease requeued, long refetchFrom) {
     long date = hosts.skipped(lease.hostKey()) ? 0 : refetchFrom;
-    URLInfo.Builder info = info(lease.url(), lease.hostKey());
+    URLInfo.Builder info = info(lease.url().toString(), lease.hostKey());
     if (date != 0) {
       LeaseMetadata.write(info, requeued);
     }
@@ -212,6 +216,17 @@ public final class ServiceFrontier implements Frontier {
           "known item " + lease.url() + " acked " + ack));
     }
     wake();
+  }
+
+  /**
+   * A URL the service handed out that is not an http(s) URL (another client put it there): done
+   * without a fetch, so the service does not hand it out again; logged, as it has no record.
+   */
+  private void completeUnfetchable(URLInfo handedOut) {
+    log.warn("URL Frontier service handed out '{}' (queue '{}'), not an http(s) URL: completed"
+        + " without fetching", handedOut.getUrl(), handedOut.getKey());
+    calls.put(List.of(URLItem.newBuilder().setKnown(KnownURLItem.newBuilder()
+        .setInfo(info(handedOut.getUrl(), handedOut.getKey())).setRefetchableFromDate(0)).build()));
   }
 
   private URLInfo.Builder info(String url, String key) {
@@ -283,56 +298,25 @@ public final class ServiceFrontier implements Frontier {
     return finished(calls.stats());
   }
 
-  /** URLs in the crawl's queues not leased, by the service's count. */
+  /**
+   * The service's counters for the crawl (one GetStats; the last answer when it fails): pending
+   * is its queues' URLs not leased, in flight those leased by every process; its filter's
+   * estimates ({@code filter.estimated_urls}, {@code filter.estimated_fpp_ppb}; 0 without). A host
+   * budget is refused with a service, so none is dropped by one; skipped hosts are this
+   * process's.
+   */
   @Override
-  public long pending() {
+  public FrontierStats stats() {
     Stats stats = counters();
-    return Math.max(0, stats.getSize() - stats.getInProcess());
+    return new FrontierStats(Math.max(0, stats.getSize() - stats.getInProcess()),
+        stats.getInProcess(), (int) Math.min(Integer.MAX_VALUE, stats.getNumberOfQueues()), 0,
+        hosts.dropped(), 0, 1, stats.getCountsOrDefault("filter.estimated_urls", 0),
+        stats.getCountsOrDefault("filter.estimated_fpp_ppb", 0) / 1e9, 0, 0, 0, 0);
   }
 
-  /** URLs leased by every process of the crawl, by the service's count. */
-  @Override
-  public long inFlight() {
-    return counters().getInProcess();
-  }
-
-  @Override
-  public int hosts() {
-    return (int) Math.min(Integer.MAX_VALUE, counters().getNumberOfQueues());
-  }
-
-  /** Always 0: a host budget is refused with a URL Frontier service. */
-  @Override
-  public long droppedByHostBudget() {
-    return 0;
-  }
-
-  /** Links dropped by this process because their host was skipped, and the URLs then pending. */
-  @Override
-  public long droppedBySkippedHost() {
-    return hosts.dropped();
-  }
-
-  @Override
-  public String hostKey(Url url) {
+  /** The politeness key of {@code url}. */
+  private String hostKey(Url url) {
     return politeness.queueKey().of(url);
-  }
-
-  /** The service's filter estimate ({@code filter.estimated_urls} of GetStats; 0 if it has none). */
-  @Override
-  public long approximateSeen() {
-    return counters().getCountsOrDefault("filter.estimated_urls", 0);
-  }
-
-  /** The service's estimated rate ({@code filter.estimated_fpp_ppb}; 0 if it has none). */
-  @Override
-  public double seenFpp() {
-    return counters().getCountsOrDefault("filter.estimated_fpp_ppb", 0) / 1e9;
-  }
-
-  @Override
-  public int capacityWarnings() {
-    return 0;
   }
 
   private long nowSeconds() {

@@ -23,7 +23,7 @@ class LocalFrontierCountsTest {
     LocalFrontier live = frontier(urls -> Map.of());
     live.state().journalTo(dir.resolve("journal-0.log"));
     for (int i = 0; i < 5; i++) {
-      live.push(url(i), 0);
+      live.push(url(i), 0, null, null);
     }
     Lease retried = live.poll();
     live.retry(retried, Duration.ZERO, Map.of("retries", 1L));
@@ -44,7 +44,7 @@ class LocalFrontierCountsTest {
     LocalFrontier live = frontier(urls -> Map.of());
     live.state().journalTo(dir.resolve("journal-0.log"));
     for (int i = 0; i < 4; i++) {
-      live.push(url(i), 0);
+      live.push(url(i), 0, null, null);
     }
     Lease recorded = live.poll(); // its record written, then the crash before complete()
     Lease unrecorded = live.poll(); // in flight, no record yet
@@ -55,17 +55,17 @@ class LocalFrontierCountsTest {
 
     LocalFrontier restored = frontier(urls -> {
       asked.add(urls);
-      return urls.contains(recorded.url()) ? Map.of(recorded.url(), Map.of("pages", 1L)) : Map.of();
+      return urls.contains(recorded.url().toString()) ? Map.of(recorded.url().toString(), Map.of("pages", 1L)) : Map.of();
     });
     restored.state().replay(List.of(dir.resolve("journal-0.log")));
 
-    assertThat(asked).containsExactly(Set.of(recorded.url(), unrecorded.url()));
+    assertThat(asked).containsExactly(Set.of(recorded.url().toString(), unrecorded.url().toString()));
     List<String> again = new ArrayList<>();
     for (Lease lease = restored.poll(); lease != null; lease = restored.poll()) {
-      again.add(lease.url());
-      restored.complete(lease);
+      again.add(lease.url().toString());
+      restored.complete(lease, Map.of());
     }
-    assertThat(again).containsExactlyInAnyOrder(unrecorded.url(), url(3).toString());
+    assertThat(again).containsExactlyInAnyOrder(unrecorded.url().toString(), url(3).toString());
     assertThat(restored.state().counts()).isEqualTo(Map.of("pages", 2L));
   }
 

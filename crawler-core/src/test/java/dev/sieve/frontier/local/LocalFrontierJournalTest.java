@@ -56,7 +56,7 @@ class LocalFrontierJournalTest {
 
     assertThat(drain(restored)).isEqualTo(expectedAfterCrash(live, out));
     for (int i = 0; i < 800; i++) {
-      assertThat(restored.push(url(i), 0)).as("url %d was seen before the crash", i).isFalse();
+      assertThat(restored.push(url(i), 0, null, null)).as("url %d was seen before the crash", i).isFalse();
     }
   }
 
@@ -80,9 +80,9 @@ class LocalFrontierJournalTest {
     Path journal = dir.resolve("journal-0.log");
     live.state().journalTo(journal);
     for (int i = 0; i < 10; i++) {
-      live.push(url(i), 0);
+      live.push(url(i), 0, null, null);
     }
-    live.complete(live.poll()); // flushes
+    live.complete(live.poll(), Map.of()); // flushes
     live.state().closeJournal();
     long size = Files.size(journal);
     try (var channel = java.nio.channels.FileChannel.open(journal, java.nio.file.StandardOpenOption.WRITE)) {
@@ -93,7 +93,7 @@ class LocalFrontierJournalTest {
     restored.state().replay(List.of(journal));
 
     // The cut record was the completion: the leased URL comes back to be fetched again.
-    assertThat(restored.pending()).isEqualTo(10);
+    assertThat(restored.stats().pending()).isEqualTo(10);
   }
 
   @Test
@@ -102,7 +102,7 @@ class LocalFrontierJournalTest {
     Path journal = dir.resolve("journal-0.log");
     live.state().journalTo(journal);
     for (int i = 0; i < 10; i++) {
-      live.push(url(i), 0);
+      live.push(url(i), 0, null, null);
     }
     live.state().closeJournal();
     byte[] bytes = Files.readAllBytes(journal);
@@ -119,7 +119,7 @@ class LocalFrontierJournalTest {
   /** Random pushes, takes (one, or several of a host), completions, retries and put-backs over 20 hosts. */
   private static void randomWork(LocalFrontier frontier, List<Lease> out, Random random, int from, int to) {
     for (int i = from; i < to; i++) {
-      frontier.push(url(i), i % 7);
+      frontier.push(url(i), i % 7, null, null);
       int op = random.nextInt(10);
       if (op < 4) {
         Lease lease = frontier.poll();
@@ -127,13 +127,13 @@ class LocalFrontierJournalTest {
           out.add(lease);
         }
       } else if (op < 7 && !out.isEmpty()) {
-        frontier.complete(out.remove(random.nextInt(out.size())));
+        frontier.complete(out.remove(random.nextInt(out.size())), Map.of());
       } else if (op < 8 && !out.isEmpty()) {
-        frontier.retry(out.remove(random.nextInt(out.size())), Duration.ZERO);
+        frontier.retry(out.remove(random.nextInt(out.size())), Duration.ZERO, Map.of());
       } else if (op < 9 && !out.isEmpty()) {
         frontier.putBack(out.remove(random.nextInt(out.size())));
       } else if (op == 9) {
-        out.addAll(frontier.takeAll(frontier.hostKey(url(random.nextInt(20))), 3));
+        out.addAll(frontier.takeAll(dev.sieve.frontier.QueueKey.HOST.of(url(random.nextInt(20))), 3));
       }
     }
   }
@@ -145,7 +145,7 @@ class LocalFrontierJournalTest {
   private static Map<String, List<String>> expectedAfterCrash(LocalFrontier live, List<Lease> out) {
     Map<String, List<String>> expected = new LinkedHashMap<>();
     for (Lease lease : out) {
-      expected.computeIfAbsent(lease.hostKey(), k -> new ArrayList<>()).add(lease.url() + "#" + lease.attempt());
+      expected.computeIfAbsent(lease.hostKey(), k -> new ArrayList<>()).add(lease.url().toString() + "#" + lease.attempt());
     }
     drain(live).forEach((host, urls) -> expected.computeIfAbsent(host, k -> new ArrayList<>()).addAll(urls));
     expected.values().removeIf(List::isEmpty);
@@ -156,8 +156,8 @@ class LocalFrontierJournalTest {
   private static Map<String, List<String>> drain(LocalFrontier frontier) {
     Map<String, List<String>> drained = new LinkedHashMap<>();
     for (Lease lease = frontier.poll(); lease != null; lease = frontier.poll()) {
-      drained.computeIfAbsent(lease.hostKey(), k -> new ArrayList<>()).add(lease.url() + "#" + lease.attempt());
-      frontier.complete(lease);
+      drained.computeIfAbsent(lease.hostKey(), k -> new ArrayList<>()).add(lease.url().toString() + "#" + lease.attempt());
+      frontier.complete(lease, Map.of());
     }
     return sorted(drained);
   }

@@ -44,13 +44,13 @@ class LocalFrontierStateTest {
     for (int i = 0; i < PER_HOST; i++) {
       for (int h = 0; h < HOSTS; h++) {
         String url = "http://host" + h + ".example/page/" + i;
-        assertThat(frontier.push(url(url), 0)).isTrue();
+        assertThat(frontier.push(url(url), 0, null, null)).isTrue();
         pushed.computeIfAbsent("http://host" + h + ".example", k -> new ArrayList<>()).add(url);
       }
     }
-    assertThat(frontier.pendingDiskBytes()).as("most URLs spilled").isPositive();
-    assertThat(frontier.pendingMemoryBytes()).isLessThanOrEqualTo(BUDGET);
-    assertThat(frontier.bytesPerPendingUrl()).isPositive();
+    assertThat(frontier.stats().pendingDiskBytes()).as("most URLs spilled").isPositive();
+    assertThat(frontier.stats().pendingMemoryBytes()).isLessThanOrEqualTo(BUDGET);
+    assertThat(frontier.stats().bytesPerPendingUrl()).isPositive();
     Map<String, Lease> leased = new HashMap<>();
     for (int i = 0; i < 5; i++) {
       Lease lease = frontier.poll();
@@ -64,47 +64,47 @@ class LocalFrontierStateTest {
     frontier.state().stateDurable();
     LocalFrontier restored = spilling().restore(in(state));
 
-    assertThat(restored.pending()).isEqualTo((long) HOSTS * PER_HOST - PER_HOST);
-    assertThat(restored.inFlight()).isZero();
-    assertThat(restored.hosts()).isEqualTo(HOSTS);
-    assertThat(restored.droppedBySkippedHost()).isEqualTo(PER_HOST);
+    assertThat(restored.stats().pending()).isEqualTo((long) HOSTS * PER_HOST - PER_HOST);
+    assertThat(restored.stats().inFlight()).isZero();
+    assertThat(restored.stats().hosts()).isEqualTo(HOSTS);
+    assertThat(restored.stats().droppedBySkippedHost()).isEqualTo(PER_HOST);
     Map<String, List<String>> drained = drain(restored);
     pushed.remove(skipped);
     assertThat(drained).isEqualTo(pushed);
     leased.forEach((host, lease) ->
-        assertThat(drained.get(host).get(0)).as("in flight first").isEqualTo(lease.url()));
+        assertThat(drained.get(host).get(0)).as("in flight first").isEqualTo(lease.url().toString()));
     assertThat(restored.isFinished()).isTrue();
   }
 
   @Test
   void restore_keepsHostBudgetsAndSkips() throws IOException {
     LocalFrontier frontier = spilling().maxUrlsPerHost(2).build();
-    frontier.push(url("http://a.example/1"), 0);
-    frontier.push(url("http://a.example/2"), 0);
-    frontier.push(url("http://b.example/1"), 0);
+    frontier.push(url("http://a.example/1"), 0, null, null);
+    frontier.push(url("http://a.example/2"), 0, null, null);
+    frontier.push(url("http://b.example/1"), 0, null, null);
     frontier.skipHost("http://b.example");
 
     LocalFrontier restored = spilling().maxUrlsPerHost(2).restore(in(save(frontier)));
 
-    assertThat(restored.push(url("http://a.example/3"), 0)).isFalse();
-    assertThat(restored.push(url("http://b.example/2"), 0)).isFalse();
-    assertThat(restored.droppedByHostBudget()).isEqualTo(1);
-    assertThat(restored.droppedBySkippedHost()).isEqualTo(2);
-    assertThat(restored.pending()).isEqualTo(2);
+    assertThat(restored.push(url("http://a.example/3"), 0, null, null)).isFalse();
+    assertThat(restored.push(url("http://b.example/2"), 0, null, null)).isFalse();
+    assertThat(restored.stats().droppedByHostBudget()).isEqualTo(1);
+    assertThat(restored.stats().droppedBySkippedHost()).isEqualTo(2);
+    assertThat(restored.stats().pending()).isEqualTo(2);
   }
 
   @Test
   void poll_segmentByteFlipped_failsNamingTheFile() throws IOException {
     LocalFrontier frontier = spilling().build();
     for (int i = 0; i < 2000; i++) {
-      frontier.push(url("http://a.example/" + i), 0);
+      frontier.push(url("http://a.example/" + i), 0, null, null);
     }
     Path segment = segments().get(0);
     Damage.flipByte(segment, 30);
 
     assertThatThrownBy(() -> {
           for (Lease lease = frontier.poll(); lease != null; lease = frontier.poll()) {
-            frontier.complete(lease);
+            frontier.complete(lease, Map.of());
           }
         })
         .isInstanceOf(UncheckedIOException.class)
@@ -117,7 +117,7 @@ class LocalFrontierStateTest {
   void restore_withoutSpillDirectory_refused() throws IOException {
     LocalFrontier frontier = spilling().build();
     for (int i = 0; i < 2000; i++) {
-      frontier.push(url("http://a.example/" + i), 0);
+      frontier.push(url("http://a.example/" + i), 0, null, null);
     }
     byte[] state = save(frontier);
 
@@ -129,15 +129,15 @@ class LocalFrontierStateTest {
   @Test
   void restore_inMemoryFrontier_roundTrips() throws IOException {
     LocalFrontier frontier = builder().build();
-    frontier.push(url("http://a.example/1"), 0);
-    frontier.push(url("http://a.example/2"), 0);
+    frontier.push(url("http://a.example/1"), 0, null, null);
+    frontier.push(url("http://a.example/2"), 0, null, null);
     Lease first = frontier.poll();
 
     LocalFrontier restored = builder().restore(in(save(frontier)));
 
     assertThat(drain(restored).get("http://a.example"))
-        .containsExactly(first.url(), "http://a.example/2");
-    assertThat(restored.pendingDiskBytes()).isZero();
+        .containsExactly(first.url().toString(), "http://a.example/2");
+    assertThat(restored.stats().pendingDiskBytes()).isZero();
   }
 
   @Test
@@ -162,9 +162,9 @@ class LocalFrontierStateTest {
     Map<String, List<String>> out = new LinkedHashMap<>();
     Set<String> seen = new HashSet<>();
     for (Lease lease = frontier.poll(); lease != null; lease = frontier.poll()) {
-      assertThat(seen.add(lease.url())).as("leased once: %s", lease.url()).isTrue();
-      out.computeIfAbsent(lease.hostKey(), k -> new ArrayList<>()).add(lease.url());
-      frontier.complete(lease);
+      assertThat(seen.add(lease.url().toString())).as("leased once: %s", lease.url().toString()).isTrue();
+      out.computeIfAbsent(lease.hostKey(), k -> new ArrayList<>()).add(lease.url().toString());
+      frontier.complete(lease, Map.of());
     }
     return out;
   }

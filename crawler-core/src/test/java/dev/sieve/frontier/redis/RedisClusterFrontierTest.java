@@ -62,8 +62,8 @@ class RedisClusterFrontierTest {
   private static Map<String, Integer> drain(RedisFrontier frontier) throws InterruptedException {
     Map<String, Integer> taken = new HashMap<>();
     for (Lease lease = frontier.take(); lease != null; lease = frontier.take()) {
-      taken.merge(lease.url(), 1, Integer::sum);
-      frontier.complete(lease);
+      taken.merge(lease.url().toString(), 1, Integer::sum);
+      frontier.complete(lease, Map.of());
     }
     return taken;
   }
@@ -82,7 +82,7 @@ class RedisClusterFrontierTest {
       double measured = RedisGrowTest.measuredFpp(List.of(a, b), 10_000);
       assertThat(measured).isLessThan(0.015);
       assertThat(a.status().layers()).isGreaterThanOrEqualTo(5).isEqualTo(b.status().layers());
-      assertThat(b.seenFpp()).isLessThan(0.0105);
+      assertThat(b.stats().seenFpp()).isLessThan(0.0105);
     } finally {
       a.disconnect();
       b.disconnect();
@@ -112,16 +112,16 @@ class RedisClusterFrontierTest {
     RedisFrontier survivor = builder.afterFilterStep(() -> {}).build();
     try {
       List<Url> links = RedisFrontierTest.urls(200, 7);
-      assertThatThrownBy(() -> dying.pushAll(links, 1)).hasMessageContaining("killed");
+      assertThatThrownBy(() -> dying.pushAll(links, 1, null)).hasMessageContaining("killed");
       dying.disconnect();
       // The filter has them and no queue does: a push of the same links queues nothing.
-      assertThat(survivor.pushAll(links, 1)).isZero();
-      assertThat(survivor.pending()).isZero();
+      assertThat(survivor.pushAll(links, 1, null)).isZero();
+      assertThat(survivor.stats().pending()).isZero();
       assertThat(survivor.isFinished()).isFalse();
       Map<String, Integer> taken = drain(survivor);
       assertThat(taken.keySet()).containsExactlyInAnyOrderElementsOf(texts(links));
       assertThat(taken.values()).containsOnly(1);
-      RedisFrontier.Status status = survivor.status();
+      CrawlStatus status = survivor.status();
       assertThat(status.recoveredUrls()).isEqualTo(200);
       assertThat(status.lateUrls()).isZero();
       assertThat(survivor.isFinished()).isTrue();
@@ -148,7 +148,7 @@ class RedisClusterFrontierTest {
     RedisFrontier other = builder.afterFilterStep(() -> {}).build();
     try {
       List<Url> links = RedisFrontierTest.urls(120, 4);
-      CompletableFuture<Integer> push = CompletableFuture.supplyAsync(() -> slow.pushAll(links, 1));
+      CompletableFuture<Integer> push = CompletableFuture.supplyAsync(() -> slow.pushAll(links, 1, null));
       assertThat(filtered.await(60, TimeUnit.SECONDS)).isTrue();
       Lease first = other.take(); // waits until the intent is stale, then recovers it
       assertThat(first).isNotNull();
@@ -156,12 +156,12 @@ class RedisClusterFrontierTest {
       // Intents go stale one segment at a time: the recovery may have taken only some of them;
       // the push queues the rest, and none twice.
       int queuedByPush = push.get(60, TimeUnit.SECONDS);
-      other.complete(first);
+      other.complete(first, Map.of());
       Map<String, Integer> taken = drain(other);
-      taken.merge(first.url(), 1, Integer::sum);
+      taken.merge(first.url().toString(), 1, Integer::sum);
       assertThat(taken.keySet()).containsExactlyInAnyOrderElementsOf(texts(links));
       assertThat(taken.values()).containsOnly(1);
-      RedisFrontier.Status status = other.status();
+      CrawlStatus status = other.status();
       assertThat(status.recoveredUrls()).isPositive().isEqualTo(120 - queuedByPush);
       assertThat(status.lateUrls()).isEqualTo(status.recoveredUrls());
     } finally {

@@ -110,7 +110,7 @@ class RedisFrontierTest {
         Collections.shuffle(mine, new Random(t));
         futures.add(pool.submit(() -> {
           for (int i = 0; i < mine.size(); i += 37) {
-            queued.addAndGet(frontier.pushAll(mine.subList(i, Math.min(mine.size(), i + 37)), 1));
+            queued.addAndGet(frontier.pushAll(mine.subList(i, Math.min(mine.size(), i + 37)), 1, null));
           }
         }));
       }
@@ -121,7 +121,7 @@ class RedisFrontierTest {
       pool.shutdownNow();
     }
     assertThat(queued.get()).isEqualTo(all.size());
-    assertThat(a.pending()).isEqualTo(all.size());
+    assertThat(a.stats().pending()).isEqualTo(all.size());
     Map<String, Integer> taken = new HashMap<>();
     for (int i = 0; ; i++) {
       Frontier frontier = i % 2 == 0 ? a : b;
@@ -129,34 +129,34 @@ class RedisFrontierTest {
       if (lease == null) {
         break;
       }
-      taken.merge(lease.url(), 1, Integer::sum);
-      frontier.complete(lease);
+      taken.merge(lease.url().toString(), 1, Integer::sum);
+      frontier.complete(lease, Map.of());
     }
     assertThat(taken).hasSize(all.size());
     assertThat(taken.values()).containsOnly(1);
     assertThat(a.isFinished()).isTrue();
     assertThat(b.take()).isNull();
-    assertThat(a.approximateSeen()).isBetween((long) (all.size() * 0.97), (long) (all.size() * 1.03));
+    assertThat(a.stats().approximateSeen()).isBetween((long) (all.size() * 0.97), (long) (all.size() * 1.03));
   }
 
   @Test
   void takeAll_leasesOneHostsQueueAtOnceWhateverItsDelay_givenBackLikeAnyLease(TestInfo info)
       throws Exception {
     RedisFrontier frontier = open(builder(id(info)).politenessDelay(Duration.ofHours(1)));
-    frontier.pushAll(urls(10, 2), 0);
+    frontier.pushAll(urls(10, 2), 0, null);
     Lease first = frontier.poll();
     String host = first.hostKey();
 
     List<Lease> rest = frontier.takeAll(host, 3);
 
     assertThat(rest).hasSize(3).extracting(Lease::hostKey).containsOnly(host);
-    assertThat(rest).extracting(Lease::url).doesNotContain(first.url());
-    assertThat(frontier.inFlight()).isEqualTo(4);
-    frontier.complete(first);
-    rest.forEach(frontier::complete);
-    assertThat(frontier.takeAll(host, 100)).hasSize(1).allSatisfy(frontier::complete);
+    assertThat(rest).extracting(lease -> lease.url().toString()).doesNotContain(first.url().toString());
+    assertThat(frontier.stats().inFlight()).isEqualTo(4);
+    frontier.complete(first, Map.of());
+    rest.forEach(lease -> frontier.complete(lease, Map.of()));
+    assertThat(frontier.takeAll(host, 100)).hasSize(1).allSatisfy(lease -> frontier.complete(lease, Map.of()));
     assertThat(frontier.takeAll(host, 100)).isEmpty();
-    assertThat(frontier.pending()).isEqualTo(5);
+    assertThat(frontier.stats().pending()).isEqualTo(5);
     assertThat(frontier.poll().hostKey()).as("the other host is untouched").isNotEqualTo(host);
   }
 
@@ -166,8 +166,8 @@ class RedisFrontierTest {
     RedisFrontier a = open(builder(crawl));
     RedisFrontier b = open(builder(crawl));
     List<Url> all = urls(60, 3);
-    a.pushAll(all.subList(0, 30), 0);
-    b.pushAll(all.subList(30, 60), 0);
+    a.pushAll(all.subList(0, 30), 0, null);
+    b.pushAll(all.subList(30, 60), 0, null);
     Map<String, List<String>> order = new HashMap<>();
     for (int i = 0; ; i++) {
       RedisFrontier frontier = i % 2 == 0 ? a : b;
@@ -175,8 +175,8 @@ class RedisFrontierTest {
       if (lease == null) {
         break;
       }
-      order.computeIfAbsent(lease.hostKey(), h -> new ArrayList<>()).add(lease.url());
-      frontier.complete(lease);
+      order.computeIfAbsent(lease.hostKey(), h -> new ArrayList<>()).add(lease.url().toString());
+      frontier.complete(lease, Map.of());
     }
     assertThat(order).hasSize(3);
     for (int h = 0; h < 3; h++) {
@@ -195,24 +195,24 @@ class RedisFrontierTest {
     String crawl = id(info);
     RedisFrontier dead = open(builder(crawl).leaseDuration(Duration.ofMillis(300)));
     RedisFrontier alive = open(builder(crawl));
-    dead.push(url("http://a.example/1"), 0);
-    dead.push(url("http://a.example/2"), 0);
+    dead.push(url("http://a.example/1"), 0, null, null);
+    dead.push(url("http://a.example/2"), 0, null, null);
     Lease lost = dead.take();
-    assertThat(lost.url()).isEqualTo("http://a.example/1");
+    assertThat(lost.url().toString()).isEqualTo("http://a.example/1");
     // The dead process never gives it back; the live one takes /2, then /1 once the lease expires.
     List<String> taken = new ArrayList<>();
     Lease lease;
     while ((lease = alive.take()) != null) {
-      taken.add(lease.url());
-      alive.complete(lease);
+      taken.add(lease.url().toString());
+      alive.complete(lease, Map.of());
     }
     assertThat(taken).containsExactlyInAnyOrder("http://a.example/1", "http://a.example/2");
     assertThat(alive.status().expiredLeases()).isEqualTo(1);
     assertThat(alive.isFinished()).isTrue();
     // The dead process's late give-back is harmless: the URL is neither queued nor counted again.
-    dead.complete(lost);
-    assertThat(alive.pending()).isZero();
-    assertThat(alive.inFlight()).isZero();
+    dead.complete(lost, Map.of());
+    assertThat(alive.stats().pending()).isZero();
+    assertThat(alive.stats().inFlight()).isZero();
   }
 
   @Test
@@ -226,7 +226,7 @@ class RedisFrontierTest {
             .add(millis));
     RedisFrontier a = open(builder);
     RedisFrontier b = open(builder);
-    a.pushAll(urls(24, 2), 0);
+    a.pushAll(urls(24, 2), 0, null);
     ExecutorService pool = Executors.newFixedThreadPool(4);
     try {
       List<Future<Integer>> workers = new ArrayList<>();
@@ -236,7 +236,7 @@ class RedisFrontierTest {
           int done = 0;
           Lease lease;
           while ((lease = frontier.take()) != null) {
-            frontier.complete(lease);
+            frontier.complete(lease, Map.of());
             done++;
           }
           return done;
@@ -267,7 +267,7 @@ class RedisFrontierTest {
     String crawl = id(info);
     RedisFrontier a = open(builder(crawl));
     RedisFrontier b = open(builder(crawl));
-    a.push(url("http://a.example/"), 0);
+    a.push(url("http://a.example/"), 0, null, null);
     Lease lease = b.take();
     CompletableFuture<Lease> waiting = CompletableFuture.supplyAsync(() -> {
       try {
@@ -280,11 +280,11 @@ class RedisFrontierTest {
     assertThatThrownBy(() -> waiting.get(300, TimeUnit.MILLISECONDS))
         .isInstanceOf(TimeoutException.class);
     assertThat(a.isFinished()).isFalse();
-    b.pushAll(List.of(url("http://a.example/next")), 1);
-    b.complete(lease);
+    b.pushAll(List.of(url("http://a.example/next")), 1, null);
+    b.complete(lease, Map.of());
     Lease next = waiting.get(10, TimeUnit.SECONDS);
-    assertThat(next.url()).isEqualTo("http://a.example/next");
-    a.complete(next);
+    assertThat(next.url().toString()).isEqualTo("http://a.example/next");
+    a.complete(next, Map.of());
     assertThat(b.take()).isNull();
     assertThat(a.take()).isNull();
     assertThat(a.isFinished()).isTrue();
@@ -300,7 +300,7 @@ class RedisFrontierTest {
     try (CapturedLogs logs = new CapturedLogs(Sieve.CAPACITY_LOGGER)) {
       List<Url> all = urls(330, 5);
       for (int i = 0; i < all.size(); i += 10) {
-        (i % 20 == 0 ? a : b).pushAll(all.subList(i, i + 10), 0);
+        (i % 20 == 0 ? a : b).pushAll(all.subList(i, i + 10), 0, null);
       }
       List<String> warnings = logs.messages().stream()
           .filter(m -> m.startsWith("Sieve capacity exceeded:")).toList();
@@ -308,9 +308,9 @@ class RedisFrontierTest {
       assertThat(warnings.get(0)).contains("100% of capacity 200");
       assertThat(warnings.get(1)).contains("150% of capacity 200");
     }
-    assertThat(a.capacityWarnings()).isEqualTo(2);
-    assertThat(b.capacityWarnings()).isEqualTo(2);
-    assertThat(a.seenFpp()).isGreaterThan(0.01);
+    assertThat(a.stats().capacityWarnings()).isEqualTo(2);
+    assertThat(b.stats().capacityWarnings()).isEqualTo(2);
+    assertThat(a.stats().seenFpp()).isGreaterThan(0.01);
   }
 
   @Test
@@ -354,7 +354,7 @@ class RedisFrontierTest {
     String entry = QueueEntry.encode("http://a.example/x", 3, 2, List.of("http://a/1", "http://a/2"),
         null, null);
     Lease lease = QueueEntry.decode(entry, "a.example");
-    assertThat(lease).isEqualTo(new Lease("http://a.example/x", 3, "a.example", 2,
+    assertThat(lease).isEqualTo(new Lease(Lease.stored("http://a.example/x"), 3, "a.example", 2,
         List.of("http://a/1", "http://a/2")));
     assertThat(new HashSet<>(Set.of(lease))).contains(lease);
   }
@@ -362,9 +362,9 @@ class RedisFrontierTest {
   @Test
   void entry_roundTripsViaAndLastmod() {
     java.time.Instant lastmod = java.time.Instant.parse("2025-03-04T05:06:07.123456789Z");
-    Lease link = new Lease("http://a.example/x", 1, "a.example", 0, List.of(),
+    Lease link = new Lease(Lease.stored("http://a.example/x"), 1, "a.example", 0, List.of(),
         "http://a.example/page", lastmod);
-    Lease redirected = new Lease("http://a.example/y", 1, "a.example", 1,
+    Lease redirected = new Lease(Lease.stored("http://a.example/y"), 1, "a.example", 1,
         List.of("http://a/1", "http://a/2"), "http://a/2", null);
     assertThat(QueueEntry.decode(QueueEntry.encode(link), "a.example")).usingRecursiveComparison()
         .isEqualTo(link);

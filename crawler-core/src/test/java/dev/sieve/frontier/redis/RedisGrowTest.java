@@ -69,7 +69,7 @@ class RedisGrowTest {
     int queued = 0;
     for (int i = 0, p = 0; i < urls.size(); i += 50, p++) {
       queued += processes.get(p % processes.size())
-          .pushAll(urls.subList(i, Math.min(urls.size(), i + 50)), 1);
+          .pushAll(urls.subList(i, Math.min(urls.size(), i + 50)), 1, null);
     }
     return queued;
   }
@@ -102,8 +102,8 @@ class RedisGrowTest {
       assertThat(process.status().grows()).isTrue();
     }
     assertThat(measured).isLessThan(0.015);
-    assertThat(processes.get(1).seenFpp()).isLessThan(0.0105);
-    assertThat(processes.get(2).approximateSeen()).isBetween(28_500L, 31_500L);
+    assertThat(processes.get(1).stats().seenFpp()).isLessThan(0.0105);
+    assertThat(processes.get(2).stats().approximateSeen()).isBetween(28_500L, 31_500L);
     assertThat(warnings).isNotEmpty().doesNotHaveDuplicates()
         .allMatch(w -> w.contains("of capacity 1,000") && w.contains("The filter grows ("));
   }

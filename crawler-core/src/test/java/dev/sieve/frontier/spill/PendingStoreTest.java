@@ -216,7 +216,7 @@ class PendingStoreTest {
     for (int i = 0; i < hops; i++) {
       chain.add("http://host" + host + ".example/redirect/" + seq + "/" + i);
     }
-    return new Lease("http://host" + host + ".example/page/" + seq, (int) (seq % 7),
+    return new Lease(Lease.stored("http://host" + host + ".example/page/" + seq), (int) (seq % 7),
         "host" + host + ".example", 0, chain);
   }
 

@@ -2,9 +2,10 @@ package dev.sieve.frontier.state;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sieve.frontier.Frontier;
-import dev.sieve.frontier.FrontierListener;
+import dev.sieve.frontier.FrontierLifecycle;
 import dev.sieve.frontier.FrontierSettings;
+import dev.sieve.frontier.Frontiers;
+import dev.sieve.frontier.OpenFrontier;
 import dev.sieve.url.Url;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,38 +18,41 @@ import org.junit.jupiter.api.io.TempDir;
 class BeforeCheckpointTest {
   @TempDir Path dir;
 
-  private Frontier open() {
+  private OpenFrontier open() {
     List<Url> seeds = List.of(Url.parse("http://127.0.0.1/").orElseThrow());
     FrontierSettings settings = FrontierSettings.builder()
+        .seeds(seeds)
         .state(dir, false, Duration.ofHours(1), 0)
         .build();
-    return Frontiers.open(settings, seeds, FrontierListener.NONE);
+    return Frontiers.open(settings);
   }
 
   @Test
   void end_finalCheckpoint_runsTheTaskFirst() {
-    Frontier frontier = open();
+    OpenFrontier opened = open();
+    FrontierLifecycle state = opened.lifecycle().orElseThrow();
     AtomicInteger synced = new AtomicInteger();
-    frontier.beforeCheckpoint(synced::incrementAndGet);
-    frontier.start();
+    state.beforeCheckpoint(synced::incrementAndGet);
+    state.start();
 
-    frontier.close();
-    assertThat(frontier.end()).isEmpty();
+    opened.frontier().close();
+    assertThat(state.end()).isEmpty();
 
     assertThat(synced).hasValue(1);
   }
 
   @Test
   void end_taskFails_finalCheckpointFailsWithItsMessage() {
-    Frontier frontier = open();
-    frontier.beforeCheckpoint(() -> {
+    OpenFrontier opened = open();
+    FrontierLifecycle state = opened.lifecycle().orElseThrow();
+    state.beforeCheckpoint(() -> {
       throw new IllegalStateException("cannot sync WARC file x.open: disk gone");
     });
-    frontier.start();
+    state.start();
 
-    frontier.close();
+    opened.frontier().close();
 
-    assertThat(frontier.end()).hasValueSatisfying(
+    assertThat(state.end()).hasValueSatisfying(
         failure -> assertThat(failure).contains("cannot sync WARC file x.open: disk gone"));
   }
 }

@@ -1,0 +1,114 @@
+package dev.sieve.frontier;
+
+import dev.sieve.frontier.local.LocalFrontier;
+import dev.sieve.frontier.redis.CrawlStatus;
+import dev.sieve.frontier.redis.RedisFrontier;
+import dev.sieve.frontier.state.KeptState;
+import dev.sieve.frontier.urlfrontier.ServiceFrontier;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Comparator;
+
+/**
+ * The one way to make a frontier: from {@link FrontierSettings}, which say where it lives ({@link
+ * FrontierSettings#where()}).
+ */
+public final class Frontiers {
+  private Frontiers() {}
+
+  /** {@link #open(FrontierSettings, FrontierListener)} with no listener. */
+  public static OpenFrontier open(FrontierSettings settings) {
+    return open(settings, FrontierListener.NONE);
+  }
+
+  /**
+   * Opens the frontier {@code settings} describe:
+   *
+   * <ul>
+   *   <li>{@link FrontierSettings.Where#URL_FRONTIER}: the crawl ID's queues in a URL Frontier
+   *       service, which the service's own Sieve fills (the seen filter settings are the
+   *       service's, not these); connects lazily; its lifecycle disconnects;
+   *   <li>{@link FrontierSettings.Where#REDIS}: creates the crawl in Redis, or joins it; its
+   *       lifecycle disconnects;
+   *   <li>{@link FrontierSettings.Where#STATE_DIR}: resumes the crawl saved there (checkpoint, then
+   *       journals, the URLs in flight at a crash fetched again unless {@code listener} recorded
+   *       them; the saved seeds and counters in its lifecycle), or starts one there; checkpoints
+   *       from {@link FrontierLifecycle#start()} to {@link FrontierLifecycle#end()};
+   *   <li>{@link FrontierSettings.Where#MEMORY}: a new frontier in this process, pending URLs past
+   *       the memory budget spilled to {@link FrontierSettings#spillDir} or a temporary directory
+   *       deleted at exit; it has no lifecycle.
+   * </ul>
+   *
+   * @throws dev.sieve.frontier.state.CrawlStateException if the state directory cannot be used
+   *     (the message says why)
+   * @throws FrontierStoreException if Redis is unreachable or the crawl there has other settings
+   * @throws IllegalArgumentException for a setting out of range or a malformed URI (the message
+   *     names it)
+   * @throws UncheckedIOException if no temporary directory can be made
+   */
+  public static OpenFrontier open(FrontierSettings settings, FrontierListener listener) {
+    switch (settings.where()) {
+      case URL_FRONTIER: {
+        ServiceFrontier service = ServiceFrontier.connect(settings.urlFrontierUri,
+            settings.crawlId, settings.politeness, settings.leaseDuration, Clock.systemUTC());
+        return OpenFrontier.kept(service, service);
+      }
+      case REDIS: {
+        RedisFrontier redis = RedisFrontier.builder().settings(settings).build();
+        return OpenFrontier.kept(redis, redis);
+      }
+      case STATE_DIR:
+        return KeptState.open(settings, listener);
+      default: {
+        Path spill = settings.spillDir != null ? settings.spillDir : temporarySpillDir();
+        return OpenFrontier.inMemory(LocalFrontier.builder(settings.newSieve(listener))
+            .settings(settings, spill, listener).build());
+      }
+    }
+  }
+
+  /**
+   * The shared state of the crawl in Redis that {@code settings} name ({@link
+   * FrontierSettings#redisUri}, {@link FrontierSettings#crawlId}), read once: only a Redis
+   * frontier keeps one that outlives its processes.
+   *
+   * @throws IllegalArgumentException if the settings name no crawl in Redis, or a bad ID
+   * @throws FrontierStoreException if Redis is unreachable or holds no such crawl
+   * @throws UncheckedIOException if Redis fails while it is read
+   */
+  public static CrawlStatus status(FrontierSettings settings) {
+    if (settings.where() != FrontierSettings.Where.REDIS) {
+      throw new IllegalArgumentException("frontier (" + settings.where().name().toLowerCase(
+          java.util.Locale.ROOT) + ") keeps no shared status: only a Redis frontier does");
+    }
+    RedisFrontier frontier = RedisFrontier.builder().uri(settings.redisUri)
+        .crawlId(settings.crawlId).join();
+    try {
+      return frontier.status();
+    } finally {
+      frontier.disconnect();
+    }
+  }
+
+  /** Without a state or spill directory, pending URLs past the memory budget go to a temporary one. */
+  private static Path temporarySpillDir() {
+    try {
+      Path dir = Files.createTempDirectory("sieve-spill-");
+      Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteQuietly(dir), "spill-cleanup"));
+      return dir;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create a temporary directory for pending URLs: " + e.getMessage(), e);
+    }
+  }
+
+  private static void deleteQuietly(Path dir) {
+    try (var files = Files.walk(dir)) {
+      files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException e) {
+      // Best effort at exit: the directory is under the system's temporary directory.
+    }
+  }
+}
