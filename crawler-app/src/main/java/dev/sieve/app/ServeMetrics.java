@@ -2,7 +2,7 @@ package dev.sieve.app;
 
 import dev.sieve.frontier.queue.CrawlSnapshot;
 import dev.sieve.serve.FrontierServer;
-import dev.sieve.serve.RpcListener;
+import dev.sieve.serve.FrontierServer.RpcListener;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;

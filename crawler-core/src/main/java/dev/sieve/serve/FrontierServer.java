@@ -233,4 +233,33 @@ public final class FrontierServer implements AutoCloseable {
       store.close();
     }
   }
+
+  /** Sets the level of a logger, for SetLogLevel; the logging backend lives in the application. */
+  @FunctionalInterface
+  public interface LogLevels {
+    /**
+     * Sets logger {@code name} (a package or class; "ROOT" for the root logger) to {@code level},
+     * one of TRACE, DEBUG, INFO, WARN, ERROR.
+     */
+    void set(String name, String level);
+  }
+
+  /**
+   * Told of each finished RPC, for latency monitoring. Called on gRPC's threads, concurrently:
+   * implementations must be thread-safe and quick.
+   */
+  @FunctionalInterface
+  public interface RpcListener {
+    /** Tells nothing. */
+    RpcListener NONE = (method, code, nanos) -> { };
+
+    /**
+     * An RPC finished.
+     *
+     * @param method the RPC's name as the API spells it ({@code PutURLs}, {@code GetURLs}…)
+     * @param code its gRPC status code ({@code OK}, {@code INVALID_ARGUMENT}, {@code CANCELLED}…)
+     * @param nanos from the call's start to its close (for a stream, the whole stream)
+     */
+    void onCall(String method, String code, long nanos);
+  }
 }

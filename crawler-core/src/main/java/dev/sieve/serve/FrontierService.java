@@ -26,6 +26,7 @@ import dev.sieve.frontier.queue.CrawlSnapshot;
 import dev.sieve.frontier.queue.CrawlStore;
 import dev.sieve.frontier.queue.FrontierStore;
 import dev.sieve.frontier.queue.QueueStats;
+import dev.sieve.serve.FrontierServer.LogLevels;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import java.time.Clock;

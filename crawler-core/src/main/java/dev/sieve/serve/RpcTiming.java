@@ -1,5 +1,6 @@
 package dev.sieve.serve;
 
+import dev.sieve.serve.FrontierServer.RpcListener;
 import io.grpc.ForwardingServerCall.SimpleForwardingServerCall;
 import io.grpc.ForwardingServerCallListener.SimpleForwardingServerCallListener;
 import io.grpc.Metadata;
