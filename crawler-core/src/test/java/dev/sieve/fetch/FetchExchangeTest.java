@@ -179,4 +179,23 @@ class FetchExchangeTest {
     assertThat(result.ip()).isNull();
     assertThat(result.sha1()).isNull();
   }
+
+  @Test
+  void exchange_secretHeaders_withheldFromTheHeads_sentAsIs() throws Exception {
+    server.enqueue(new MockResponse.Builder().code(200).setHeader("Set-Cookie", "sid=hunter2; Path=/")
+        .body("ok").build());
+    Fetcher decorated = Fetcher.builder().requestStep(chain -> chain.proceed(chain.request().newBuilder()
+        .header("Authorization", "Bearer s3cret").header("Cookie", "sid=hunter1").build())).build();
+    try {
+      Exchange exchange = decorated.fetch(url("/")).exchange().orElseThrow();
+
+      assertThat(server.takeRequest().getHeaders().get("Authorization")).isEqualTo("Bearer s3cret");
+      assertThat(text(exchange.requestHead())).contains("Authorization: (withheld)\r\n")
+          .contains("Cookie: (withheld)\r\n").doesNotContain("s3cret").doesNotContain("hunter1");
+      assertThat(text(exchange.responseHead())).contains("Set-Cookie: (withheld)\r\n")
+          .doesNotContain("hunter2");
+    } finally {
+      decorated.close();
+    }
+  }
 }
