@@ -1,5 +1,6 @@
 package dev.sieve.app;
 
+import dev.sieve.app.report.CrawlReport;
 import dev.sieve.crawl.CrawlConfig;
 import dev.sieve.crawl.CrawlListener;
 import dev.sieve.crawl.CrawlProgress;
@@ -16,6 +17,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import org.slf4j.Logger;
@@ -86,6 +88,8 @@ final class CrawlCommand implements Callable<Integer> {
 
   @Mixin LinkOptions links;
 
+  @Mixin SessionOptions session;
+
   @Mixin UrlRuleOptions urlRules;
 
   @Mixin SitemapOptions sitemaps;
@@ -125,12 +129,16 @@ final class CrawlCommand implements Callable<Integer> {
 
   @Mixin MetricsOptions metricsOptions;
 
+  @Mixin ReportOptions reportOptions;
+
   @Option(names = "--config", paramLabel = "FILE",
       description = "Properties file with defaults for any option (default config/crawler.properties when present); command-line options win.")
   Path config;
 
   /** The final counters of the last crawl this command ran, for the demo; null before. */
   volatile CrawlProgress finalProgress;
+  /** The report the last crawl wrote, for the demo; null before or when none was written. */
+  volatile Path finalReport;
 
   /** Exit code of a run stopped by an I/O failure (EX_IOERR). */
   static final int EXIT_IO = 74;
@@ -149,6 +157,9 @@ final class CrawlCommand implements Callable<Integer> {
 
   private int crawl() throws IOException, InterruptedException {
     String misuse = where.misuse() != null ? where.misuse() : metricsOptions.misuse();
+    if (misuse == null) {
+      misuse = reportOptions.misuse(spec.commandLine().getParseResult());
+    }
     if (misuse != null) {
       throw usage(misuse);
     }
@@ -189,8 +200,9 @@ final class CrawlCommand implements Callable<Integer> {
       CrawlFiles files, CrawlMetrics metrics) throws IOException, InterruptedException {
     boolean redis = where.shared();
     Frontier shared = redis ? joinShared(crawlConfig) : null;
-    try (JsonlOutput jsonl = files.openOutput()) {
-      CrawlRun run = new CrawlRun(jsonl, output);
+    try (JsonlOutput jsonl = files.openOutput();
+        ReportRun report = report(output, crawlConfig)) {
+      CrawlRun run = new CrawlRun(jsonl, output, report);
       CrawlListener listener = metrics == null ? run.listener() : metrics.tee(run.listener());
       Crawler crawler;
       if (redis) {
@@ -208,14 +220,29 @@ final class CrawlCommand implements Callable<Integer> {
       if (metrics != null) {
         metrics.watch(crawler::progress);
       }
+      if (report != null) {
+        report.watch(crawler::progress);
+      }
       CrawlRun.Result result = run.run(crawler, seedFile, crawlConfig);
       finalProgress = result.summary();
+      finalReport = result.report();
       return result.exitCode();
     } finally {
       if (shared != null) {
         shared.disconnect();
       }
     }
+  }
+
+  /** The run's report, or null with --no-report (or an output that is no regular file). */
+  private ReportRun report(OutputSettings output, CrawlConfig crawlConfig) {
+    Path file = reportOptions.file(output.file(), spec.commandLine().getParseResult());
+    if (file == null) {
+      return null;
+    }
+    long seeds = crawlConfig.seeds().stream().distinct().count();
+    return new ReportRun(new CrawlReport(ReportOptions.settings(spec), seeds, crawlConfig.expectedUrls()),
+        file, Clock.systemUTC());
   }
 
   /** The metrics endpoint, or null without --metrics-port; a port in use stops the run (exit 2). */
@@ -307,7 +334,7 @@ final class CrawlCommand implements Callable<Integer> {
     }
     politeness.applyTo(builder);
     sieve.applyTo(builder);
-    fetch.applyTo(builder, userAgent).scope(this::scopeSettings);
+    fetch.applyTo(builder, userAgent, session.settings()).scope(this::scopeSettings);
     builder.fetch(settings -> transport.applyTo(settings, System.getenv()));
     sitemaps.applyTo(builder);
     if (maxPages != null) {

@@ -3,7 +3,6 @@ package dev.sieve.app;
 import dev.sieve.crawl.CrawlListener;
 import dev.sieve.crawl.CrawlProgress;
 import dev.sieve.crawl.PageRecord;
-import dev.sieve.frontier.CapacityWarning;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -11,7 +10,6 @@ import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import io.prometheus.metrics.model.snapshots.Unit;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -56,26 +54,11 @@ final class CrawlMetrics implements MultiCollector {
 
   /** {@code listener} with each page also fed to {@link #onPage}. */
   CrawlListener tee(CrawlListener listener) {
-    return new CrawlListener() {
+    return new ForwardingListener(listener) {
       @Override
       public void onPage(PageRecord record) {
-        listener.onPage(record);
+        super.onPage(record);
         CrawlMetrics.this.onPage(record);
-      }
-
-      @Override
-      public void onCapacityWarning(CapacityWarning warning) {
-        listener.onCapacityWarning(warning);
-      }
-
-      @Override
-      public Map<String, PageRecord> recordedBefore(Set<String> urls) {
-        return listener.recordedBefore(urls);
-      }
-
-      @Override
-      public void onHostSkipped(String host, String reason) {
-        listener.onHostSkipped(host, reason);
       }
     };
   }
@@ -99,6 +82,8 @@ final class CrawlMetrics implements MultiCollector {
             + " (new, seen, out-of-scope...)", "fate", withoutFound(p.links()))
         .counters("sieve_crawl_sitemap_events", "Sitemap files fetched, failed, cut, and the"
             + " URLs they listed", "event", p.sitemaps())
+        .counters("sieve_crawl_session_events", "What the crawl did as a browser does: meta-refresh,"
+            + " cookie-refetch, cookie-rejected, cookie-over-cap", "event", p.session())
         .counter("sieve_crawl_capacity_warnings", "Sieve capacity warnings", p.capacityWarnings())
         .gauge("sieve_crawl_pending_urls", "URLs waiting in the frontier", p.pending())
         .gauge("sieve_crawl_in_flight_urls", "URLs being fetched", p.inFlight())

@@ -25,15 +25,24 @@ final class CrawlRun {
   private final JsonlOutput jsonl;
   private final OutputSettings output;
   private final CrawlListener listener;
+  private final ReportRun report;
 
-  /** A run writing its records to {@code jsonl}, opened at {@code output}'s file. */
-  CrawlRun(JsonlOutput jsonl, OutputSettings output) {
+  /**
+   * A run writing its records to {@code jsonl}, opened at {@code output}'s file, and its report
+   * with {@code report} (null: none).
+   */
+  CrawlRun(JsonlOutput jsonl, OutputSettings output, ReportRun report) {
     this.jsonl = jsonl;
     this.output = output;
-    this.listener = listener(jsonl);
+    this.report = report;
+    CrawlListener own = listener(jsonl);
+    this.listener = report == null ? own : report.tee(own);
   }
 
-  /** What the crawler tells the run: each page into the output, skipped hosts into the log. */
+  /**
+   * What the crawler tells the run: each page into the output (and the report), skipped hosts
+   * into the log.
+   */
   CrawlListener listener() {
     return listener;
   }
@@ -58,7 +67,7 @@ final class CrawlRun {
   }
 
   /**
-   * Runs the crawl and prints the summary, also when stopped by a signal (the shutdown hook waits
+   * Runs the crawl, writes the report and prints the summary, also when stopped by a signal (the shutdown hook waits
    * for it) or by an I/O failure (exit 74, after the one-line error the crawler logged).
    *
    * @return the exit code and the final counters
@@ -97,10 +106,12 @@ final class CrawlRun {
           log.error("Stopping the crawl: {}", failure);
         }
       }
-      CrawlSummary.print(out, summary, seedFile.skippedLines(), output.file());
+      boolean reported = report != null && report.finish(summary);
+      CrawlSummary.print(out, summary, seedFile.skippedLines(), output.file(),
+          reported ? report.file() : null);
       int code = failure != null ? CrawlCommand.EXIT_IO
           : crawler.deadProxy().isPresent() ? CrawlCommand.EXIT_PROXY : 0;
-      return new Result(code, summary);
+      return new Result(code, summary, reported ? report.file() : null);
     } finally {
       done.countDown();
       try {
@@ -111,6 +122,6 @@ final class CrawlRun {
     }
   }
 
-  /** How a run ended: its exit code and final counters. */
-  record Result(int exitCode, CrawlProgress summary) {}
+  /** How a run ended: its exit code, final counters, and the report written (null: none). */
+  record Result(int exitCode, CrawlProgress summary, java.nio.file.Path report) {}
 }

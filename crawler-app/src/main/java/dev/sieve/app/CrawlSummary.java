@@ -9,8 +9,11 @@ import java.util.Locale;
 final class CrawlSummary {
   private CrawlSummary() {}
 
-  /** Prints the final counters of a run that wrote {@code output} and skipped {@code skippedSeeds}. */
-  static void print(PrintStream out, CrawlProgress p, int skippedSeeds, Path output) {
+  /**
+   * Prints the final counters of a run that wrote {@code output} and {@code report} (null: none)
+   * and skipped {@code skippedSeeds}.
+   */
+  static void print(PrintStream out, CrawlProgress p, int skippedSeeds, Path output, Path report) {
     double seconds = p.elapsed().toMillis() / 1000.0;
     out.printf(Locale.ROOT, "Crawl summary%n");
     out.printf(Locale.ROOT, "  pages:             %,d (%.1f pages/s over %.1f s)%n", p.pages(), p.pagesPerSecond(), seconds);
@@ -19,6 +22,7 @@ final class CrawlSummary {
     out.printf(Locale.ROOT, "  links:             %s%n", ProgressReporter.counts(p.links()));
     out.printf(Locale.ROOT, "  skipped:           %s%n", ProgressReporter.counts(p.skipped()));
     out.printf(Locale.ROOT, "  sitemaps:          %s%n", ProgressReporter.counts(p.sitemaps()));
+    out.printf(Locale.ROOT, "  session:           %s%n", ProgressReporter.counts(p.session()));
     out.printf(Locale.ROOT, "  retries:           %,d%n", p.retries());
     out.printf(Locale.ROOT, "  connections:       %,d opened, %,d reused; at most %,d fetches in flight%n",
         p.connections().opened(), p.connections().reused(), p.connections().mostFetching());
@@ -27,6 +31,9 @@ final class CrawlSummary {
     out.printf(Locale.ROOT, "  sieve:             ~%,d URLs seen, fpp %.2g%n", p.sieveEstimate(), p.sieveFpp());
     out.printf(Locale.ROOT, "  capacity warnings: %,d%n", p.capacityWarnings());
     out.printf(Locale.ROOT, "  output:            %s%n", output);
+    if (report != null) {
+      out.printf(Locale.ROOT, "  report:            %s%n", report);
+    }
     out.flush();
   }
 }

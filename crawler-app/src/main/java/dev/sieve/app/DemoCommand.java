@@ -54,7 +54,7 @@ final class DemoCommand implements Callable<Integer> {
   int pages;
 
   @Option(names = "--output", paramLabel = "DIR",
-      description = "A new or empty directory for the seeds, crawl.jsonl and crawl.log (default: a new"
+      description = "A new or empty directory for the seeds, crawl.jsonl, REPORT.html and crawl.log (default: a new"
           + " sieve-demo-YYYYMMDD-HHMMSS in the working directory).")
   Path output;
 
@@ -112,7 +112,8 @@ final class DemoCommand implements Callable<Integer> {
       if (exit != 0 || crawl.finalProgress == null) {
         return exit;
       }
-      new DemoReport(crawl.finalProgress, DemoSite.HOSTS, server, dir).print(out, jarCommand());
+      new DemoReport(crawl.finalProgress, DemoSite.HOSTS, server, dir, crawl.finalReport)
+          .print(out, jarCommand());
     }
     return 0;
   }
@@ -189,14 +190,26 @@ final class DemoCommand implements Callable<Integer> {
     }
   }
 
-  /** How this jar is run from the working directory, e.g. {@code java -jar crawler-app/target/crawler.jar}. */
+  /**
+   * How to run this command from the working directory: the launcher beside the jar (a build's
+   * target/sieve, a distribution's bin/sieve), else {@code java -jar} on the jar.
+   */
   private static String jarCommand() {
     try {
       Path jar = Path.of(DemoCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI());
       Path here = Path.of("").toAbsolutePath();
-      return "java -jar " + (jar.startsWith(here) ? here.relativize(jar) : jar);
+      for (Path launcher : List.of(jar.resolveSibling("sieve"), jar.getParent().resolveSibling("bin").resolve("sieve"))) {
+        if (Files.isRegularFile(launcher) && Files.isExecutable(launcher)) {
+          return shown(launcher.normalize(), here);
+        }
+      }
+      return "java -jar " + shown(jar, here);
     } catch (Exception e) {
       return "java -jar crawler.jar";
     }
+  }
+
+  private static String shown(Path file, Path here) {
+    return (file.startsWith(here) ? here.relativize(file) : file).toString();
   }
 }

@@ -27,14 +27,17 @@ final class DemoReport {
   private final long disallowedRequests;
   private final long repeatedRequests;
   private final Path dir;
+  private final Path report;
 
-  DemoReport(CrawlProgress crawl, long seeds, DemoServer site, Path dir) {
+  /** The closing paragraph of a demo that crawled into {@code dir} and wrote {@code report} (null: none). */
+  DemoReport(CrawlProgress crawl, long seeds, DemoServer site, Path dir, Path report) {
     this.crawl = crawl;
     this.seeds = seeds;
     this.requests = site.requests();
     this.disallowedRequests = site.disallowedRequests();
     this.repeatedRequests = site.repeatedRequests();
     this.dir = dir;
+    this.report = report;
   }
 
   /**
@@ -61,8 +64,9 @@ final class DemoReport {
     long exact = exactUrls();
     long estimate = crawl.sieveEstimate();
     Map<String, Long> refused = refused();
-    out.printf(Locale.ROOT, "%nThe JSONL is in %s (%,d records, one per URL fetched) and the log in %s.%n",
-        dir.resolve("crawl.jsonl"), crawl.pages(), dir.resolve("crawl.log"));
+    out.printf(Locale.ROOT, "%nThe JSONL is in %s (%,d records, one per URL fetched), %sthe log in %s.%n",
+        dir.resolve("crawl.jsonl"), crawl.pages(),
+        report == null ? "" : "its charts in " + report + " (open it in a browser) and ", dir.resolve("crawl.log"));
     out.printf(Locale.ROOT, "Of %,d links found on pages, the Sieve let %,d through as new and dropped %,d"
             + " as already seen; %,d were refused before it: %s.%n",
         fate(FOUND), fate(NEW), droppedAsSeen(), refused.values().stream().mapToLong(Long::longValue).sum(),

@@ -3,6 +3,7 @@ package dev.sieve.app;
 import dev.sieve.crawl.CrawlConfig;
 import dev.sieve.fetch.FetchSettings;
 import dev.sieve.robots.RobotsSettings;
+import dev.sieve.session.SessionSettings;
 import dev.sieve.settings.Check;
 import java.time.Duration;
 import picocli.CommandLine.Option;
@@ -49,12 +50,14 @@ final class FetchOptions {
   int maxIdleConnections;
 
   /**
-   * Sets the fetch and robots settings of {@code config}, sending {@code userAgent}.
+   * Sets the fetch and robots settings of {@code config}, sending {@code userAgent} and what
+   * {@code session} adds.
    *
    * @throws IllegalArgumentException naming the option, for a value out of its range
    */
-  CrawlConfig.Builder applyTo(CrawlConfig.Builder config, String userAgent) {
-    return config.fetch(fetch -> fetchSettings(fetch, userAgent))
+  CrawlConfig.Builder applyTo(CrawlConfig.Builder config, String userAgent,
+      SessionSettings session) {
+    return config.fetch(fetch -> fetchSettings(fetch.session(session), userAgent))
         .robots(robots -> robots.maxCrawlDelay(Duration.ofSeconds(maxCrawlDelaySeconds)));
   }
 

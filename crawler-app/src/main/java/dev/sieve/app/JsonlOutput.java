@@ -32,7 +32,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The crawl's JSON Lines output: one JSON object per URL, one per line, with every field of
- * {@link PageRecord} in its order (as README's Output section and {@code
+ * {@link PageRecord} in its order (as the Output section of docs/crawl.md and {@code
  * config/page-record.schema.json} describe them). Every record has every field: one that does not
  * apply is written as null, never left out. Instants are ISO-8601; {@code warc} is {@code {"file",
  * "offset"}}; {@code links} is {@code found} and each fate's count.

@@ -5,7 +5,8 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code crawl}'s options for which links are followed: the caps against long, many, deep and
- * repeating links (crawler traps), nofollow, and private addresses.
+ * repeating links (crawler traps), nofollow, the kinds followed beyond a and area (meta refresh,
+ * frames, link rel), and private addresses.
  */
 final class LinkOptions {
   @Setting("maxUrlLength")
@@ -38,6 +39,19 @@ final class LinkOptions {
   @Option(names = "--ignore-nofollow", description = "Follow rel=nofollow links and links of nofollow pages.")
   boolean ignoreNofollow;
 
+  @Option(names = "--no-meta-refresh",
+      description = "Do not follow a page's <meta http-equiv=refresh> target (followed by default as"
+          + " the page's redirect, whatever its delay, counted meta-refresh).")
+  boolean noMetaRefresh;
+
+  @Option(names = "--no-frames", description = "Do not follow frame and iframe src (followed by default).")
+  boolean noFrames;
+
+  @Option(names = "--no-link-rel",
+      description = "Do not follow <link href> whose rel names a page: alternate, next, prev,"
+          + " canonical… (followed by default; style sheets, icons and preloads never are).")
+  boolean noLinkRel;
+
   @Option(names = "--allow-private",
       description = "Follow links to loopback/private/link-local addresses other than the seeds' hosts.")
   boolean allowPrivate;
@@ -50,6 +64,9 @@ final class LinkOptions {
         .maxPathDepth(maxPathDepth)
         .maxRepeatedSegments(maxRepeatedSegments)
         .followNofollow(ignoreNofollow)
+        .followRefresh(!noMetaRefresh)
+        .followFrames(!noFrames)
+        .followLinkRel(!noLinkRel)
         .allowPrivate(allowPrivate);
   }
 }

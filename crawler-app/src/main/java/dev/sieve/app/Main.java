@@ -11,13 +11,13 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * Entry point of {@code crawler.jar}. Exit codes: 0 when the command ran (page errors are data),
+ * Entry point of {@code crawler.jar}, the command {@code sieve}. Exit codes: 0 when the command ran (page errors are data),
  * 2 for a usage or configuration error or a refused run, 74 when a file cannot be read or written
  * (disk full, permission denied), 1 for an internal failure; 130 and 143 after SIGINT and SIGTERM
  * (the JVM's own, once the shutdown hook has printed the summary).
  */
 @Command(
-    name = "crawler",
+    name = "sieve",
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
     description = "Sieve: a polite web crawler whose URL frontier is built on Bloom filters.",
@@ -106,21 +106,16 @@ public final class Main implements Runnable {
         "Missing command: one of " + String.join(", ", commands) + " (or help)");
   }
 
-  /** The version from the jar's manifest, or "dev" when run from classes. */
+  /** {@code Sieve VERSION (commit COMMIT)}, from what the build wrote ({@link BuildInfo}). */
   public static final class Version implements CommandLine.IVersionProvider {
     @Override
     public String[] getVersion() {
-      return new String[] {"Sieve crawler " + version()};
+      return new String[] {"Sieve " + BuildInfo.version() + " (commit " + BuildInfo.commit() + ")"};
     }
-  }
-
-  private static String version() {
-    String version = Main.class.getPackage().getImplementationVersion();
-    return version == null ? "dev" : version;
   }
 
   /** The crawler as a WARC warcinfo names it: {@code Sieve/VERSION}. */
   static String software() {
-    return "Sieve/" + version();
+    return "Sieve/" + BuildInfo.version();
   }
 }

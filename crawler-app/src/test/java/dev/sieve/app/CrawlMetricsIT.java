@@ -4,16 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sieve.testing.Routes;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.Predicate;
-import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -40,15 +35,7 @@ class CrawlMetricsIT {
         + "<a href=\"http://[bad\">junk</a><a href=\"/a.html\">a again</a>");
     routes.html("/a.html", "<a href=\"/\">home</a>");
     routes.html("/b.html", "");
-    routes.on("/slow.html", () -> {
-      try {
-        release.await(60, TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-      return new MockResponse.Builder().code(200).setHeader("Content-Type", "text/html")
-          .body("<p>slow</p>").build();
-    });
+    routes.on("/slow.html", HeldPage.until(release));
   }
 
   @AfterEach
@@ -66,7 +53,7 @@ class CrawlMetricsIT {
         "--output", "crawl.jsonl", "--delay-ms", "0", "--per-host", "4", "--threads", "4",
         "--expected-urls", "1000", "--metrics-port", "" + port);
     try {
-      Scrape during = await(port, crawl, s -> s.value("sieve_crawl_pages_total") == 4
+      Scrape during = Scrape.await(port, crawl, s -> s.value("sieve_crawl_pages_total") == 4
           && s.value("sieve_crawl_in_flight_urls") == 1);
 
       assertThat(during.value("sieve_crawl_errors_total{kind=\"http-4xx\"}")).as(during.text())
@@ -110,26 +97,6 @@ class CrawlMetricsIT {
   private static int freePort() throws IOException {
     try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
       return socket.getLocalPort();
-    }
-  }
-
-  /** Scrapes every 50 ms until {@code done} holds (30 s at most; fails if the crawl ends). */
-  private static Scrape await(int port, CrawlerJar.Started crawl, Predicate<Scrape> done) {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    Scrape last = null;
-    while (true) {
-      assertThat(crawl.process().isAlive()).as("crawl still running").isTrue();
-      try {
-        last = Scrape.of(port);
-        if (done.test(last)) {
-          return last;
-        }
-      } catch (UncheckedIOException notYetListening) {
-        // the endpoint starts after the JVM does
-      }
-      assertThat(System.nanoTime()).as("within 30 s; last scrape:\n"
-          + (last == null ? "none" : last.text())).isLessThan(deadline);
-      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
     }
   }
 }

@@ -13,7 +13,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
@@ -26,14 +25,15 @@ import picocli.CommandLine.Model.OptionSpec;
 
 /**
  * The defaults of {@code crawl}'s options, which come from the settings types' constants, are the
- * ones config/crawler.properties, {@code crawl --help} and README's option table show, and the
- * ones the settings builders use: none of them can drift.
+ * ones config/crawler.properties, {@code crawl --help} and docs/crawl.md's option table show, and
+ * the ones the settings builders use: none of them can drift. Every option of every other command
+ * has a row in its docs page's table too, with the default its --help shows.
  */
 class OptionDefaultsTest {
-  private static final Path ROOT = Path.of("..");
+  private static final Path ROOT = DocPages.ROOT;
   /** Options that decide one run; config files refuse them (see {@link ConfigDefaults}). */
   private static final Set<String> ONE_RUN = Set.of("fresh", "overwrite", "add-seeds", "status", "config");
-  /** What README and --help say for an option without a default value. */
+  /** What the docs and --help say for an option without a default value. */
   private static final Set<String> NO_VALUE = Set.of("none", "(required)", "(required with Redis)", "no limit");
   private static final Pattern HELP_DEFAULT = Pattern.compile("\\([Dd]efault:? ([^)]*)\\)");
 
@@ -84,35 +84,79 @@ class OptionDefaultsTest {
   }
 
   @Test
-  void readmeOptionTable_showsEachDefault() throws IOException {
-    Map<String, String> readme = readmeDefaults(Files.readString(ROOT.resolve("README.md")));
-    Map<String, String> help = helpSections(crawl.getUsageMessage(CommandLine.Help.Ansi.OFF));
+  void docs_showEveryOptionOfEveryCommandWithItsDefault() {
     SoftAssertions softly = new SoftAssertions();
-    for (OptionSpec option : settings()) {
-      String name = option.longestName();
-      String cell = readme.get(name);
-      softly.assertThat(cell).as("README's crawl table has a row for " + name).isNotNull();
-      if (cell == null) {
+    for (CommandLine command : DistFiles.commands(new CommandLine(new Main()))) {
+      List<OptionSpec> options = settings(command);
+      if (options.isEmpty()) {
         continue;
       }
-      String expected = defaultOf(option);
-      if (isFlag(option)) {
-        softly.assertThat(cell).as("README default of flag " + name).isEqualTo("off");
-      } else if (expected != null) {
-        softly.assertThat(cell).as("README default of " + name).satisfiesAnyOf(
-            c -> assertThat(c).isEqualTo(expected), c -> assertThat(c).startsWith(expected + " ("));
-      } else {
-        String shown = helpDefault(help.getOrDefault(name, ""));
-        if (shown != null) {
-          softly.assertThat(cell).as("README default of " + name + " (as --help says)").isEqualTo(shown);
-        } else {
-          softly.assertThat(cell).as("README default of " + name).isIn(NO_VALUE);
+      String name = command.getCommandSpec().qualifiedName(" ");
+      List<DocPages.OptionRow> rows = new ArrayList<>();
+      for (String[] where : docSections(name)) {
+        String page = DocPages.read(DocPages.ROOT.resolve(where[0]));
+        rows.addAll(DocPages.optionRows(DocPages.section(page, where[1])));
+      }
+      Map<String, String> help = helpSections(command.getUsageMessage(CommandLine.Help.Ansi.OFF));
+      for (OptionSpec option : options) {
+        List<String> cells = rows.stream().filter(row -> row.name().equals(option.longestName()))
+            .map(DocPages.OptionRow::defaultCell).toList();
+        softly.assertThat(cells).as("%s: %s has a row in %s", name, option.longestName(),
+            docSections(name)[0][0]).isNotEmpty();
+        for (String cell : cells) {
+          checkDefault(softly, name, option, cell, help.getOrDefault(option.longestName(), ""));
         }
       }
+      softly.assertThat(rows).as("%s: rows for options it does not have", name)
+          .allMatch(row -> command.getCommandSpec().findOption(row.name()) != null);
     }
-    softly.assertThat(readme.keySet()).as("README rows for options crawl does not have")
-        .allMatch(name -> crawl.getCommandSpec().findOption(name) != null);
     softly.assertAll();
+  }
+
+  /**
+   * Where a command's options are documented: the page, and the start of the heading over its
+   * option table; {@code crawl}'s options of a shared frontier also in the distributed page.
+   */
+  private static String[][] docSections(String command) {
+    String heading = "`" + command + "`";
+    String[] words = command.split(" ");
+    String topic = words.length < 2 ? "" : words[1];
+    String page = switch (topic) {
+      case "crawl", "demo" -> "docs/crawl.md";
+      case "size" -> "docs/filters.md";
+      case "serve" -> "docs/serve.md";
+      case "bench" -> "docs/benchmarks.md";
+      default -> "README.md";
+    };
+    if (topic.equals("crawl")) {
+      return new String[][] {{page, heading}, {"docs/distributed.md", "Distributed crawling"}};
+    }
+    return new String[][] {{page, heading}};
+  }
+
+  /** The text as {@link DocPages#optionRows} reads a cell: "10000", not "10,000"; null stays null. */
+  private static String withoutThousands(String text) {
+    return text == null ? null : text.replaceAll("(?<=\\d),(?=\\d{3})", "");
+  }
+
+  /** The default cell of a docs table row against the option's default and its --help. */
+  private static void checkDefault(SoftAssertions softly, String command, OptionSpec option, String cell,
+      String helpSection) {
+    String name = command + " " + option.longestName();
+    String expected = withoutThousands(defaultOf(option));
+    if (isFlag(option)) {
+      softly.assertThat(cell).as("docs default of flag " + name).isEqualTo("off");
+    } else if (expected != null) {
+      softly.assertThat(cell).as("docs default of " + name).satisfiesAnyOf(
+          c -> assertThat(c).isEqualTo(expected), c -> assertThat(c).startsWith(expected + " ("));
+    } else {
+      String shown = withoutThousands(helpDefault(helpSection));
+      if (shown != null) {
+        softly.assertThat(cell).as("docs default of " + name + " (as --help says)").isEqualTo(shown);
+      } else {
+        softly.assertThat(cell).as("docs default of " + name).isIn(NO_VALUE);
+      }
+    }
   }
 
   @Test
@@ -155,8 +199,13 @@ class OptionDefaultsTest {
 
   /** Every option of crawl but help and version. */
   private List<OptionSpec> settings() {
+    return settings(crawl);
+  }
+
+  /** Every option of a command but help and version. */
+  private static List<OptionSpec> settings(CommandLine command) {
     List<OptionSpec> options = new ArrayList<>();
-    for (OptionSpec option : crawl.getCommandSpec().options()) {
+    for (OptionSpec option : command.getCommandSpec().options()) {
       if (!option.usageHelp() && !option.versionHelp()) {
         options.add(option);
       }
@@ -213,33 +262,5 @@ class OptionDefaultsTest {
   private static String helpDefault(String section) {
     Matcher m = HELP_DEFAULT.matcher(section);
     return m.find() ? m.group(1).strip() : null;
-  }
-
-  /**
-   * Option name to its default cell, from the tables under README's "### `crawl`" and, for the
-   * options of a shared frontier, "## Distributed crawling".
-   */
-  static Map<String, String> readmeDefaults(String readme) {
-    Map<String, String> defaults = new LinkedHashMap<>();
-    for (String heading : List.of("### `crawl`", "## Distributed crawling")) {
-      int start = readme.indexOf(heading);
-      assertThat(start).as("README has " + heading).isNotNegative();
-      Matcher next = Pattern.compile("\n##+ ").matcher(readme);
-      int end = next.find(start + 1) ? next.start() : readme.length();
-      tableDefaults(readme.substring(start, end), defaults);
-    }
-    return defaults;
-  }
-
-  private static void tableDefaults(String section, Map<String, String> defaults) {
-    for (String line : section.split("\\R")) {
-      String[] cells = line.split("(?<!\\\\)\\|");
-      if (cells.length < 4 || !cells[1].strip().startsWith("`--")) {
-        continue;
-      }
-      String name = cells[1].strip().replace("`", "").split(" ")[0];
-      String cell = cells[2].strip().replace("`", "").replaceAll("(?<=\\d),(?=\\d{3})", "");
-      defaults.put(name.toLowerCase(Locale.ROOT), cell);
-    }
   }
 }

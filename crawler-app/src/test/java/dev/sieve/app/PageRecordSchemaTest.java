@@ -122,9 +122,9 @@ class PageRecordSchemaTest {
   }
 
   @Test
-  void readmeExampleRecords_areValid() throws IOException {
-    String readme = Files.readString(Path.of("..", "README.md"), StandardCharsets.UTF_8);
-    int output = readme.indexOf("### Output");
+  void docsExampleRecords_areValid() throws IOException {
+    String readme = Files.readString(Path.of("..", "docs", "crawl.md"), StandardCharsets.UTF_8);
+    int output = readme.indexOf("## Output");
     int start = readme.indexOf("```json\n", output) + "```json\n".length();
     List<String> examples = readme.substring(start, readme.indexOf("```", start)).lines().toList();
 

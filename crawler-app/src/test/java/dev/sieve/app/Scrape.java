@@ -1,5 +1,7 @@
 package dev.sieve.app;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -8,6 +10,9 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Predicate;
 
 /**
  * One scrape of a metrics endpoint on loopback, as Prometheus reads it: the text format's samples
@@ -44,6 +49,29 @@ record Scrape(String text, Map<String, Double> samples) {
       samples.put(line.substring(0, space), Double.parseDouble(line.substring(space + 1)));
     }
     return new Scrape(text, samples);
+  }
+
+  /**
+   * Scrapes {@code port} every 50 ms until {@code done} holds (30 s at most; fails if {@code
+   * process} ends first).
+   */
+  static Scrape await(int port, CrawlerJar.Started process, Predicate<Scrape> done) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    Scrape last = null;
+    while (true) {
+      assertThat(process.process().isAlive()).as("still running").isTrue();
+      try {
+        last = Scrape.of(port);
+        if (done.test(last)) {
+          return last;
+        }
+      } catch (UncheckedIOException notYetListening) {
+        // the endpoint starts after the JVM does
+      }
+      assertThat(System.nanoTime()).as("within 30 s; last scrape:\n"
+          + (last == null ? "none" : last.text())).isLessThan(deadline);
+      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
+    }
   }
 
   /** The sample's value; 0 when the series is absent (a counter not yet moved). */

@@ -14,16 +14,17 @@ import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.OptionSpec;
 
-/** Every option of {@code serve} has a row in README's serve table showing its --help default. */
+/** Every option of {@code serve} has a row in docs/serve.md's table showing its --help default. */
 class ServeOptionsTest {
   private final CommandLine serve = new CommandLine(new Main()).getSubcommands().get("serve");
 
   @Test
-  void readmeServeTable_showsEachOptionWithItsDefault() throws IOException {
-    String readme = Files.readString(Path.of("..", "README.md"));
-    int start = readme.indexOf("### `serve`");
-    assertThat(start).as("README has a serve section").isNotNegative();
-    int end = readme.indexOf("\n#", start + 1);
+  void docsServeTable_showsEachOptionWithItsDefault() throws IOException {
+    String readme = Files.readString(Path.of("..", "docs", "serve.md"));
+    int start = readme.indexOf("# `sieve serve`");
+    assertThat(start).as("docs/serve.md has a serve section").isNotNegative();
+    int next = readme.indexOf("\n#", start + 1);
+    int end = next < 0 ? readme.length() : next;
     Map<String, String> rows = new LinkedHashMap<>();
     for (String line : readme.substring(start, end).split("\\R")) {
       String[] cells = line.split("\\|");
@@ -37,10 +38,10 @@ class ServeOptionsTest {
       if (option.usageHelp() || option.versionHelp()) {
         continue;
       }
-      softly.assertThat(rows.get(option.longestName())).as("README row of " + option.longestName())
+      softly.assertThat(rows.get(option.longestName())).as("docs/serve.md row of " + option.longestName())
           .isEqualTo(option.defaultValue() == null ? "none" : option.defaultValue());
     }
-    softly.assertThat(rows.keySet()).as("README rows for options serve does not have")
+    softly.assertThat(rows.keySet()).as("docs/serve.md rows for options serve does not have")
         .allMatch(name -> serve.getCommandSpec().findOption(name) != null);
     softly.assertAll();
   }

@@ -24,4 +24,11 @@ public interface CrawlListener {
 
   /** A host is skipped for the rest of the crawl, with the reason. */
   default void onHostSkipped(String host, String reason) {}
+
+  /**
+   * A checkpoint is about to be written (only a frontier that keeps state writes them), the
+   * records before it synced: a place to save what goes with it. Called on the checkpoint's thread;
+   * it must not throw, and the checkpoint waits for it.
+   */
+  default void onCheckpoint() {}
 }

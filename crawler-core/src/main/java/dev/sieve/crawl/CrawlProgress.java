@@ -30,6 +30,10 @@ import java.util.Map;
  *     cut}, {@code from-sitemap} (URLs listed, each with its fate in {@code links}), {@code
  *     over-url-cap}, {@code cross-authority}, {@code over-authority-cap} (only those above 0)
  * @param connections fetches in flight and the connections they used
+ * @param session what the crawl did as a browser does: {@code meta-refresh} (pages whose refresh
+ *     was followed as their redirect), {@code cookie-refetch} (URLs fetched again with the cookie
+ *     a redirect back to them set), {@code cookie-rejected} and {@code cookie-over-cap} (cookies
+ *     not kept); only those above 0
  */
 public record CrawlProgress(
     Duration elapsed,
@@ -49,7 +53,8 @@ public record CrawlProgress(
     int capacityWarnings,
     Map<String, Long> links,
     Map<String, Long> sitemaps,
-    Connections connections) {
+    Connections connections,
+    Map<String, Long> session) {
 
   /**
    * Fetches in flight (now and at most) and the connections opened and reused for them.

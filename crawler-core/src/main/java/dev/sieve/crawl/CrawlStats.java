@@ -16,6 +16,11 @@ final class CrawlStats {
   static final String LINK = "link.";
   /** Prefix of a sitemap counter's name: {@code sitemap.fetched}, {@code sitemap.from-sitemap}… */
   static final String SITEMAP = "sitemap.";
+  /**
+   * Prefix of what the crawl did as a browser would: {@code session.meta-refresh}, {@code
+   * session.cookie-refetch}…
+   */
+  static final String SESSION = "session.";
 
   final LongAdder pages = new LongAdder();
   final LongAdder bytes = new LongAdder();
@@ -28,11 +33,13 @@ final class CrawlStats {
   private final Map<String, LongAdder> linkFates = new ConcurrentHashMap<>();
   /** Sitemap counters ({@code sitemap.fetched}…), by name. */
   private final Map<String, LongAdder> sitemaps = new ConcurrentHashMap<>();
+  /** Session counters ({@code session.meta-refresh}…), by name. */
+  private final Map<String, LongAdder> session = new ConcurrentHashMap<>();
 
   /**
    * Adds counters by name ({@code pages}, {@code bytes}, {@code retries}, {@code linksFound},
    * {@code linksNew}, {@code error.KIND}, {@code skipped.REASON}, {@code link.FATE}, {@code
-   * sitemap.NAME}): a URL's
+   * sitemap.NAME}, {@code session.NAME}): a URL's
    * changes as it completes, or a restored crawl's totals.
    */
   void add(Map<String, Long> saved) {
@@ -52,6 +59,8 @@ final class CrawlStats {
             add(linkFates, name.substring(LINK.length()), value);
           } else if (name.startsWith(SITEMAP)) {
             add(sitemaps, name.substring(SITEMAP.length()), value);
+          } else if (name.startsWith(SESSION)) {
+            add(session, name.substring(SESSION.length()), value);
           }
         }
       }
@@ -98,5 +107,9 @@ final class CrawlStats {
 
   Map<String, Long> sitemaps() {
     return copy(sitemaps);
+  }
+
+  Map<String, Long> session() {
+    return copy(session);
   }
 }

@@ -72,7 +72,10 @@ public final class Crawler {
     this.leases = new LeaseRunner(config.maxInFlight);
     this.pipeline = new UrlPipeline(config, seeds, frontier, listener, recorder, pageBudget,
         () -> stopping, slots, this::proxyDead);
-    frontier.beforeCheckpoint(pipeline::sync);
+    frontier.beforeCheckpoint(() -> {
+      pipeline.sync();
+      listener.onCheckpoint();
+    });
   }
 
   /**
@@ -215,7 +218,8 @@ public final class Crawler {
         stats.linkFates(),
         stats.sitemaps(),
         new CrawlProgress.Connections(slots.fetching(), slots.mostFetching(),
-            pipeline.connectionsOpened(), pipeline.connectionsReused()));
+            pipeline.connectionsOpened(), pipeline.connectionsReused()),
+        pipeline.session(stats.session()));
   }
 
   /** The crawl's refusals with the frontier's beside them. */

@@ -1,6 +1,7 @@
 package dev.sieve.crawl;
 
 import dev.sieve.frontier.Frontier;
+import dev.sieve.frontier.Lease;
 import dev.sieve.parse.ParsedPage;
 import dev.sieve.robots.RobotsPolicy;
 import dev.sieve.robots.RobotsRules;
@@ -49,7 +50,25 @@ final class LinkClassifier {
    * them with the page's record, so they are journaled with it.
    */
   LinkCounts classify(ParsedPage page, Url pageUrl, int depth) {
+    return classify(page, pageUrl, depth, null);
+  }
+
+  /**
+   * {@link #classify(ParsedPage, Url, int)} of the page {@code from} fetched, whose {@link
+   * ParsedPage#refresh()} target, if any, is offered as its redirect (at its depth, the chain
+   * growing) and counted with the other links.
+   */
+  LinkCounts classify(ParsedPage page, Url pageUrl, Lease from) {
+    return classify(page, pageUrl, from.depth() + 1, from);
+  }
+
+  private LinkCounts classify(ParsedPage page, Url pageUrl, int depth, Lease from) {
     LinkCounts.Tally tally = new LinkCounts.Tally();
+    if (from != null && page.refresh().isPresent()) {
+      Url target = page.refresh().get();
+      LinkFate fate = fate(target, from.depth());
+      tally.add(fate != null ? fate : frontier.pushRedirect(target, from) ? LinkFate.NEW : LinkFate.SEEN);
+    }
     tally.add(LinkFate.INVALID, page.linksInvalid());
     tally.add(LinkFate.NOFOLLOW, page.linksNofollowDropped());
     tally.add(LinkFate.SEEN, page.linksDuplicate());

@@ -86,14 +86,31 @@ final class Recorder {
    */
   final class Outcome {
     private final Lease lease;
-    private final Map<String, Long> delta = new HashMap<>();
+    private final Map<String, Long> delta;
+    /** Whether this is the outcome of a fetch made within another URL's lease, which finishes. */
+    private final boolean within;
     /** Where this URL's response (or revisit) record went in the WARC archive, or null. */
     private PageRecord.WarcLocation warc;
     /** The resolved target of the URL's redirect, or null. */
     private String redirect;
 
     private Outcome(Lease lease) {
+      this(lease, new HashMap<>(), false);
+    }
+
+    private Outcome(Lease lease, Map<String, Long> delta, boolean within) {
       this.lease = lease;
+      this.delta = delta;
+      this.within = within;
+    }
+
+    /**
+     * The outcome of another URL fetched within this one's lease ({@code lease} describes it):
+     * its record is its own, its counters are journaled with this outcome's, and its {@link
+     * #finish} does nothing.
+     */
+    Outcome within(Lease lease) {
+      return new Outcome(lease, delta, true);
     }
 
     Lease lease() {
@@ -156,6 +173,9 @@ final class Recorder {
 
     /** Gives back the URL as done, journaling the counters its crawl changed. */
     void finish() {
+      if (within) {
+        return;
+      }
       frontier.complete(lease, delta);
       stats.add(delta);
     }

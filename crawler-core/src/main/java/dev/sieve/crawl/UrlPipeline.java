@@ -1,6 +1,7 @@
 package dev.sieve.crawl;
 
 import dev.sieve.fetch.AddressPolicy;
+import dev.sieve.fetch.Exchange;
 import dev.sieve.fetch.FetchError;
 import dev.sieve.fetch.FetchResult;
 import dev.sieve.fetch.Fetcher;
@@ -11,11 +12,15 @@ import dev.sieve.parse.LinkExtractor;
 import dev.sieve.parse.ParsedPage;
 import dev.sieve.robots.RobotsPolicy;
 import dev.sieve.robots.RobotsVerdict;
+import dev.sieve.session.WebSession;
 import dev.sieve.sitemap.ReadSitemaps;
 import dev.sieve.url.Url;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.Semaphore;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
@@ -47,6 +52,7 @@ final class UrlPipeline implements AutoCloseable {
   /** Whether the crawl is stopping: no more retries. */
   private final BooleanSupplier stopping;
   private final WorkSlots slots;
+  private final WebSession session;
 
   UrlPipeline(CrawlConfig config, List<Url> seeds, Frontier frontier, CrawlListener listener,
       Recorder recorder, Semaphore pageBudget, BooleanSupplier stopping, WorkSlots slots,
@@ -60,25 +66,25 @@ final class UrlPipeline implements AutoCloseable {
     this.pageBudget = pageBudget;
     this.stopping = stopping;
     this.archive = Archiving.open(config);
-    this.fetcher = fetcher(config, seeds);
+    // Restored counters tell a resumed crawl: a new one (or one started over) has none.
+    boolean resumed = !frontier.restoredCounts().isEmpty();
+    this.session = WebSession.open(config.fetch.session(), config.clock, config.stateDir, resumed);
+    this.fetcher = fetcher(config, seeds, session);
     this.hosts = new UnreachableHosts(config, frontier, recorder, pageBudget);
-    this.extractor = LinkExtractor.builder()
-        .maxOutlinks(config.scope.maxOutlinks())
-        .followNofollow(config.scope.followNofollow())
-        .build();
+    this.extractor = config.scope.extractor();
     this.robots = robots(config, this::fetch);
     this.links = new LinkFilter(config, seeds);
     this.linkFates = new LinkClassifier(config, links, robots, frontier);
     this.sitemaps = new SitemapStep(config.sitemaps, this::fetch, robots, linkFates, frontier,
         recorder::countAside, config.stateDir == null
             ? ReadSitemaps.none()
-            // Restored counters tell a resumed crawl: a new one (or one started over) has none.
-            : ReadSitemaps.open(config.stateDir, !frontier.restoredCounts().isEmpty()));
+            : ReadSitemaps.open(config.stateDir, resumed));
   }
 
-  private static Fetcher fetcher(CrawlConfig config, List<Url> seeds) {
+  private static Fetcher fetcher(CrawlConfig config, List<Url> seeds, WebSession session) {
     return Fetcher.builder()
         .settings(config.fetch)
+        .requestStep(session.requestStep())
         .idleConnections(config.fetch.maxIdleConnections(), config.idleConnectionTimeout())
         .ticker(config.ticker)
         .clock(config.clock)
@@ -120,14 +126,24 @@ final class UrlPipeline implements AutoCloseable {
       return;
     }
     if (page.isRedirect()) {
-      followRedirect(outcome, url, page);
+      followRedirect(outcome, url, page, true);
       return;
     }
+    recordPage(outcome, url, page);
+  }
+
+  /** Parses a fetched page that is not a redirect, queues its links and records it. */
+  private void recordPage(Recorder.Outcome outcome, Url url, FetchResult page) {
+    Lease lease = outcome.lease();
     boolean parse = page.isSuccess() && page.isHtml();
     ParsedPage parsed = parse
         ? extractor.extract(page.body(), page.contentType(), url)
         : ParsedPage.empty();
-    LinkCounts fates = parse ? linkFates.classify(parsed, url, lease.depth() + 1) : null;
+    LinkCounts fates = parse ? linkFates.classify(parsed, url, lease) : null;
+    parsed.refresh().ifPresent(target -> {
+      outcome.redirected(target.toString());
+      outcome.count(CrawlStats.SESSION + "meta-refresh");
+    });
     outcome.record(page, parsed.linksFound(), fates == null ? 0 : fates.count(LinkFate.NEW),
         errorOf(page), fates);
     outcome.finish();
@@ -154,9 +170,17 @@ final class UrlPipeline implements AutoCloseable {
     return fetcher.connectionsReused();
   }
 
-  /** Forces what was archived to the disk (before each checkpoint). */
+  /** Forces what was archived to the disk and saves the cookie jar (before each checkpoint). */
   void sync() {
     archive.sync();
+    session.save();
+  }
+
+  /** The session counters recorded ({@code counted}) with the cookies the jar did not keep. */
+  Map<String, Long> session(Map<String, Long> counted) {
+    Map<String, Long> all = new TreeMap<>(counted);
+    session.counts().forEach((name, count) -> all.merge(name, count, Long::sum));
+    return all;
   }
 
   /**
@@ -248,11 +272,18 @@ final class UrlPipeline implements AutoCloseable {
     return result;
   }
 
-  /** A redirect's target is a new link: normalized, scoped and sieved like any other. */
-  private void followRedirect(Recorder.Outcome outcome, Url url, FetchResult page) {
+  /**
+   * A redirect's target is a new link: normalized, scoped and sieved like any other. A redirect
+   * back along its chain (a loop) whose response set a cookie, as a consent page does, has its
+   * target fetched again at once with the cookie, when {@code refetch} allows: once, since the
+   * fetch made again does not allow it.
+   */
+  private void followRedirect(Recorder.Outcome outcome, Url url, FetchResult page,
+      boolean refetch) {
     Lease lease = outcome.lease();
     Optional<Url> target = url.resolve(page.redirectLocation().orElseThrow());
     String error = null;
+    Url again = null;
     int added = 0;
     target.ifPresent(resolved -> outcome.redirected(resolved.toString()));
     if (target.isEmpty()) {
@@ -263,7 +294,11 @@ final class UrlPipeline implements AutoCloseable {
       outcome.count("skipped." + LinkFate.PRIVATE_ADDRESS.label());
     } else if (target.get().toString().equals(lease.url())
         || lease.redirectChain().contains(target.get().toString())) {
-      error = "redirect-loop";
+      if (refetch && session.setCookie(page.exchange().map(Exchange::responseHead).orElse(null))) {
+        again = target.get();
+      } else {
+        error = "redirect-loop";
+      }
     } else if (lease.redirectChain().size() + 1 > config.fetch.maxRedirects()) {
       error = "too-many-redirects";
     } else {
@@ -275,7 +310,30 @@ final class UrlPipeline implements AutoCloseable {
       }
     }
     outcome.record(page, 1, added, error);
+    if (again != null) {
+      fetchWithCookie(outcome, again);
+    }
     outcome.finish();
+  }
+
+  /**
+   * Fetches {@code url}, a URL along the chain of {@code outcome}'s redirect, once more within
+   * its lease (its politeness slot), now with the cookie the redirect set; records it as a URL of
+   * its own, counted {@code session.cookie-refetch}.
+   */
+  private void fetchWithCookie(Recorder.Outcome outcome, Url url) {
+    Lease lease = outcome.lease();
+    List<String> chain = new ArrayList<>(lease.redirectChain());
+    chain.add(lease.url());
+    Recorder.Outcome again = outcome.within(new Lease(url.toString(), lease.depth(),
+        lease.hostKey(), 0, chain, lease.url(), null));
+    again.count(CrawlStats.SESSION + "cookie-refetch");
+    FetchResult page = fetch(url.toString(), again);
+    if (page.isRedirect()) {
+      followRedirect(again, url, page, false);
+    } else {
+      recordPage(again, url, page);
+    }
   }
 
   /**

@@ -51,6 +51,12 @@ final class Capture {
     return response;
   };
 
+  /** Headers whose values are secrets: never written to a record. */
+  private static final java.util.Set<String> SECRETS =
+      java.util.Set.of("cookie", "set-cookie", "authorization", "proxy-authorization");
+  /** What a record holds in place of a secret header's value. */
+  static final String WITHHELD = "(withheld)";
+
   private String ip;
   private Protocol protocol = Protocol.HTTP_1_1;
   private TlsVersion tlsVersion;
@@ -149,10 +155,13 @@ final class Capture {
 
   private static byte[] headersAndEnd(StringBuilder head, Headers headers) {
     for (int i = 0; i < headers.size(); i++) {
-      if (headers.name(i).equalsIgnoreCase(Clients.PROXY_AUTHORIZATION)) {
+      String name = headers.name(i);
+      if (name.equalsIgnoreCase(Clients.PROXY_AUTHORIZATION)) {
         continue; // the proxy's credentials: for the proxy, never for the archive
       }
-      head.append(headers.name(i)).append(": ").append(headers.value(i)).append("\r\n");
+      head.append(name).append(": ")
+          .append(SECRETS.contains(name.toLowerCase(java.util.Locale.ROOT)) ? WITHHELD : headers.value(i))
+          .append("\r\n");
     }
     return head.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1);
   }

@@ -47,6 +47,7 @@ public final class FetchSettings {
   private final int hostFailureLimit;
   private final Duration maxRetryAfter;
   private final int maxIdleConnections;
+  private final dev.sieve.session.SessionSettings session;
   private final ProxySettings proxies;
   private final TlsSettings tls;
 
@@ -64,6 +65,7 @@ public final class FetchSettings {
     this.hostFailureLimit = b.hostFailureLimit;
     this.maxRetryAfter = b.maxRetryAfter;
     this.maxIdleConnections = b.maxIdleConnections;
+    this.session = b.session;
   }
 
   public static Builder builder() {
@@ -119,6 +121,11 @@ public final class FetchSettings {
     return maxRetryAfter;
   }
 
+  /** Cookies, headers of one's own and credentials per origin. */
+  public dev.sieve.session.SessionSettings session() {
+    return session;
+  }
+
   /** Which proxy each fetch goes through. */
   public ProxySettings proxies() {
     return proxies;
@@ -142,6 +149,13 @@ public final class FetchSettings {
     private int hostFailureLimit = DEFAULT_HOST_FAILURE_LIMIT;
     private Duration maxRetryAfter = Duration.ofSeconds(DEFAULT_MAX_RETRY_AFTER_SECONDS);
     private int maxIdleConnections = DEFAULT_MAX_IDLE_CONNECTIONS;
+    private dev.sieve.session.SessionSettings session = dev.sieve.session.SessionSettings.defaults();
+
+    /** Cookies, headers and credentials (default: cookies kept, nothing else). */
+    public Builder session(dev.sieve.session.SessionSettings session) {
+      this.session = Objects.requireNonNull(session, "session");
+      return this;
+    }
     private ProxySettings proxies = ProxySettings.none();
     private TlsSettings tls = TlsSettings.system();
 

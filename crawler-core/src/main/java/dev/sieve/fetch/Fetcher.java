@@ -67,8 +67,12 @@ public final class Fetcher implements AutoCloseable {
     this.connections = new ConnectionCounter(b.connectionTicker);
     this.dns = new DnsCache(addressPolicy::resolve, DNS_TTL.toNanos(), DNS_MAX_HOSTS,
         b.connectionTicker);
+    OkHttpClient.Builder baseBuilder = new OkHttpClient.Builder();
+    if (b.requestStep != null) {
+      baseBuilder.addInterceptor(b.requestStep);
+    }
     OkHttpClient base =
-        new OkHttpClient.Builder()
+        baseBuilder
             .connectTimeout(b.connectTimeout)
             .readTimeout(b.readTimeout)
             .callTimeout(b.callTimeout)
@@ -293,8 +297,18 @@ public final class Fetcher implements AutoCloseable {
      * which times fetches.
      */
     private Ticker connectionTicker = Ticker.systemTicker();
+    private okhttp3.Interceptor requestStep;
 
     private Builder() {}
+
+    /**
+     * A step every request goes through before it is sent, and its response after (default
+     * none): a crawl's session adds its cookies, headers and credentials there.
+     */
+    public Builder requestStep(okhttp3.Interceptor step) {
+      this.requestStep = step;
+      return this;
+    }
 
     /** For tests: the ticker of idle connections and DNS answers (default the system's). */
     Builder connectionTicker(Ticker connectionTicker) {

@@ -89,7 +89,7 @@ final class HtmlTokenizer {
       return comment(p + 2);
     }
     if (page.startsWithIgnoreCase(p, "DOCTYPE")) {
-      sink.otherNode();
+      sink.doctype();
       int gt = indexOf('>', p + 7);
       return gt < 0 ? end : gt + 1;
     }

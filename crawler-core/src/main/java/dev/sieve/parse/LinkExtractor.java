@@ -8,8 +8,11 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Extracts the followable links of an HTML page from {@code a[href]} and {@code area[href]},
- * honouring {@code <base href>}, {@code rel="nofollow"} and robots meta tags. The page is read by a
+ * Extracts the followable links of an HTML page from {@code a[href]} and {@code area[href]}, and
+ * as the builder asks from {@code frame/iframe[src]}, {@code link[href]} whose {@code rel} names a
+ * page, and the target of a {@code <meta http-equiv=refresh>} (kept apart: {@link
+ * ParsedPage#refresh()}), honouring {@code <base href>}, {@code rel="nofollow"} and robots meta
+ * tags. The page is read by a
  * {@link LinkScanner}: by default the streaming one, which builds no DOM. Immutable, so thread-safe
  * and reusable. Never throws for web input: malformed or non-HTML bodies yield a possibly empty
  * {@link ParsedPage}.
@@ -19,11 +22,17 @@ public final class LinkExtractor {
   private final int maxOutlinks;
   private final boolean followNofollow;
   private final LinkScanner scanner;
+  private final boolean followFrames;
+  private final boolean followLinkRel;
+  private final boolean followRefresh;
 
   private LinkExtractor(Builder builder) {
     this.maxOutlinks = builder.maxOutlinks;
     this.followNofollow = builder.followNofollow;
     this.scanner = builder.scanner;
+    this.followFrames = builder.followFrames;
+    this.followLinkRel = builder.followLinkRel;
+    this.followRefresh = builder.followRefresh;
   }
 
   /** The default {@code maxOutlinks}; see {@link Builder#maxOutlinks}. */
@@ -31,7 +40,7 @@ public final class LinkExtractor {
 
   /**
    * A builder with {@code maxOutlinks} {@value #DEFAULT_MAX_OUTLINKS}, {@code followNofollow}
-   * false and the streaming scanner.
+   * false, the streaming scanner, and only {@code a} and {@code area} followed.
    */
   public static Builder builder() {
     return new Builder();
@@ -56,8 +65,17 @@ public final class LinkExtractor {
     int nofollow = 0;
     int duplicates = 0;
     int overCap = 0;
+    Url refresh = null;
     for (PageLinks.Link link : page.links()) {
-      if (link.kind() != PageLinks.Kind.ANCHOR) {
+      if (link.kind() == PageLinks.Kind.REFRESH && followRefresh && refresh == null) {
+        // A redirect of the page rather than a link on it: nofollow does not apply.
+        found++;
+        Optional<Url> target = base.resolve(link.target());
+        refresh = target.orElse(null);
+        invalid += target.isEmpty() ? 1 : 0;
+        continue;
+      }
+      if (!follows(link)) {
         continue;
       }
       found++;
@@ -82,7 +100,17 @@ public final class LinkExtractor {
     }
     int nofollowDropped = followNofollow ? 0 : nofollow;
     return new ParsedPage(new ArrayList<>(links), found, invalid, nofollowPage, nofollow,
-        nofollowDropped, duplicates, overCap);
+        nofollowDropped, duplicates, overCap, refresh);
+  }
+
+  /** Whether {@code link} is one of the kinds followed as a link of the page. */
+  private boolean follows(PageLinks.Link link) {
+    return switch (link.kind()) {
+      case ANCHOR -> true;
+      case FRAME -> followFrames;
+      case LINK -> followLinkRel && link.namesPage();
+      case REFRESH -> false;
+    };
   }
 
   /** Configures a {@link LinkExtractor}. */
@@ -90,8 +118,36 @@ public final class LinkExtractor {
     private int maxOutlinks = DEFAULT_MAX_OUTLINKS;
     private boolean followNofollow;
     private LinkScanner scanner = LinkScanner.streaming();
+    private boolean followFrames;
+    private boolean followLinkRel;
+    private boolean followRefresh;
 
     private Builder() {}
+
+    /** Whether {@code frame} and {@code iframe} {@code src} are links of the page (default no). */
+    public Builder followFrames(boolean follow) {
+      this.followFrames = follow;
+      return this;
+    }
+
+    /**
+     * Whether a {@code <link href>} whose {@code rel} names a page ({@code alternate}, {@code
+     * next}, {@code prev}, {@code canonical}…; never a style sheet, icon or preload) is a link of
+     * the page (default no).
+     */
+    public Builder followLinkRel(boolean follow) {
+      this.followLinkRel = follow;
+      return this;
+    }
+
+    /**
+     * Whether the target of the page's first {@code <meta http-equiv=refresh>} is kept as {@link
+     * ParsedPage#refresh()}, whatever its delay (default no).
+     */
+    public Builder followRefresh(boolean follow) {
+      this.followRefresh = follow;
+      return this;
+    }
 
     /**
      * The most distinct links kept per page; must not be negative. Later distinct links are

@@ -67,8 +67,39 @@ final class LinkRules {
     String href = attributes.get("href");
     if (href != null) {
       String rel = attributes.get("rel");
-      page.link(kind, href, rel != null && hasToken(rel, "nofollow"));
+      page.link(kind, href, rel != null && hasToken(rel, "nofollow"),
+          kind == PageLinks.Kind.LINK && rel != null && namesPage(rel));
     }
+  }
+
+  /**
+   * The {@code rel} values of a {@code <link>} that name another page a reader could go to (HTML's
+   * and the IANA registry's navigation relations), as opposed to a resource of this page.
+   */
+  private static final Set<String> PAGE_RELS = Set.of("alternate", "next", "prev", "previous",
+      "canonical", "first", "last", "up", "index", "contents", "toc", "start", "home", "top",
+      "help", "glossary", "chapter", "section", "subsection", "appendix", "copyright", "license",
+      "author", "bookmark");
+  /** Relations that make a {@code <link>} a resource even beside a page relation. */
+  private static final Set<String> RESOURCE_RELS = Set.of("stylesheet", "icon", "shortcut",
+      "apple-touch-icon", "mask-icon", "manifest", "preload", "prefetch", "modulepreload",
+      "dns-prefetch", "preconnect", "prerender", "pingback", "search", "edituri", "wlwmanifest");
+
+  /**
+   * True if a {@code <link>}'s {@code rel} names a page: one of its tokens is a page relation
+   * ({@code alternate}, {@code next}, {@code prev}, {@code canonical}…) and none a resource one
+   * ({@code stylesheet}, {@code icon}, {@code preload}…), so {@code "alternate stylesheet"} does
+   * not.
+   */
+  static boolean namesPage(String rel) {
+    boolean page = false;
+    for (String token : lowerCase(rel).split("[\\s,]+")) {
+      if (RESOURCE_RELS.contains(token)) {
+        return false;
+      }
+      page |= PAGE_RELS.contains(token);
+    }
+    return page;
   }
 
   private static void meta(Attributes attributes, PageLinks.Builder page) {

@@ -19,7 +19,10 @@ public final class PageLinks {
   public enum Kind {
     /** {@code a href} or {@code area href}: the links a crawler follows. */
     ANCHOR,
-    /** {@code link href} (style sheets, icons, alternates). */
+    /**
+     * {@code link href} (style sheets, icons, alternates): {@link Link#namesPage()} tells the ones
+     * whose {@code rel} names a page.
+     */
     LINK,
     /** {@code frame src} or {@code iframe src}. */
     FRAME,
@@ -27,11 +30,20 @@ public final class PageLinks {
     REFRESH
   }
 
-  /** One link: its kind, its raw target, and whether its {@code rel} says nofollow. */
-  public record Link(Kind kind, String target, boolean relNofollow) {
+  /**
+   * One link: its kind, its raw target, whether its {@code rel} says nofollow, and, for a {@link
+   * Kind#LINK}, whether its {@code rel} names a page ({@code next}, {@code alternate}…: see {@link
+   * LinkRules#namesPage}) rather than a resource of this one (a style sheet, an icon…).
+   */
+  public record Link(Kind kind, String target, boolean relNofollow, boolean namesPage) {
     public Link {
       Objects.requireNonNull(kind, "kind");
       Objects.requireNonNull(target, "target");
+    }
+
+    /** A link that names no page by its {@code rel}. */
+    public Link(Kind kind, String target, boolean relNofollow) {
+      this(kind, target, relNofollow, false);
     }
   }
 
@@ -112,7 +124,8 @@ public final class PageLinks {
   }
 
   private static String describe(Link link) {
-    return link.kind() + " " + quote(link.target()) + (link.relNofollow() ? " rel=nofollow" : "");
+    return link.kind() + " " + quote(link.target()) + (link.relNofollow() ? " rel=nofollow" : "")
+        + (link.namesPage() ? " names-page" : "");
   }
 
   private static String quote(String s) {
@@ -136,6 +149,10 @@ public final class PageLinks {
 
     void link(Kind kind, String target, boolean relNofollow) {
       links.add(new Link(kind, target, relNofollow));
+    }
+
+    void link(Kind kind, String target, boolean relNofollow, boolean namesPage) {
+      links.add(new Link(kind, target, relNofollow, namesPage));
     }
 
     /** Records {@code href} as the base unless an earlier one was. */

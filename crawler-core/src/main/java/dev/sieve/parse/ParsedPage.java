@@ -6,11 +6,11 @@ import java.util.List;
 /**
  * The outlinks of one HTML page and counts describing them. Immutable. Every link found is
  * accounted for once: {@code linksFound = linksInvalid + linksNofollowDropped + linksDuplicate +
- * linksOverCap + links().size()}.
+ * linksOverCap + links().size()}, plus 1 when {@link #refresh()} is present.
  */
 public final class ParsedPage {
 
-  private static final ParsedPage EMPTY = new ParsedPage(List.of(), 0, 0, false, 0, 0, 0, 0);
+  private static final ParsedPage EMPTY = new ParsedPage(List.of(), 0, 0, false, 0, 0, 0, 0, null);
 
   private final List<Url> links;
   private final int linksFound;
@@ -20,6 +20,8 @@ public final class ParsedPage {
   private final int linksNofollowDropped;
   private final int linksDuplicate;
   private final int linksOverCap;
+  /** The meta refresh target, or null. */
+  private final Url refresh;
 
   ParsedPage(
       List<Url> links,
@@ -29,7 +31,8 @@ public final class ParsedPage {
       int linksNofollow,
       int linksNofollowDropped,
       int linksDuplicate,
-      int linksOverCap) {
+      int linksOverCap,
+      Url refresh) {
     this.links = List.copyOf(links);
     this.linksFound = linksFound;
     this.linksInvalid = linksInvalid;
@@ -38,6 +41,15 @@ public final class ParsedPage {
     this.linksNofollowDropped = linksNofollowDropped;
     this.linksDuplicate = linksDuplicate;
     this.linksOverCap = linksOverCap;
+    this.refresh = refresh;
+  }
+
+  /**
+   * The target of the page's {@code <meta http-equiv=refresh>}, resolved against its base, when
+   * the extractor follows refreshes: a redirect of the page, not one of {@link #links()}.
+   */
+  public java.util.Optional<Url> refresh() {
+    return java.util.Optional.ofNullable(refresh);
   }
 
   /** A page with no links, for responses that are not parsed. */
@@ -109,6 +121,7 @@ public final class ParsedPage {
         + linksDuplicate
         + ", overCap="
         + linksOverCap
+        + (refresh == null ? "" : ", refresh=" + refresh)
         + "}";
   }
 }

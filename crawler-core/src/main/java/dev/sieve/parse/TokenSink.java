@@ -29,8 +29,13 @@ interface TokenSink {
   /** A comment, real or bogus, whose text is bytes {@code [from, to)} of {@code page}. */
   void comment(PageText page, int from, int to);
 
-  /** A node that is neither a tag nor a comment: a doctype, a CDATA section or non-blank text. */
+  /** A node that is neither a tag nor a comment: a CDATA section or non-blank text. */
   void otherNode();
+
+  /** A doctype: a node, but one that leaves a later {@code <frameset>} possible. */
+  default void doctype() {
+    otherNode();
+  }
 
   /** Whether the sink wants {@link #otherNode} for non-blank text (scanning text costs time). */
   boolean watchingText();

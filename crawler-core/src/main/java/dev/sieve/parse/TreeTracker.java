@@ -94,6 +94,11 @@ final class TreeTracker implements TokenSink {
   }
 
   @Override
+  public void doctype() {
+    firstNodeSeen = true; // as in HTML's tree construction, a doctype leaves frameset-ok alone
+  }
+
+  @Override
   public boolean watchingText() {
     return framesetOk || !firstNodeSeen;
   }

@@ -34,6 +34,9 @@ public final class ScopeSettings {
   private final boolean followNofollow;
   private final boolean allowPrivate;
   private final UrlRules rules;
+  private final boolean followRefresh;
+  private final boolean followFrames;
+  private final boolean followLinkRel;
 
   private ScopeSettings(Builder b) {
     this.scope = b.scope;
@@ -46,6 +49,9 @@ public final class ScopeSettings {
     this.followNofollow = b.followNofollow;
     this.allowPrivate = b.allowPrivate;
     this.rules = b.rules;
+    this.followRefresh = b.followRefresh;
+    this.followFrames = b.followFrames;
+    this.followLinkRel = b.followLinkRel;
   }
 
   public static Builder builder() {
@@ -98,6 +104,32 @@ public final class ScopeSettings {
     return rules;
   }
 
+  /** Whether a page's {@code <meta http-equiv=refresh>} target is followed as its redirect. */
+  public boolean followRefresh() {
+    return followRefresh;
+  }
+
+  /** Whether {@code frame} and {@code iframe} {@code src} are followed. */
+  public boolean followFrames() {
+    return followFrames;
+  }
+
+  /** Whether {@code <link href>} is followed where its {@code rel} names a page. */
+  public boolean followLinkRel() {
+    return followLinkRel;
+  }
+
+  /** A link extractor that follows what these settings say: nofollow, the caps, the kinds. */
+  public LinkExtractor extractor() {
+    return LinkExtractor.builder()
+        .maxOutlinks(maxOutlinks)
+        .followNofollow(followNofollow)
+        .followRefresh(followRefresh)
+        .followFrames(followFrames)
+        .followLinkRel(followLinkRel)
+        .build();
+  }
+
   /** Scope and link limits; every value has a default. */
   public static final class Builder {
     private Scope scope = Scope.fromString(DEFAULT_SCOPE).orElseThrow();
@@ -112,8 +144,36 @@ public final class ScopeSettings {
     private java.util.List<String> include = java.util.List.of();
     private java.util.List<String> exclude = java.util.List.of();
     private UrlRules rules;
+    private boolean followRefresh = true;
+    private boolean followFrames = true;
+    private boolean followLinkRel = true;
 
     private Builder() {}
+
+    /**
+     * Follow a page's {@code <meta http-equiv=refresh>} target as a redirect of the page, whatever
+     * its delay (default true).
+     */
+    public Builder followRefresh(boolean follow) {
+      this.followRefresh = follow;
+      return this;
+    }
+
+    /** Follow {@code frame} and {@code iframe} {@code src} (default true). */
+    public Builder followFrames(boolean follow) {
+      this.followFrames = follow;
+      return this;
+    }
+
+    /**
+     * Follow {@code <link href>} where its {@code rel} names a page ({@code alternate}, {@code
+     * next}, {@code prev}, {@code canonical}…), never style sheets, icons or preloads (default
+     * true).
+     */
+    public Builder followLinkRel(boolean follow) {
+      this.followLinkRel = follow;
+      return this;
+    }
 
     /** Which links are followed, relative to the seeds (default {@link Scope#HOST}). */
     public Builder scope(Scope scope) {

@@ -25,6 +25,22 @@ abstract class CrawlStore {
       byte[] metadata, long now);
 
   /**
+   * Applies {@code items} (all of this crawl) in order, as {@link #put} each: a store that keeps
+   * its crawls elsewhere applies a batch in fewer round trips.
+   *
+   * @return what each item did, at its position; null where this crawl was deleted meanwhile
+   */
+  PutResult[] putAll(List<PutItem> items, long now) {
+    PutResult[] results = new PutResult[items.size()];
+    for (int i = 0; i < results.length; i++) {
+      PutItem item = items.get(i);
+      results[i] = put(item.key(), item.url(), item.discovered(), item.refetchFrom(),
+          item.metadata(), now);
+    }
+    return results;
+  }
+
+  /**
    * Leases due URLs into {@code out}: from queue {@code key} only, or from every queue in turn,
    * within {@code limits}; a queue that produced goes to the back.
    *

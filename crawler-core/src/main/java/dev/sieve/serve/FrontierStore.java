@@ -12,6 +12,14 @@ import java.util.Optional;
 abstract class FrontierStore implements AutoCloseable {
   abstract ServeSettings settings();
 
+  /**
+   * Whether PutURLs should hand this store its items in batches ({@link CrawlStore#putAll}): a
+   * store that pays a round trip per call does.
+   */
+  boolean batchesPuts() {
+    return false;
+  }
+
   /** The crawl, created with a fresh Sieve if it is new. */
   abstract CrawlStore getOrCreate(String crawlId);
 

@@ -17,7 +17,8 @@ import org.slf4j.LoggerFactory;
  * once its change is journaled ({@link Durability}); acks then come from the journal's writer,
  * still in order. A bad item is acked SKIPPED (do not resend) and counted by reason; an item the
  * service could not apply is acked FAIL (may be resent). A client that vanishes mid-stream ends
- * its call; what was acked stays applied.
+ * its call; what was acked stays applied. Into a store that batches, items are applied a batch at
+ * a time ({@link PutBatch}), still acked in order.
  */
 final class PutUrlsCall implements StreamObserver<URLItem> {
   private static final Logger log = LoggerFactory.getLogger(PutUrlsCall.class);
@@ -37,8 +38,11 @@ final class PutUrlsCall implements StreamObserver<URLItem> {
   private final LongAdder ackedOk;
   private final LongAdder ackedSkipped;
   private final LongAdder ackedFail;
-  /** Items asked of the client and not acked yet (at most {@link #WINDOW}); guarded by this. */
+  /** Items asked of the client and not acked yet (at most {@link #window}); guarded by this. */
   private int outstanding;
+  /** The batch items wait in, or null when each is applied as it comes. */
+  private final PutBatch batch;
+  private final int window;
 
   private PutUrlsCall(ServerCallStreamObserver<AckMessage> acks, FrontierStore crawls,
       ServeSettings settings, Counters counters, Clock clock, Durability durability) {
@@ -52,6 +56,9 @@ final class PutUrlsCall implements StreamObserver<URLItem> {
     this.ackedOk = counters.adder(ACKED + "ok");
     this.ackedSkipped = counters.adder(ACKED + "skipped");
     this.ackedFail = counters.adder(ACKED + "fail");
+    this.batch = crawls.batchesPuts() && !durability.journaled()
+        ? new PutBatch(this, crawls, settings, counters, clock) : null;
+    this.window = batch == null ? WINDOW : PutBatch.WINDOW;
   }
 
   static StreamObserver<URLItem> start(StreamObserver<AckMessage> responses, FrontierStore crawls,
@@ -68,17 +75,22 @@ final class PutUrlsCall implements StreamObserver<URLItem> {
   }
 
   /**
-   * Tops the read-ahead up to {@link #WINDOW} while the client takes acks, once half of it was
+   * Tops the read-ahead up to the window while the client takes acks, once half of it was
    * acked: asking for one item per ack would cost a transport round per item.
    */
   private synchronized void topUp() {
-    if (outstanding <= WINDOW / 2 && acks.isReady()) {
-      acks.request(WINDOW - outstanding);
-      outstanding = WINDOW;
+    if (outstanding <= window / 2 && acks.isReady()) {
+      acks.request(window - outstanding);
+      outstanding = window;
     }
   }
 
-  private synchronized void ack(String id, AckMessage.Status status) {
+  /** Items asked of the client and not acked yet. */
+  synchronized int outstanding() {
+    return outstanding;
+  }
+
+  synchronized void ack(String id, AckMessage.Status status) {
     if (!acks.isCancelled()) {
       acks.onNext(AckMessage.newBuilder().setID(id).setStatus(status).build());
       (switch (status) {
@@ -93,6 +105,10 @@ final class PutUrlsCall implements StreamObserver<URLItem> {
 
   @Override
   public void onNext(URLItem item) {
+    if (batch != null) {
+      batch.add(item);
+      return;
+    }
     String id = PutItem.ackId(item);
     AckMessage.Status[] status = {AckMessage.Status.FAIL};
     try {
@@ -134,7 +150,7 @@ final class PutUrlsCall implements StreamObserver<URLItem> {
     }
   }
 
-  private void reject(String reason, String id) {
+  void reject(String reason, String id) {
     String counter = "put.rejected." + reason;
     counters.increment(counter);
     if (counters.get(counter) == 1) {
@@ -149,11 +165,17 @@ final class PutUrlsCall implements StreamObserver<URLItem> {
   public void onError(Throwable t) {
     // The client went away or broke the stream: nothing to answer; acked items stay applied.
     counters.increment("put.streams_broken");
+    if (batch != null) {
+      batch.flush();
+    }
     log.debug("PutURLs stream ended by the client: {}", Status.fromThrowable(t));
   }
 
   @Override
   public void onCompleted() {
+    if (batch != null) {
+      batch.flush();
+    }
     try {
       durability.apply(() -> null, this::complete); // after the acks still to come
     } catch (RuntimeException e) {

@@ -3,59 +3,37 @@ package dev.sieve.serve;
 import static dev.sieve.frontier.redis.RedisConnection.asLong;
 import static dev.sieve.frontier.redis.RedisConnection.asString;
 
-import dev.sieve.frontier.redis.RedisConnection;
-import dev.sieve.frontier.redis.RedisConnection.Script;
-import dev.sieve.frontier.redis.SharedSieve;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
-import redis.clients.jedis.exceptions.JedisException;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.zip.CRC32;
 
 /**
- * One generation of a crawl ID in Redis (see {@link RedisServeScripts} for its keys), shared by
- * every serve node: each change is one script, so a URL put through one node is handed out by
- * exactly one GetURLs of any node. Its Sieve is a {@link SharedSieve} checked inside the put
- * script: check-and-set and enqueue are one atomic step. Once DeleteCrawl removed this generation
- * (on any node) it is {@link #stale}: puts answer null, to go to the crawl created anew, and the
- * rest answer as for an empty crawl. Thread-safe.
+ * One generation of a crawl ID in Redis, shared by every serve node: its queues spread over
+ * {@link RedisShard}s by key, each shard's queues and Sieve in one slot, so that each change is one
+ * script and a URL put through one node is handed out by exactly one GetURLs of any node. A batch
+ * of puts costs one script per shard it touches; GetURLs over every queue visits the shards in
+ * turn (starting one further each call) until its limits are met. Once DeleteCrawl removed this
+ * generation (on any node) it is {@link #stale}: puts answer null, to go to the crawl created anew,
+ * and the rest answer as for an empty crawl. Thread-safe.
  */
 final class RedisCrawl extends CrawlStore {
-  private static final Script PUT = new Script(RedisServeScripts.PUT);
-  private static final Script STATUS = new Script(RedisServeScripts.STATUS);
-  private static final Script QUEUE = new Script(RedisServeScripts.QUEUE);
-  private static final Script TAKE = new Script(RedisServeScripts.TAKE);
-  private static final Script STATS = new Script(RedisServeScripts.STATS);
-  private static final Script DELETE_QUEUE = new Script(RedisServeScripts.DELETE_QUEUE);
-  private static final Script CONTROL = new Script(RedisServeScripts.CONTROL);
-  private static final Script QUEUE_KEYS = new Script(RedisServeScripts.QUEUE_KEYS);
-  private static final Script LIST = new Script(RedisServeScripts.LIST);
-  /** The answer of a crawl script whose generation is gone. */
-  private static final long GONE = -2;
-  /** The answer of a script given a queue's old salt. */
-  private static final long OTHER_SALT = -3;
-
   private final String id;
   final String generation;
-  private final String crawlKey;
-  private final String prefix;
-  private final RedisConnection redis;
-  final SharedSieve sieve;
-  /** Queue key to its salt, as last read; a script answering {@link #OTHER_SALT} drops it. */
-  private final Map<String, String> salts = new ConcurrentHashMap<>();
-  volatile boolean stale;
+  private final List<RedisShard> shards;
+  private final AtomicInteger turn = new AtomicInteger();
+  private volatile boolean stale;
 
-  RedisCrawl(RedisConnection redis, String id, String namespace, String generation,
-      SharedSieve sieve) {
-    this.redis = redis;
+  RedisCrawl(String id, String generation, List<RedisShard> shards) {
     this.id = id;
     this.generation = generation;
-    this.crawlKey = RedisStore.crawlKey(namespace);
-    this.prefix = "serve:" + namespace + ":" + generation + ":";
-    this.sieve = sieve;
+    this.shards = List.copyOf(shards);
   }
 
   @Override
@@ -63,120 +41,101 @@ final class RedisCrawl extends CrawlStore {
     return id;
   }
 
+  boolean stale() {
+    if (!stale && shards.stream().anyMatch(shard -> shard.gone)) {
+      stale = true;
+    }
+    return stale;
+  }
+
+  void markStale() {
+    stale = true;
+  }
+
+  List<RedisShard> shards() {
+    return shards;
+  }
+
+  /** The shard of queue {@code key}: by the CRC-32 of its UTF-8, the same on every node. */
+  static int shardOf(String key, int shards) {
+    CRC32 crc = new CRC32();
+    crc.update(key.getBytes(StandardCharsets.UTF_8));
+    return (int) (crc.getValue() % shards);
+  }
+
+  private RedisShard shard(String key) {
+    return shards.get(shardOf(key, shards.size()));
+  }
+
   @Override
   PutResult put(String key, String url, boolean discovered, long refetchFrom, byte[] metadata,
       long now) {
-    for (int attempt = 0; attempt < 100; attempt++) {
-      String salt = salt(key, true);
-      if (salt == null) {
-        return null;
-      }
-      List<?> out = withFilter("put", PUT, key, url, salt, List.of(key, url, discovered ? "1" : "0",
-          Long.toString(refetchFrom), Long.toString(now),
-          metadata == null ? "" : Base64.getEncoder().encodeToString(metadata), salt));
-      if (out == null) {
-        return null;
-      }
-      if (out != RETRY) {
-        return PutResult.values()[(int) asLong(out.get(0))];
+    return putAll(List.of(new PutItem(id, key, url, discovered, refetchFrom, metadata, null)),
+        now)[0];
+  }
+
+  @Override
+  PutResult[] putAll(List<PutItem> items, long now) {
+    PutResult[] results = new PutResult[items.size()];
+    if (stale) {
+      return results;
+    }
+    List<List<PutItem>> byShard = new ArrayList<>();
+    List<List<Integer>> positions = new ArrayList<>();
+    for (int s = 0; s < shards.size(); s++) {
+      byShard.add(new ArrayList<>());
+      positions.add(new ArrayList<>());
+    }
+    for (int i = 0; i < items.size(); i++) {
+      int s = shardOf(items.get(i).key(), shards.size());
+      byShard.get(s).add(items.get(i));
+      positions.get(s).add(i);
+    }
+    for (int s = 0; s < shards.size(); s++) {
+      if (!byShard.get(s).isEmpty()) {
+        shards.get(s).put(byShard.get(s), positions.get(s), now, results);
       }
     }
-    throw new IllegalStateException("queue '" + key + "' of crawl '" + id
-        + "' kept being deleted and created again under the put of " + url);
+    stale();
+    return results;
   }
 
   @Override
   Optional<QueuedUrl> status(String key, String url) {
-    for (int attempt = 0; attempt < 100; attempt++) {
-      String salt = salt(key, false);
-      if (salt == null) {
-        return Optional.empty();
-      }
-      List<?> out = withFilter("read the status of " + url, STATUS, key, url, salt,
-          List.of(key, url, salt));
-      if (out == null) {
-        return Optional.empty();
-      }
-      if (out != RETRY) {
-        long answer = asLong(out.get(0));
-        if (answer == -4) {
-          return Optional.of(new QueuedUrl(key, url, asLong(out.get(1)), metadata(out.get(2))));
-        }
-        return answer == 2 ? Optional.of(new QueuedUrl(key, url, 0, null)) : Optional.empty();
-      }
+    List<?> out = shard(key).status(key, url);
+    if (out == null) {
+      return Optional.empty();
     }
-    return Optional.empty();
-  }
-
-  /** Marks a retry of a call given an old salt. */
-  private static final List<?> RETRY = java.util.Collections.unmodifiableList(new ArrayList<>());
-
-  /**
-   * Runs a script over the queue's URL in the filter: its answer, {@link #RETRY} when the salt
-   * was old (dropped, to be read again), or null when this crawl is gone.
-   */
-  private List<?> withFilter(String what, Script script, String key, String url, String salt,
-      List<String> args) {
-    List<String> header = new ArrayList<>(args.size() + 2);
-    header.add(prefix);
-    header.add(generation);
-    header.addAll(args);
-    List<?> out;
-    try {
-      out = sieve.run(script, List.of(crawlKey), header, List.of(salt + " " + url),
-          List.of(List.of()));
-    } catch (JedisException e) {
-      throw redis.failure(what, e);
+    long answer = asLong(out.get(0));
+    if (answer == -4) {
+      return Optional.of(new QueuedUrl(key, url, asLong(out.get(1)), metadata(out.get(2))));
     }
-    long first = asLong(out.get(0));
-    if (first == GONE) {
-      stale = true;
-      return null;
-    }
-    if (first == OTHER_SALT) {
-      salts.remove(key);
-      return RETRY;
-    }
-    return out;
-  }
-
-  /** The salt of queue {@code key}, creating the queue if {@code create}; null if none, or gone. */
-  private String salt(String key, boolean create) {
-    String salt = salts.get(key);
-    if (salt != null) {
-      return salt;
-    }
-    List<?> out = crawlScript("create queue " + key, QUEUE, key, create ? "1" : "0");
-    if (out == null || asLong(out.get(0)) == 0) {
-      return null;
-    }
-    salt = asString(out.get(1));
-    salts.put(key, salt);
-    return salt;
-  }
-
-  /** Runs a crawl script without the filter; null when this crawl is gone. */
-  private List<?> crawlScript(String what, Script script, String... args) {
-    List<String> all = new ArrayList<>(args.length + 2);
-    all.add(prefix);
-    all.add(generation);
-    all.addAll(List.of(args));
-    List<?> out;
-    try {
-      out = (List<?>) redis.eval(script, List.of(crawlKey), all);
-    } catch (JedisException e) {
-      throw redis.failure(what, e);
-    }
-    if (!out.isEmpty() && out.get(0) instanceof Long code && code == GONE) {
-      stale = true;
-      return null;
-    }
-    return out;
+    return answer == 2 ? Optional.of(new QueuedUrl(key, url, 0, null)) : Optional.empty();
   }
 
   @Override
   int take(String key, TakeLimits limits, long now, List<QueuedUrl> out) {
-    List<?> answer = crawlScript("get URLs", TAKE, key == null ? "" : key,
+    if (key != null) {
+      return takeFrom(shard(key), key, limits, now, out);
+    }
+    int start = Math.floorMod(turn.getAndIncrement(), shards.size());
+    int produced = 0;
+    int taken = 0;
+    for (int i = 0; i < shards.size(); i++) {
+      TakeLimits left = limits.after(taken, produced);
+      if (left.maxQueues() <= 0 || left.maxUrls() <= 0) {
+        break;
+      }
+      int before = out.size();
+      produced += takeFrom(shards.get((start + i) % shards.size()), "", left, now, out);
+      taken += out.size() - before;
+    }
+    return produced;
+  }
+
+  private static int takeFrom(RedisShard shard, String key, TakeLimits limits, long now,
+      List<QueuedUrl> out) {
+    List<?> answer = shard.call("get URLs", RedisServeScripts.TAKE, key,
         Integer.toString(limits.maxPerQueue()), Integer.toString(limits.maxQueues()),
         Integer.toString(limits.maxUrls()), Long.toString(now),
         Long.toString(now + limits.leaseSeconds()), Integer.toString(limits.defaultDelaySeconds()));
@@ -189,20 +148,20 @@ final class RedisCrawl extends CrawlStore {
 
   @Override
   QueueStats stats(String key, long now) {
-    List<?> out = crawlScript("read queue stats", STATS, key == null ? "" : key,
-        Long.toString(now));
-    if (out == null) {
-      return QueueStats.NONE;
+    long[] sum = new long[5];
+    for (RedisShard shard : key == null ? shards : List.of(shard(key))) {
+      List<?> out = shard.call("read queue stats", RedisServeScripts.STATS,
+          key == null ? "" : key, Long.toString(now));
+      for (int i = 0; out != null && i < sum.length; i++) {
+        sum[i] += asLong(out.get(i));
+      }
     }
-    return new QueueStats(asLong(out.get(0)), asLong(out.get(1)), asLong(out.get(2)),
-        asLong(out.get(3)), asLong(out.get(4)));
+    return new QueueStats(sum[0], sum[1], sum[2], sum[3], sum[4]);
   }
 
   @Override
   long deleteQueue(String key) {
-    List<?> out = crawlScript("delete queue " + key, DELETE_QUEUE, key);
-    salts.remove(key);
-    return out == null ? -1 : asLong(out.get(0));
+    return shard(key).deleteQueue(key);
   }
 
   @Override
@@ -215,39 +174,52 @@ final class RedisCrawl extends CrawlStore {
       case Change.DELAY -> "delay";
       default -> "limit";
     };
-    List<?> out = crawlScript("change queue " + key, CONTROL, key, field, Long.toString(value));
+    List<?> out = shard(key).call("change queue " + key, RedisServeScripts.CONTROL, key, field,
+        Long.toString(value));
     return out != null && asLong(out.get(0)) == 1;
   }
 
   @Override
   List<String> queueKeys(boolean includeInactive, long now) {
-    List<?> out = crawlScript("list queues", QUEUE_KEYS, includeInactive ? "1" : "0",
-        Long.toString(now));
-    List<String> keys = new ArrayList<>();
-    if (out != null) {
-      out.forEach(key -> keys.add(asString(key)));
+    TreeSet<String> keys = new TreeSet<>();
+    for (RedisShard shard : shards) {
+      List<?> out = shard.call("list queues", RedisServeScripts.QUEUE_KEYS,
+          includeInactive ? "1" : "0", Long.toString(now));
+      if (out != null) {
+        out.forEach(key -> keys.add(asString(key)));
+      }
     }
-    keys.sort(null);
-    return keys;
+    return new ArrayList<>(keys);
   }
 
   @Override
   List<QueuedUrl> list(String key, String filter, boolean ignoreCase, long start, long size) {
     List<QueuedUrl> urls = new ArrayList<>();
-    List<?> out = crawlScript("list URLs", LIST, key == null ? "" : key,
-        filter.isBlank() ? "" : filter, ignoreCase ? "1" : "0", Long.toString(start),
-        Long.toString(size), "0");
-    if (out != null) {
-      readUrls(out, 0, urls);
+    long passed = 0;
+    for (RedisShard shard : key == null ? shards : List.of(shard(key))) {
+      if (urls.size() >= size) {
+        break;
+      }
+      List<?> out = shard.call("list URLs", RedisServeScripts.LIST, key == null ? "" : key,
+          filter.isBlank() ? "" : filter, ignoreCase ? "1" : "0",
+          Long.toString(Math.max(0, start - passed)), Long.toString(size - urls.size()), "0");
+      if (out != null) {
+        passed += asLong(out.get(0));
+        readUrls(out, 1, urls);
+      }
     }
     return urls;
   }
 
   @Override
   long count(String key, String filter, boolean ignoreCase) {
-    List<?> out = crawlScript("count URLs", LIST, key == null ? "" : key,
-        filter.isBlank() ? "" : filter, ignoreCase ? "1" : "0", "0", "0", "1");
-    return out == null ? 0 : asLong(out.get(0));
+    long count = 0;
+    for (RedisShard shard : key == null ? shards : List.of(shard(key))) {
+      List<?> out = shard.call("count URLs", RedisServeScripts.LIST, key == null ? "" : key,
+          filter.isBlank() ? "" : filter, ignoreCase ? "1" : "0", "0", "0", "1");
+      count += out == null ? 0 : asLong(out.get(0));
+    }
+    return count;
   }
 
   /** Reads key, URL, due, metadata quadruples from {@code out[from]} on. */
@@ -262,30 +234,39 @@ final class RedisCrawl extends CrawlStore {
     return stored == null ? null : Base64.getDecoder().decode(asString(stored));
   }
 
+  /** The URLs the shards' Sieves saw, and their rate weighted by what each saw. */
   @Override
   Map<String, Long> filterStats() {
-    return filterStats(sieve.approximateSeen(), sieve.fpp(), sieve.targetFpp(), sieve.bits(),
-        sieve.layers());
+    long seen = 0;
+    long bits = 0;
+    int layers = 0;
+    double weighted = 0;
+    for (RedisShard shard : shards) {
+      long shardSeen = shard.sieve.approximateSeen();
+      seen += shardSeen;
+      weighted += shard.sieve.fpp() * shardSeen;
+      bits += shard.sieve.bits();
+      layers = Math.max(layers, shard.sieve.layers());
+    }
+    return filterStats(seen, seen == 0 ? 0 : weighted / seen, shards.get(0).sieve.targetFpp(),
+        bits, layers);
   }
 
   @Override
   Map<String, Long> counters() {
-    Map<String, String> stored;
-    try {
-      stored = redis.redis.hgetAll(prefix + "stats");
-    } catch (JedisException e) {
-      throw redis.failure("read the counters of crawl " + id, e);
-    }
     Map<String, Long> out = new TreeMap<>();
-    stored.forEach((name, value) -> out.put(name, Long.parseLong(value)));
+    for (RedisShard shard : shards) {
+      shard.counters().forEach((name, value) -> out.merge(name, Long.parseLong(value), Long::sum));
+    }
     return out;
   }
 
   @Override
   CrawlSnapshot snapshot(long now) {
     QueueStats totals = stats(null, now);
+    Map<String, Long> filter = filterStats();
     return new CrawlSnapshot(id, totals.size(), totals.inFlight(), totals.queues(),
-        totals.activeQueues(), totals.completed(), sieve.approximateSeen(), sieve.fpp(),
-        counters());
+        totals.activeQueues(), totals.completed(), filter.get("filter.estimated_urls"),
+        filter.get("filter.estimated_fpp_ppb") / 1e9, counters());
   }
 }

@@ -4,7 +4,6 @@ import static dev.sieve.frontier.redis.RedisConnection.asLong;
 import static dev.sieve.frontier.redis.RedisConnection.asString;
 
 import dev.sieve.frontier.redis.RedisConnection;
-import dev.sieve.frontier.redis.RedisConnection.Script;
 import dev.sieve.frontier.redis.SharedSieve;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -17,28 +16,34 @@ import java.util.regex.Pattern;
 import redis.clients.jedis.exceptions.JedisException;
 
 /**
- * Every crawl in one Redis ({@code serve --frontier redis://…}), shared by the serve nodes given
- * it: a crawl ID is a namespace ({@code NS}: the ID itself when it is letters, digits and {@code
- * ._-}, else {@code ~} and its UTF-8 in hex) whose current generation is a {@link RedisCrawl};
- * DeleteCrawl ends the generation, and the next put under the ID starts a new one with a fresh
- * Sieve. SetActive and the default delay are shared too. Durability is Redis's (its RDB/AOF
- * settings). Thread-safe.
+ * Every crawl in one Redis or Redis Cluster ({@code serve --frontier redis://…} or {@code
+ * redis-cluster://…}), shared by the serve nodes given it: a crawl ID is a namespace ({@code NS}:
+ * the ID itself when it is letters, digits and {@code ._-}, else {@code ~} and its UTF-8 in hex)
+ * whose current generation is a {@link RedisCrawl} of {@link RedisShard}s; DeleteCrawl ends the
+ * generation, and the next put under the ID starts a new one with fresh Sieves. SetActive and the
+ * default delay are shared too. Durability is Redis's (its RDB/AOF settings). Thread-safe.
  */
 final class RedisStore extends FrontierStore {
   private static final Pattern PLAIN_ID = Pattern.compile("[A-Za-z0-9._-]{1,100}");
-  private static final String SERVICE = "serve:service";
-  private static final Script CREATE = new Script(RedisServeScripts.CREATE);
-  private static final Script DELETE = new Script(RedisServeScripts.DELETE_CRAWL);
-  private static final Script IDS = new Script(RedisServeScripts.IDS);
+  /** Shards of a crawl created on one Redis server: its puts and gets cost one call each. */
+  static final int SERVER_SHARDS = 1;
+  /** Shards of a crawl created on Redis Cluster: its queues spread over the masters. */
+  static final int CLUSTER_SHARDS = 16;
+  private static final String SERVICE = "serve:{serve}:service";
+  private static final String CRAWLS = "serve:{serve}:crawls";
+  private static final String GENERATIONS = "serve:{serve}:generations";
 
   private final RedisConnection redis;
   private final ServeSettings settings;
+  /** Shards of the crawls this node creates; a crawl keeps those it was created with. */
+  private final int shards;
   /** The crawls this node knows, by ID, in the order its GetURLs visits them. */
   private final Map<String, RedisCrawl> known = new LinkedHashMap<>();
 
-  private RedisStore(RedisConnection redis, ServeSettings settings) {
+  private RedisStore(RedisConnection redis, ServeSettings settings, int shards) {
     this.redis = redis;
     this.settings = settings;
+    this.shards = shards;
   }
 
   /**
@@ -47,7 +52,18 @@ final class RedisStore extends FrontierStore {
    * @throws dev.sieve.frontier.redis.RedisFrontierException if Redis cannot be reached
    */
   static RedisStore open(ServeSettings settings) {
-    return new RedisStore(RedisConnection.open(settings.frontier, 20), settings);
+    RedisConnection redis = RedisConnection.open(settings.frontier, 20);
+    return new RedisStore(redis, settings, redis.cluster() ? CLUSTER_SHARDS : SERVER_SHARDS);
+  }
+
+  /** Connects to {@code settings.frontier}, creating crawls of {@code shards} shards. */
+  static RedisStore open(ServeSettings settings, int shards) {
+    return new RedisStore(RedisConnection.open(settings.frontier, 20), settings, shards);
+  }
+
+  @Override
+  boolean batchesPuts() {
+    return true;
   }
 
   RedisConnection connection() {
@@ -60,7 +76,7 @@ final class RedisStore extends FrontierStore {
   }
 
   static String crawlKey(String namespace) {
-    return "serve:crawl:" + namespace;
+    return "serve:{serve}:crawl:" + namespace;
   }
 
   @Override
@@ -73,66 +89,74 @@ final class RedisStore extends FrontierStore {
     String id = Crawls.normalise(crawlId);
     synchronized (this) {
       RedisCrawl crawl = known.get(id);
-      if (crawl != null && !crawl.stale) {
+      if (crawl != null && !crawl.stale()) {
         return crawl;
       }
     }
     String namespace = namespace(id);
-    String generation;
+    List<?> created;
     try {
-      generation = asString(redis.eval(CREATE, List.of(crawlKey(namespace)),
-          List.of(namespace, id)));
+      created = (List<?>) redis.eval(RedisServeScripts.CREATE,
+          List.of(crawlKey(namespace), GENERATIONS, CRAWLS),
+          List.of(namespace, id, Integer.toString(shards)));
     } catch (JedisException e) {
       throw redis.failure("create crawl " + id, e);
     }
-    return adopt(id, namespace, generation);
+    return adopt(id, namespace, asString(created.get(0)), (int) asLong(created.get(1)));
   }
 
   /** The handle of generation {@code generation} of crawl {@code id}, made once per node. */
-  private RedisCrawl adopt(String id, String namespace, String generation) {
+  private RedisCrawl adopt(String id, String namespace, String generation, int shardCount) {
     synchronized (this) {
       RedisCrawl crawl = known.get(id);
       if (crawl != null && crawl.generation.equals(generation)) {
         return crawl;
       }
     }
-    SharedSieve sieve = SharedSieve.open(redis, filterId(namespace, generation),
-        settings.expectedUrls, settings.falsePositiveRate);
+    RedisCrawl opened = open(id, namespace, generation, shardCount);
     synchronized (this) {
       RedisCrawl crawl = known.get(id);
       if (crawl == null || !crawl.generation.equals(generation)) {
-        crawl = new RedisCrawl(redis, id, namespace, generation, sieve);
+        crawl = opened;
         known.put(id, crawl);
       }
       return crawl;
     }
   }
 
-  private static String filterId(String namespace, String generation) {
-    return "serve." + namespace + "." + generation;
+  /** Generation {@code generation} of crawl {@code id}: its shards, each with its Sieve. */
+  private RedisCrawl open(String id, String namespace, String generation, int shardCount) {
+    long expected = Math.max(1, (settings.expectedUrls + shardCount - 1) / shardCount);
+    List<RedisShard> parts = new ArrayList<>(shardCount);
+    for (int s = 0; s < shardCount; s++) {
+      String sieveId = "serve." + namespace + "." + generation + "." + s;
+      parts.add(new RedisShard(redis, sieveId,
+          SharedSieve.open(redis, sieveId, expected, settings.falsePositiveRate)));
+    }
+    return new RedisCrawl(id, generation, parts);
   }
 
   @Override
   Optional<RedisCrawl> get(String crawlId) {
     String id = Crawls.normalise(crawlId);
     String namespace = namespace(id);
-    String generation;
+    List<String> crawl;
     try {
-      generation = redis.redis.hget(crawlKey(namespace), "gen");
+      crawl = redis.redis.hmget(crawlKey(namespace), "gen", "shards");
     } catch (JedisException e) {
       throw redis.failure("read crawl " + id, e);
     }
-    if (generation == null) {
+    if (crawl.get(0) == null) {
       forget(id);
       return Optional.empty();
     }
-    return Optional.of(adopt(id, namespace, generation));
+    return Optional.of(adopt(id, namespace, crawl.get(0), shardCount(crawl.get(1))));
   }
 
   private synchronized void forget(String id) {
     RedisCrawl crawl = known.remove(id);
     if (crawl != null) {
-      crawl.stale = true;
+      crawl.markStale();
     }
   }
 
@@ -142,15 +166,19 @@ final class RedisStore extends FrontierStore {
     String namespace = namespace(id);
     List<?> out;
     try {
-      out = (List<?>) redis.eval(DELETE, List.of(crawlKey(namespace)), List.of(namespace));
+      out = (List<?>) redis.eval(RedisServeScripts.DELETE_CRAWL,
+          List.of(crawlKey(namespace), CRAWLS), List.of(namespace));
     } catch (JedisException e) {
       throw redis.failure("delete crawl " + id, e);
     }
     forget(id);
-    long pending = asLong(out.get(0));
-    if (pending >= 0) {
-      SharedSieve.open(redis, filterId(namespace, asString(out.get(1))), settings.expectedUrls,
-          settings.falsePositiveRate).delete();
+    if (out.get(0) instanceof Long none && none < 0) {
+      return -1;
+    }
+    long pending = 0;
+    for (RedisShard shard : open(id, namespace, asString(out.get(0)),
+        (int) asLong(out.get(1))).shards()) {
+      pending += shard.drop();
     }
     return pending;
   }
@@ -159,7 +187,7 @@ final class RedisStore extends FrontierStore {
   List<RedisCrawl> all() {
     List<String> members;
     try {
-      members = new ArrayList<>(redis.redis.smembers("serve:crawls"));
+      members = new ArrayList<>(redis.redis.smembers(CRAWLS));
     } catch (JedisException e) {
       throw redis.failure("list crawls", e);
     }
@@ -171,7 +199,7 @@ final class RedisStore extends FrontierStore {
         throw redis.failure("read crawl " + namespace, e);
       }
       if (crawl.get("gen") != null) {
-        adopt(crawl.get("id"), namespace, crawl.get("gen"));
+        adopt(crawl.get("id"), namespace, crawl.get("gen"), shardCount(crawl.get("shards")));
       }
     }
     synchronized (this) {
@@ -196,12 +224,25 @@ final class RedisStore extends FrontierStore {
   List<String> ids() {
     List<String> ids = new ArrayList<>();
     try {
-      ((List<?>) redis.eval(IDS, List.of(), List.of())).forEach(id -> ids.add(asString(id)));
+      for (String namespace : redis.redis.smembers(CRAWLS)) {
+        List<String> crawl = redis.redis.hmget(crawlKey(namespace), "gen", "id", "shards");
+        for (int s = 0; crawl.get(0) != null && s < shardCount(crawl.get(2)); s++) {
+          if (redis.redis.zcard("serve:{serve." + namespace + "." + crawl.get(0) + "." + s
+              + "}:queues") > 0) {
+            ids.add(crawl.get(1));
+            break;
+          }
+        }
+      }
     } catch (JedisException e) {
       throw redis.failure("list crawls", e);
     }
     ids.sort(null);
     return ids;
+  }
+
+  private static int shardCount(String stored) {
+    return stored == null ? 1 : Integer.parseInt(stored);
   }
 
   @Override

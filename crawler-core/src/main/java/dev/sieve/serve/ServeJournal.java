@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
  * length, payload, CRC32C}) into a buffer; one writer thread takes everything buffered, hands it
  * to the operating system in one write, then runs the callbacks of that batch in append order
  * (they send the acks). A write in the page cache survives {@code kill -9} of the process; it is
- * not forced to the disk, so a power loss can lose the last batches (see README).
+ * not forced to the disk, so a power loss can lose the last batches (see docs/serve.md).
  *
  * <p>On replay a record cut short or with a bad checksum at the end (a crash mid-write) is cut off
  * with one WARN; a bad record followed by more data fails the replay naming file and offset.

@@ -170,9 +170,10 @@ public final class ServeSettings {
       Check.positive("max metadata bytes", maxMetadataBytes);
       Check.positive("--checkpoint-interval", checkpointSeconds);
       Check.positive("node TTL seconds", nodeTtlSeconds);
-      if (frontier != null && !frontier.strip().matches("redis://[^/,]+(/\\d*)?")) {
+      if (frontier != null && !frontier.strip().matches("redis://[^/,]+(/\\d*)?")
+          && !frontier.strip().matches("redis-cluster://[^/]+")) {
         throw new IllegalArgumentException("--frontier (" + frontier
-            + ") must be redis://HOST:PORT[/DB]");
+            + ") must be redis://HOST:PORT[/DB] or redis-cluster://HOST:PORT[,HOST:PORT...]");
       }
       if (frontier != null && stateDir != null) {
         throw new IllegalArgumentException("--frontier and --state cannot be used together:"

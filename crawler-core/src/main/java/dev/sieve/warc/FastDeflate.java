@@ -11,7 +11,7 @@ import java.util.Arrays;
  * when that would be smaller. Any inflater reads it. Against zlib's level 1 it does no hash
  * chains, no lazy matching and no per-block code trees, and skips ahead faster where nothing
  * matches, so it costs about half as much CPU on HTML and a tenth on incompressible bytes,
- * for output ~20% larger on HTML (the README's benchmark has the figures).
+ * for output ~20% larger on HTML (docs/benchmarks.md has the figures).
  *
  * <p>A stream is {@link #start started}, given bytes any number of times ({@link #write}), each
  * call's bytes matched only against themselves, and {@link #finish finished}. Not thread-safe.

@@ -18,7 +18,7 @@ public final class WarcSettings {
   public static final long DEFAULT_MAX_FILE_BYTES = 1L << 30;
   /** Default {@link Builder#prefix}. */
   public static final String DEFAULT_PREFIX = "sieve";
-  /** Default {@link Builder#gzipLevel}: fast, see the README's benchmark. */
+  /** Default {@link Builder#gzipLevel}: fast, see docs/benchmarks.md. */
   public static final int DEFAULT_GZIP_LEVEL = 1;
   /** Default {@link Builder#maxDigests}: the payload digests remembered for revisits. */
   public static final int DEFAULT_MAX_DIGESTS = 100_000;

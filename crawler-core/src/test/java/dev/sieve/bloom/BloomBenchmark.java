@@ -34,7 +34,7 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * Every implementation runs in a JVM with {@code -XX:+UseTransparentHugePages} (the JVM backs its
  * heap with 2 MiB pages where the kernel allows): with 4 KiB pages every random access to a 10⁸
  * filter also misses the TLB, and on this VM the page walks, not the memory, then bound how many
- * misses overlap. It is what we advise for a large Sieve (README, "Bounded memory").
+ * misses overlap. It is what we advise for a large Sieve (docs/crash-safety.md, "Bounded memory").
  *
  * <p>Run through dev.sieve.bench.BenchMain ({@code -Dbench=bloom}), which also reports bits per URL
  * and the measured false-positive rates.

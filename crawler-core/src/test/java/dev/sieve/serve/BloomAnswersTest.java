@@ -15,7 +15,7 @@ import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * The answers the README says a Bloom filter changes, shown on a Sieve sized far under its URLs
+ * The answers docs/serve.md says a Bloom filter changes, shown on a Sieve sized far under its URLs
  * at a loose rate so that false positives happen: a new URL dropped as seen, and read as completed.
  */
 @ParameterizedClass

@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
+import java.util.function.DoubleSupplier;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -79,12 +80,21 @@ final class BenchServeCommand implements Callable<Integer> {
       paramLabel = "P", description = "The Sieve's false-positive rate (default ${DEFAULT-VALUE}).")
   double fpp;
 
+  @Option(names = "--redis", paramLabel = "MODE",
+      description = "Also run serve --frontier on Redis the bench starts on loopback: server (one"
+          + " redis-server), cluster (three masters) or both; compared with serve in memory,"
+          + " without the exact-set baseline (default: none).")
+  BenchServeRedis.Mode redis;
+
   /** What one service did: its put and drain phases and its live heap after each. */
-  private record Result(long created, long seen, long failed, double putSeconds, double putCpu,
+  record Result(long urls, long created, long seen, long failed, double putSeconds, double putCpu,
       double putP99, long drained, double drainSeconds, double drainCpu, double ackP99,
       long heapAfterPut, long heapAfterDrain) {}
 
-  private interface Starter {
+  /** CPU seconds used so far by servers outside this JVM (the Redis of {@code --redis}). */
+  DoubleSupplier serverCpu = () -> 0;
+
+  interface Starter {
     FrontierServer start(ServeSettings settings) throws Exception;
   }
 
@@ -107,6 +117,9 @@ final class BenchServeCommand implements Callable<Integer> {
             + " loopback gRPC, %d cores shared%n", urls, distinct, duplicates * 100, queues,
         streams, window, Runtime.getRuntime().availableProcessors());
     ServeSettings.Builder settings = ServeSettings.builder().port(0).falsePositiveRate(fpp);
+    if (redis != null) {
+      return BenchServeRedis.compare(this, redis, settings.expectedUrls(distinct), distinct);
+    }
     ServeSettings sieveSettings = settings.expectedUrls(distinct).build();
     ServeSettings exactSettings = settings.expectedUrls(1_000).build();
     Starter sieveServe = s -> FrontierServer.start(s, Clock.systemUTC(), null);
@@ -166,6 +179,18 @@ final class BenchServeCommand implements Callable<Integer> {
     return exact <= 0 ? "-" : Table.format("1/%.1f", (double) exact / Math.max(1, sieve));
   }
 
+  /** The unmeasured warm-up run through a service, if any. */
+  void warmUp(String name, ServeSettings settings, Starter starter) throws Exception {
+    if (warmup > 0) {
+      run(name, settings, starter, Math.min(warmup, urls));
+    }
+  }
+
+  /** The measured run of {@code --urls} URLs through a service. */
+  Result measure(String name, ServeSettings settings, Starter starter) throws Exception {
+    return run(name, settings, starter, urls);
+  }
+
   /** Puts {@code count} URLs into a fresh service and drains it. */
   private Result run(String name, ServeSettings settings, Starter starter, long count)
       throws Exception {
@@ -185,7 +210,7 @@ final class BenchServeCommand implements Callable<Integer> {
         channels.add(own);
         puts.add(new PutStream(own, window, putLatencies));
       }
-      double cpu = cpuSeconds();
+      double cpu = cpuSeconds() + serverCpu.getAsDouble();
       Timing.Run put = Timing.parallel(streams, s -> {
         PutStream stream = puts.get(s);
         for (long i = s; i < count; i += streams) {
@@ -194,7 +219,7 @@ final class BenchServeCommand implements Callable<Integer> {
         stream.finish();
         return 0;
       });
-      double putCpu = cpuSeconds() - cpu;
+      double putCpu = cpuSeconds() + serverCpu.getAsDouble() - cpu;
       long created = puts.stream().mapToLong(p -> p.ok.get()).sum();
       long seen = puts.stream().mapToLong(p -> p.skipped.get()).sum();
       long failed = puts.stream().mapToLong(p -> p.failed.get()).sum();
@@ -204,15 +229,15 @@ final class BenchServeCommand implements Callable<Integer> {
       Latencies ackLatencies = new Latencies();
       PutStream acks = new PutStream(channel, window, ackLatencies);
       long started = Timing.start();
-      cpu = cpuSeconds();
+      cpu = cpuSeconds() + serverCpu.getAsDouble();
       long drained = drain(channel, acks, created);
       acks.finish();
       double drainSeconds = Timing.secondsSince(started);
-      double drainCpu = cpuSeconds() - cpu;
+      double drainCpu = cpuSeconds() + serverCpu.getAsDouble() - cpu;
       failed += acks.failed.get();
       out.printf(Locale.ROOT, "%s: drained %,d in %.1f s%n", name, drained, drainSeconds);
       long afterDrain = liveHeap() - before;
-      return new Result(created, seen, failed, put.seconds(), putCpu,
+      return new Result(count, created, seen, failed, put.seconds(), putCpu,
           putLatencies.percentileMillis(0.99), drained, drainSeconds, drainCpu,
           ackLatencies.percentileMillis(0.99), afterPut, afterDrain);
     } finally {

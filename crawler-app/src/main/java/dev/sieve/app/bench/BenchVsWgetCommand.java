@@ -57,7 +57,7 @@ final class BenchVsWgetCommand implements Callable<Integer> {
   Path wget;
 
   @Option(names = "--crawler", paramLabel = "FILE",
-      description = "Run the crawl with this launcher (e.g. crawler-app/target/crawler) instead of"
+      description = "Run the crawl with this launcher (e.g. crawler-app/target/sieve) instead of"
           + " `java -jar` on this jar.")
   Path launcher;
 

@@ -44,9 +44,9 @@ final class ClusterPush {
   private final Runnable afterFilterStep;
   private final String processId = Long.toHexString(ThreadLocalRandom.current().nextLong());
   private final AtomicLong pushIds = new AtomicLong();
-  private final Script check = new Script(RedisScripts.CHECK);
-  private final Script filter = new Script(RedisScripts.FILTER);
-  private final Script enqueue = new Script(RedisScripts.ENQUEUE);
+  private final Script check = RedisScripts.CHECK;
+  private final Script filter = RedisScripts.FILTER;
+  private final Script enqueue = RedisScripts.ENQUEUE;
 
   ClusterPush(RedisConnection connection, SeenBitmaps bitmaps, SharedSettings settings,
       String prefix, Runnable afterFilterStep) {

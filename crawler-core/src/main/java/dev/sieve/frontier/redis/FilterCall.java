@@ -9,7 +9,7 @@ import java.util.Map;
 
 /**
  * The keys and arguments of one script call that checks URLs against every layer of a seen filter
- * (the script uses {@link RedisScripts#SIEVE_FN}). KEYS: the caller's {@code lead} keys, then one
+ * (the script includes {@code lib-sieve.lua}). KEYS: the caller's {@code lead} keys, then one
  * (segment, counter, seal) triple per segment the URLs touch. ARGV: the caller's header, the layer
  * count, the newest layer's triples with their seal-at counts, then per URL the caller's payload
  * and, per layer oldest first, its triple, k and k bit offsets. After the call, {@link

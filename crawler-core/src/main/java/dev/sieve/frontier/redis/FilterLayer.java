@@ -8,7 +8,9 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * One layer of the crawl's seen filter in Redis: a blocked Bloom filter of {@code blocks} 512-bit
  * blocks and {@code hashes} bits per URL, for {@code capacity} URLs, kept as bitmaps of {@code
  * segmentBits} bits ("segments"). Layer 0's segments are {@code sieve:{ID:seg:I}}, layer L's
- * {@code sieve:{ID:lL:seg:I}}; each segment has its set-bit counter ({@code …:bits}), its seal
+ * {@code sieve:{ID:lL:seg:I}}, each in a slot of its own in a cluster; a filter kept in one slot
+ * ({@link SharedSieve}) names them {@code sieve:{ID}:seg:I} and {@code sieve:{ID}:lL:seg:I}. Each
+ * segment has its set-bit counter ({@code …:bits}), its seal
  * ({@code …:sealed}: set when it holds its share of the capacity, or a newer layer is added;
  * no bit is set in a sealed segment) and, in a
  * cluster, the push intents of URLs it found new ({@code …:intents}). The layer's description
@@ -21,19 +23,24 @@ final class FilterLayer {
   final long capacity;
   final int segments;
   private final long blocksPerSegment;
-  private final String tag;
+  /** A segment's key is stem, "seg:", its number, close. */
+  private final String stem;
+  private final String close;
   private final double logUnsetPerKey;
   /** Each segment's set-bit count as last seen; counts only grow. */
   private final AtomicLongArray setBits;
 
-  FilterLayer(String crawlId, int index, long blocks, int hashes, long capacity, long segmentBits) {
+  FilterLayer(String crawlId, boolean oneSlot, int index, long blocks, int hashes, long capacity,
+      long segmentBits) {
     this.index = index;
     this.blocks = blocks;
     this.hashes = hashes;
     this.capacity = capacity;
     this.blocksPerSegment = segmentBits / BlockedBloomFilter.BLOCK_BITS;
     this.segments = (int) ((blocks + blocksPerSegment - 1) / blocksPerSegment);
-    this.tag = index == 0 ? crawlId + ":" : crawlId + ":l" + index + ":";
+    String layer = index == 0 ? "" : "l" + index + ":";
+    this.stem = oneSlot ? "sieve:{" + crawlId + "}:" + layer : "sieve:{" + crawlId + ":" + layer;
+    this.close = oneSlot ? "" : "}";
     double c = -Math.expm1(hashes * Math.log1p(-1.0 / BlockedBloomFilter.BLOCK_BITS));
     this.logUnsetPerKey = Math.log1p(-c / blocks);
     this.setBits = new AtomicLongArray(segments);
@@ -44,9 +51,10 @@ final class FilterLayer {
     return blocks + "," + hashes + "," + capacity;
   }
 
-  static FilterLayer parse(String crawlId, int index, String descriptor, long segmentBits) {
+  static FilterLayer parse(String crawlId, boolean oneSlot, int index, String descriptor,
+      long segmentBits) {
     String[] f = descriptor.split(",");
-    return new FilterLayer(crawlId, index, Long.parseLong(f[0]), Integer.parseInt(f[1]),
+    return new FilterLayer(crawlId, oneSlot, index, Long.parseLong(f[0]), Integer.parseInt(f[1]),
         Long.parseLong(f[2]), segmentBits);
   }
 
@@ -73,7 +81,7 @@ final class FilterLayer {
   }
 
   String segmentKey(int segment) {
-    return "sieve:{" + tag + "seg:" + segment + "}";
+    return stem + "seg:" + segment + close;
   }
 
   String countKey(int segment) {

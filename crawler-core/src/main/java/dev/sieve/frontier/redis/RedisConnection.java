@@ -1,6 +1,7 @@
 package dev.sieve.frontier.redis;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -8,6 +9,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Set;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.Connection;
@@ -77,6 +79,11 @@ public final class RedisConnection implements AutoCloseable {
     return new RedisConnection(redis, target.cluster(), target.describe());
   }
 
+  /** Whether this is Redis Cluster, where a script's keys must lie in one slot. */
+  public boolean cluster() {
+    return cluster;
+  }
+
   public Object eval(Script script, List<String> keys, List<String> args) {
     try {
       return redis.evalsha(script.sha, keys, args);
@@ -126,12 +133,56 @@ public final class RedisConnection implements AutoCloseable {
     redis.close();
   }
 
-  /** A script's source and SHA-1 (EVALSHA; EVAL loads it where the server lacks it). */
+  /**
+   * A script's source and SHA-1 (EVALSHA; EVAL loads it where the server lacks it). Scripts are
+   * resources, {@code dev/sieve/frontier/redis/NAME.lua}, one per file; a line {@code --! include
+   * FILE.lua} stands for that file's text (once per script), so scripts share their functions.
+   */
   public static final class Script {
+    /** Where the scripts lie on the class path. */
+    static final String RESOURCES = "/dev/sieve/frontier/redis/";
+    private static final String INCLUDE = "--! include ";
+
     final String source;
     final String sha;
 
-    public Script(String source) {
+    /**
+     * The script {@code NAME.lua} with its includes in place.
+     *
+     * @throws IllegalStateException if it or an include is missing from the class path
+     */
+    public static Script load(String name) {
+      return new Script(assemble(name + ".lua", new HashSet<>()));
+    }
+
+    private static String assemble(String file, Set<String> included) {
+      StringBuilder out = new StringBuilder();
+      for (String line : read(file).split("\n", -1)) {
+        if (line.startsWith(INCLUDE)) {
+          String library = line.substring(INCLUDE.length()).strip();
+          if (included.add(library)) {
+            out.append(assemble(library, included));
+          }
+        } else {
+          out.append(line).append('\n');
+        }
+      }
+      return out.toString();
+    }
+
+    private static String read(String file) {
+      try (InputStream in = Script.class.getResourceAsStream(RESOURCES + file)) {
+        if (in == null) {
+          throw new IllegalStateException("Lua script " + RESOURCES + file
+              + " is missing from the class path");
+        }
+        return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot read Lua script " + RESOURCES + file, e);
+      }
+    }
+
+    Script(String source) {
       this.source = source;
       try {
         this.sha = HexFormat.of().formatHex(

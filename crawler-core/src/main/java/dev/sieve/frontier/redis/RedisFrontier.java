@@ -82,10 +82,10 @@ public final class RedisFrontier implements Frontier {
   private final long leaseMs;
   private final long pollMs;
   private final BiConsumer<String, Long> onLease;
-  private final Script take = new Script(RedisScripts.TAKE);
-  private final Script release = new Script(RedisScripts.RELEASE);
-  private final Script host = new Script(RedisScripts.HOST);
-  private final Script takeAll = new Script(RedisScripts.TAKE_ALL);
+  private final Script take = RedisScripts.TAKE;
+  private final Script release = RedisScripts.RELEASE;
+  private final Script host = RedisScripts.HOST;
+  private final Script takeAll = RedisScripts.TAKE_ALL;
 
   /** The leases this process holds, by identity, to their ids in Redis. */
   private final Map<Lease, String> leaseIds = Collections.synchronizedMap(new IdentityHashMap<>());
@@ -100,7 +100,7 @@ public final class RedisFrontier implements Frontier {
     this.prefix = "sieve:{" + crawlId + "}:";
     this.statsKey = prefix + "stats";
     this.settings = settings;
-    this.bitmaps = new SeenBitmaps(connection, crawlId, settings);
+    this.bitmaps = new SeenBitmaps(connection, crawlId, settings, false);
     this.pushes = new RedisPush(connection, bitmaps, settings, prefix, afterFilterStep);
     this.leaseMs = leaseMs;
     this.pollMs = pollMs;

@@ -24,7 +24,7 @@ final class RedisPush {
   private final String prefix;
   private final String statsKey;
   private final ClusterPush cluster;
-  private final Script push = new Script(RedisScripts.PUSH);
+  private final Script push = RedisScripts.PUSH;
 
   RedisPush(RedisConnection connection, SeenBitmaps bitmaps, SharedSettings settings, String prefix,
       Runnable afterFilterStep) {

@@ -46,9 +46,10 @@ final class SeenBitmaps {
 
   private final RedisConnection connection;
   private final String crawlId;
+  private final boolean oneSlot;
   private final SharedSettings settings;
   private final String layersKey;
-  private final Script grow = new Script(RedisScripts.GROW);
+  private final Script grow = RedisScripts.GROW;
   /** The layers, oldest first; replaced whole, only ever by a longer list. */
   private volatile List<FilterLayer> layers;
   private volatile long countsReadAt;
@@ -57,12 +58,18 @@ final class SeenBitmaps {
   private volatile long nextThresholdCount;
   private final AtomicInteger capacityWarnings = new AtomicInteger();
 
-  SeenBitmaps(RedisConnection connection, String crawlId, SharedSettings settings) {
+  /**
+   * @param oneSlot whether every key of the filter lies in the slot of {@code {crawlId}} (so that
+   *     one script can check it and change the caller's keys of that slot), not one per segment
+   */
+  SeenBitmaps(RedisConnection connection, String crawlId, SharedSettings settings,
+      boolean oneSlot) {
     this.connection = connection;
     this.crawlId = crawlId;
+    this.oneSlot = oneSlot;
     this.settings = settings;
     this.layersKey = "sieve:{" + crawlId + "}:layers";
-    this.layers = List.of(settings.layer(crawlId, 0));
+    this.layers = List.of(settings.layer(crawlId, oneSlot, 0));
     this.nextThresholdCount = thresholdCount(0);
   }
 
@@ -89,7 +96,7 @@ final class SeenBitmaps {
     }
     List<FilterLayer> grown = new ArrayList<>(known);
     for (int i = known.size(); i < stored.size(); i++) {
-      grown.add(FilterLayer.parse(crawlId, i, stored.get(i), settings.segmentBits()));
+      grown.add(FilterLayer.parse(crawlId, oneSlot, i, stored.get(i), settings.segmentBits()));
     }
     layers = List.copyOf(grown);
     return layers;
@@ -110,7 +117,7 @@ final class SeenBitmaps {
     FilterLayer newest = seen.get(seen.size() - 1);
     FilterLayer next;
     try {
-      next = settings.layer(crawlId, seen.size());
+      next = settings.layer(crawlId, oneSlot, seen.size());
     } catch (IllegalArgumentException | ArithmeticException e) {
       throw new IllegalStateException("the seen filter cannot grow past " + seen.size()
           + " layers: " + e.getMessage(), e);

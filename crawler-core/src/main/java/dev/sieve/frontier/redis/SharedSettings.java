@@ -43,16 +43,16 @@ record SharedSettings(long blocks, int hashes, long expectedUrls, double fpp, bo
    *
    * @throws IllegalArgumentException if it cannot exist (too large)
    */
-  FilterLayer layer(String crawlId, int i) {
+  FilterLayer layer(String crawlId, boolean oneSlot, int i) {
     if (i == 0) {
-      return new FilterLayer(crawlId, 0, blocks, hashes, expectedUrls, segmentBits);
+      return new FilterLayer(crawlId, oneSlot, 0, blocks, hashes, expectedUrls, segmentBits);
     }
     long capacity = expectedUrls;
     for (int j = 0; j < i; j++) {
       capacity = Math.multiplyExact(capacity, (long) ScalableBloomFilter.DEFAULT_GROWTH);
     }
     FilterSizing.Plan plan = FilterSizing.blocked(capacity, layerRate(fpp, grow, i));
-    return new FilterLayer(crawlId, i, plan.bits() / BlockedBloomFilter.BLOCK_BITS,
+    return new FilterLayer(crawlId, oneSlot, i, plan.bits() / BlockedBloomFilter.BLOCK_BITS,
         plan.hashes(), capacity, segmentBits);
   }
 
@@ -64,12 +64,12 @@ record SharedSettings(long blocks, int hashes, long expectedUrls, double fpp, bo
    */
   Map<String, String> store(RedisConnection connection, String crawlId) {
     List<String> args = new ArrayList<>();
-    args.add(layer(crawlId, 0).descriptor());
+    args.add(layer(crawlId, false, 0).descriptor());
     toMap().forEach((k, v) -> {
       args.add(k);
       args.add(v);
     });
-    List<?> stored = (List<?>) connection.redis.eval(RedisScripts.INIT, List.of(
+    List<?> stored = (List<?>) connection.eval(RedisScripts.INIT, List.of(
         "sieve:{" + crawlId + "}:meta", "sieve:{" + crawlId + "}:layers"), args);
     Map<String, String> existing = new LinkedHashMap<>();
     for (int i = 0; i + 1 < stored.size(); i += 2) {

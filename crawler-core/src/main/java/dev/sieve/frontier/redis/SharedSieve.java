@@ -11,16 +11,13 @@ import redis.clients.jedis.exceptions.JedisException;
 /**
  * A seen filter in Redis under an id of its own, for services other than {@link RedisFrontier}
  * that keep their own data in Redis (the URL Frontier service's crawls): the same layers, growth
- * and estimates as the crawl's filter ({@link SeenBitmaps}), checked inside the caller's scripts so
- * that the filter's check-and-set and what the caller does with the answer are one atomic step.
- * A script starts with {@link #LUA} and uses its {@code sieve_begin}, {@code sieve_url} and {@code
- * sieve_counts} (documented at {@link RedisScripts#SIEVE_FN}); {@link #run} lays out its keys and
- * arguments. Single Redis servers only (a script's keys must lie on one node). Thread-safe.
+ * and estimates as the crawl's filter ({@link SeenBitmaps}), every key in the slot of {@code {id}},
+ * checked inside the caller's scripts so that the filter's check-and-set and what the caller does
+ * with the answer (on keys of the same slot) are one atomic step, in Redis Cluster too. A script
+ * includes {@code lib-sieve.lua} and uses its {@code sieve_begin}, {@code sieve_url} and {@code
+ * sieve_counts}; {@link #run} lays out its keys and arguments. Thread-safe.
  */
 public final class SharedSieve {
-  /** The Lua functions a script over this filter starts with. */
-  public static final String LUA = RedisScripts.SIEVE_FN;
-
   private final RedisConnection connection;
   private final String id;
   private final SharedSettings settings;
@@ -30,7 +27,7 @@ public final class SharedSieve {
     this.connection = connection;
     this.id = id;
     this.settings = settings;
-    this.bitmaps = new SeenBitmaps(connection, id, settings);
+    this.bitmaps = new SeenBitmaps(connection, id, settings, true);
   }
 
   /**

@@ -1,0 +1,194 @@
+package dev.sieve.app.bench;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code redis-server} processes the bench starts on free 127.0.0.1 ports, without persistence, in
+ * a temporary directory: one server, or a cluster of three masters made by {@code redis-cli
+ * --cluster create}. Closing it stops them.
+ */
+final class LoopbackRedis implements AutoCloseable {
+  private static final long START_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(30);
+
+  private final Path dir;
+  private final List<Process> processes = new ArrayList<>();
+  private final List<Integer> ports = new ArrayList<>();
+  private final boolean cluster;
+
+  private LoopbackRedis(Path dir, boolean cluster) {
+    this.dir = dir;
+    this.cluster = cluster;
+  }
+
+  /**
+   * Starts one server, or three cluster masters, and waits until they serve.
+   *
+   * @throws IOException naming what failed (redis-server missing, a server that exited, a
+   *     cluster that did not form)
+   */
+  static LoopbackRedis start(boolean cluster) throws IOException, InterruptedException {
+    LoopbackRedis redis = new LoopbackRedis(Files.createTempDirectory("sieve-bench-redis"),
+        cluster);
+    try {
+      for (int i = 0; i < (cluster ? 3 : 1); i++) {
+        redis.startServer(cluster ? List.of("--cluster-enabled", "yes", "--cluster-config-file",
+            redis.dir.resolve("nodes-" + i + ".conf").toString()) : List.of());
+      }
+      if (cluster) {
+        List<String> create = new ArrayList<>(List.of("redis-cli", "--cluster", "create"));
+        redis.ports.forEach(port -> create.add("127.0.0.1:" + port));
+        create.addAll(List.of("--cluster-replicas", "0", "--cluster-yes"));
+        String out = run(create);
+        for (int port : redis.ports) {
+          redis.await(port, List.of("CLUSTER", "INFO"), "cluster_state:ok", out);
+        }
+      }
+      return redis;
+    } catch (IOException | InterruptedException | RuntimeException e) {
+      redis.close();
+      throw e;
+    }
+  }
+
+  /** {@code redis://127.0.0.1:PORT}, or {@code redis-cluster://…} listing every master. */
+  String uri() {
+    List<String> nodes = new ArrayList<>();
+    ports.forEach(port -> nodes.add("127.0.0.1:" + port));
+    return (cluster ? "redis-cluster://" : "redis://") + String.join(",", nodes);
+  }
+
+  /** CPU seconds (user and system) the servers used so far, as INFO cpu reports them. */
+  double cpuSeconds() {
+    double total = 0;
+    try {
+      for (int port : ports) {
+        for (String line : run(cli(port, "INFO", "cpu")).split("\\R")) {
+          if (line.startsWith("used_cpu_sys:") || line.startsWith("used_cpu_user:")) {
+            total += Double.parseDouble(line.substring(line.indexOf(':') + 1).strip());
+          }
+        }
+      }
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted reading Redis's CPU time", e);
+    }
+    return total;
+  }
+
+  /** Empties every server. */
+  void flushAll() throws IOException, InterruptedException {
+    for (int port : ports) {
+      run(cli(port, "FLUSHALL"));
+    }
+  }
+
+  private void startServer(List<String> extra) throws IOException, InterruptedException {
+    int port = freePort(cluster);
+    List<String> command = new ArrayList<>(List.of("redis-server", "--bind", "127.0.0.1",
+        "--port", Integer.toString(port), "--save", "", "--appendonly", "no", "--dir",
+        dir.toString(), "--protected-mode", "yes"));
+    command.addAll(extra);
+    Process process;
+    try {
+      process = new ProcessBuilder(command).redirectErrorStream(true)
+          .redirectOutput(dir.resolve("redis-" + port + ".log").toFile()).start();
+    } catch (IOException e) {
+      throw new IOException("cannot run redis-server (apt-get install redis-server): "
+          + e.getMessage(), e);
+    }
+    processes.add(process);
+    ports.add(port);
+    await(port, List.of("PING"), "PONG", "");
+  }
+
+  /** Polls a redis-cli command until its answer holds {@code expected}, or 30 s pass. */
+  private void await(int port, List<String> command, String expected, String context)
+      throws IOException, InterruptedException {
+    Process process = processes.get(ports.indexOf(port));
+    long deadline = System.nanoTime() + START_TIMEOUT_NANOS;
+    String last = "";
+    while (System.nanoTime() < deadline) {
+      if (!process.isAlive()) {
+        throw new IOException("redis-server on 127.0.0.1:" + port + " exited: "
+            + Files.readString(dir.resolve("redis-" + port + ".log")).strip());
+      }
+      last = run(cli(port, command.toArray(new String[0])));
+      if (last.contains(expected)) {
+        return;
+      }
+      process.waitFor(50, TimeUnit.MILLISECONDS); // a bounded poll, over at once if it dies
+    }
+    throw new IOException("redis-server on 127.0.0.1:" + port + " did not answer "
+        + String.join(" ", command) + " with " + expected + " in 30 s: " + last.strip() + " "
+        + context.strip());
+  }
+
+  private static List<String> cli(int port, String... command) {
+    List<String> out = new ArrayList<>(List.of("redis-cli", "-h", "127.0.0.1", "-p",
+        Integer.toString(port)));
+    out.addAll(List.of(command));
+    return out;
+  }
+
+  private static String run(List<String> command) throws IOException, InterruptedException {
+    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+    byte[] out = process.getInputStream().readAllBytes();
+    process.waitFor(30, TimeUnit.SECONDS);
+    return new String(out, StandardCharsets.UTF_8);
+  }
+
+  /** A free port; for a cluster node, one whose bus port (+10000) is free too. */
+  private static int freePort(boolean cluster) throws IOException {
+    for (int attempt = 0; attempt < 100; attempt++) {
+      try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+        int port = socket.getLocalPort();
+        if (!cluster || port + 10_000 <= 65_535 && free(port + 10_000)) {
+          return port;
+        }
+      }
+    }
+    throw new IOException("no free port pair for a Redis Cluster node on 127.0.0.1");
+  }
+
+  private static boolean free(int port) {
+    try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  @Override
+  public void close() {
+    for (Process process : processes) {
+      process.destroy();
+    }
+    for (Process process : processes) {
+      try {
+        if (!process.waitFor(10, TimeUnit.SECONDS)) {
+          process.destroyForcibly();
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        process.destroyForcibly();
+      }
+    }
+    try (java.util.stream.Stream<Path> files = Files.walk(dir)) {
+      for (Path file : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(file);
+      }
+    } catch (IOException e) {
+      // A temporary directory left behind: nothing the bench's figures depend on.
+    }
+  }
+}

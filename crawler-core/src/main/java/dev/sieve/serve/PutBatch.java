@@ -1,0 +1,139 @@
+package dev.sieve.serve;
+
+import crawlercommons.urlfrontier.Urlfrontier.AckMessage;
+import crawlercommons.urlfrontier.Urlfrontier.URLItem;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The items of one PutURLs stream into a store that batches ({@link FrontierStore#batchesPuts}):
+ * buffered up to {@link #SIZE}, or until every item asked of the client has come (it waits for
+ * acks), or until the stream pauses {@link #LINGER_MICROS} µs; then applied crawl by crawl with
+ * one {@link CrawlStore#putAll} each and acked in the order they came. An item the store could not
+ * apply is acked FAIL, a bad one SKIPPED, as one at a time. Thread-safe.
+ */
+final class PutBatch {
+  private static final Logger log = LoggerFactory.getLogger(PutBatch.class);
+  /** Items applied at most in one batch. */
+  static final int SIZE = 512;
+  /** Items a stream may have asked for and not acked: two batches, one filling while one runs. */
+  static final int WINDOW = 2 * SIZE;
+  /** How long a batch waits for more items of a stream that paused before it is applied. */
+  static final long LINGER_MICROS = 1_000;
+  private static final int MAX_ATTEMPTS = 100;
+  private static final ScheduledExecutorService linger =
+      Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread thread = new Thread(r, "serve-put-linger");
+        thread.setDaemon(true);
+        return thread;
+      });
+
+  private final PutUrlsCall call;
+  private final FrontierStore crawls;
+  private final ServeSettings settings;
+  private final Counters counters;
+  private final Clock clock;
+  private final LongAdder itemCount;
+  /** Items come and not applied yet; guarded by this. */
+  private List<URLItem> waiting = new ArrayList<>();
+  private boolean lingering;
+
+  PutBatch(PutUrlsCall call, FrontierStore crawls, ServeSettings settings, Counters counters,
+      Clock clock) {
+    this.call = call;
+    this.crawls = crawls;
+    this.settings = settings;
+    this.counters = counters;
+    this.clock = clock;
+    this.itemCount = counters.adder("put.items");
+  }
+
+  /** Takes an item: applies the batch if it is full or the client can send no more for now. */
+  synchronized void add(URLItem item) {
+    waiting.add(item);
+    if (waiting.size() >= SIZE || waiting.size() >= call.outstanding()) {
+      flush();
+    } else if (!lingering) {
+      lingering = true;
+      linger.schedule(this::lingered, LINGER_MICROS, TimeUnit.MICROSECONDS);
+    }
+  }
+
+  private synchronized void lingered() {
+    lingering = false;
+    flush();
+  }
+
+  /** Applies and acks every item come so far. */
+  synchronized void flush() {
+    if (waiting.isEmpty()) {
+      return;
+    }
+    List<URLItem> items = waiting;
+    waiting = new ArrayList<>();
+    AckMessage.Status[] status = new AckMessage.Status[items.size()];
+    Map<String, List<Integer>> byCrawl = new LinkedHashMap<>();
+    List<PutItem> read = new ArrayList<>(items.size());
+    for (int i = 0; i < items.size(); i++) {
+      itemCount.increment();
+      PutItem put = PutItem.read(items.get(i), settings);
+      read.add(put);
+      if (put.rejection() != null) {
+        call.reject(put.rejection(), PutItem.ackId(items.get(i)));
+        status[i] = AckMessage.Status.SKIPPED;
+      } else {
+        byCrawl.computeIfAbsent(put.crawlId(), id -> new ArrayList<>()).add(i);
+      }
+    }
+    long now = Math.floorDiv(clock.millis(), 1000);
+    byCrawl.forEach((crawlId, positions) -> apply(crawlId, positions, read, now, status));
+    for (int i = 0; i < items.size(); i++) {
+      call.ack(PutItem.ackId(items.get(i)), status[i]);
+    }
+  }
+
+  /** Puts the items at {@code positions} into their crawl, setting their ack status. */
+  private void apply(String crawlId, List<Integer> positions, List<PutItem> read, long now,
+      AckMessage.Status[] status) {
+    List<Integer> todo = positions;
+    try {
+      for (int attempt = 0; !todo.isEmpty(); attempt++) {
+        if (attempt == MAX_ATTEMPTS) {
+          throw new IllegalStateException("crawl '" + crawlId + "' kept being deleted under "
+              + todo.size() + " puts");
+        }
+        List<PutItem> batch = new ArrayList<>(todo.size());
+        todo.forEach(i -> batch.add(read.get(i)));
+        PutResult[] results = crawls.getOrCreate(crawlId).putAll(batch, now);
+        List<Integer> again = new ArrayList<>();
+        for (int j = 0; j < results.length; j++) {
+          if (results[j] == null) {
+            again.add(todo.get(j));
+          } else {
+            status[todo.get(j)] = results[j] == PutResult.SEEN ? AckMessage.Status.SKIPPED
+                : AckMessage.Status.OK;
+          }
+        }
+        todo = again;
+      }
+    } catch (RuntimeException e) {
+      long failed = positions.stream().filter(i -> status[i] == null).count();
+      counters.adder("put.failed").add(failed);
+      log.error("PutURLs: {} items of crawl '{}' failed: {}", failed, crawlId, e.getMessage());
+      positions.forEach(i -> {
+        if (status[i] == null) {
+          status[i] = AckMessage.Status.FAIL;
+        }
+      });
+    }
+  }
+}

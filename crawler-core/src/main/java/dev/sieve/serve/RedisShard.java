@@ -1,0 +1,225 @@
+package dev.sieve.serve;
+
+import static dev.sieve.frontier.redis.RedisConnection.asLong;
+import static dev.sieve.frontier.redis.RedisConnection.asString;
+
+import dev.sieve.frontier.redis.RedisConnection;
+import dev.sieve.frontier.redis.RedisConnection.Script;
+import dev.sieve.frontier.redis.SharedSieve;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import redis.clients.jedis.exceptions.JedisException;
+
+/**
+ * One shard of a crawl generation in Redis: some of its queues and their Sieve, every key in one
+ * slot ({@code serve:{serve.NS.GEN.S}:…}, see {@link RedisServeScripts}), so that each change is
+ * one script, atomic in Redis Cluster too. A script answering that the shard was dropped (the crawl
+ * deleted, on any node) makes {@link #gone} true and the call answer null. Thread-safe.
+ */
+final class RedisShard {
+  /** The answer of a script whose shard was dropped. */
+  private static final long GONE = -2;
+  /** The answer of the status script given a queue's old salt. */
+  private static final long OTHER_SALT = -3;
+  /** A put item's answer when its queue's salt was another: not applied. */
+  private static final int PUT_OTHER_SALT = 4;
+  /** A put item's answer when the Sieve filled up before it: not applied, put it again. */
+  private static final int PUT_SIEVE_FULL = 5;
+  private static final int MAX_ATTEMPTS = 100;
+
+  private final RedisConnection redis;
+  private final String prefix;
+  private final List<String> tombstone;
+  final SharedSieve sieve;
+  /** Queue key to its salt, as last read; a script answering that it is another drops it. */
+  private final Map<String, String> salts = new ConcurrentHashMap<>();
+  volatile boolean gone;
+
+  RedisShard(RedisConnection redis, String sieveId, SharedSieve sieve) {
+    this.redis = redis;
+    this.prefix = "serve:{" + sieveId + "}:";
+    this.tombstone = List.of(prefix + "gone");
+    this.sieve = sieve;
+  }
+
+  /**
+   * Applies {@code items} (all of queues of this shard) in order, each checked against the Sieve
+   * in the same script: one script call per attempt, another only for items whose queue was
+   * deleted and created again meanwhile, or that came after a Sieve segment filled up (the next
+   * call finds it sealed and grows the filter first).
+   *
+   * @param results filled at the items' positions {@code at}; left null when the shard is gone
+   */
+  void put(List<PutItem> items, List<Integer> at, long now, PutResult[] results) {
+    List<Integer> todo = new ArrayList<>();
+    for (int i = 0; i < items.size(); i++) {
+      todo.add(i);
+    }
+    for (int attempt = 0; !todo.isEmpty(); attempt++) {
+      if (attempt == MAX_ATTEMPTS) {
+        throw new IllegalStateException("queue '" + items.get(todo.get(0)).key()
+            + "' kept being deleted and created again under the put of "
+            + items.get(todo.get(0)).url());
+      }
+      if (!learnSalts(items, todo)) {
+        return;
+      }
+      List<String> texts = new ArrayList<>(todo.size());
+      List<List<String>> payloads = new ArrayList<>(todo.size());
+      for (int i : todo) {
+        PutItem item = items.get(i);
+        String salt = salts.get(item.key());
+        texts.add(salt + " " + item.url());
+        payloads.add(List.of(item.key(), item.url(), item.discovered() ? "1" : "0",
+            Long.toString(item.refetchFrom()),
+            item.metadata() == null ? "" : Base64.getEncoder().encodeToString(item.metadata()),
+            salt));
+      }
+      List<?> out = withFilter("put URLs", RedisServeScripts.PUT,
+          List.of(prefix, Long.toString(now)), texts, payloads);
+      if (out == null) {
+        return;
+      }
+      List<Integer> again = new ArrayList<>();
+      for (int j = 0; j < todo.size(); j++) {
+        int code = (int) asLong(out.get(j));
+        int i = todo.get(j);
+        if (code == PUT_OTHER_SALT) {
+          salts.remove(items.get(i).key());
+          again.add(i);
+        } else if (code == PUT_SIEVE_FULL) {
+          again.add(i);
+        } else {
+          results[at.get(i)] = PutResult.values()[code];
+        }
+      }
+      todo = again;
+    }
+  }
+
+  /**
+   * The URL's due date and metadata when pending (as {@code {-4, due, metadata}}), {@code {2}}
+   * when the Sieve says it was seen, {@code {0}} when unknown; null when the shard is gone.
+   */
+  List<?> status(String key, String url) {
+    for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      String salt = salt(key);
+      if (salt == null) {
+        return List.of(0L);
+      }
+      List<?> out = withFilter("read the status of " + url, RedisServeScripts.STATUS,
+          List.of(prefix, key, url, salt), List.of(salt + " " + url), List.of(List.of()));
+      if (out == null) {
+        return null;
+      }
+      if (asLong(out.get(0)) != OTHER_SALT) {
+        return out;
+      }
+      salts.remove(key);
+    }
+    return List.of(0L);
+  }
+
+  /** Runs a script over this shard's Sieve; its answer, or null when the shard is gone. */
+  private List<?> withFilter(String what, Script script, List<String> header, List<String> texts,
+      List<List<String>> payloads) {
+    List<?> out;
+    try {
+      out = sieve.run(script, tombstone, header, texts, payloads);
+    } catch (JedisException e) {
+      throw redis.failure(what, e);
+    }
+    if (out.size() == 1 && asLong(out.get(0)) == GONE) {
+      gone = true;
+      return null;
+    }
+    return out;
+  }
+
+  /**
+   * Reads (creating the queues) the salts of the items' queues not known yet, in one call; false
+   * when the shard is gone.
+   */
+  private boolean learnSalts(List<PutItem> items, List<Integer> todo) {
+    Set<String> unknown = new LinkedHashSet<>();
+    for (int i : todo) {
+      String key = items.get(i).key();
+      if (!salts.containsKey(key)) {
+        unknown.add(key);
+      }
+    }
+    return unknown.isEmpty() || readSalts(new ArrayList<>(unknown), true);
+  }
+
+  /** Reads the salts of queues {@code keys} into the cache; false when the shard is gone. */
+  private boolean readSalts(List<String> keys, boolean create) {
+    List<String> args = new ArrayList<>(keys.size() + 1);
+    args.add(create ? "1" : "0");
+    args.addAll(keys);
+    List<?> out = call("create queues", RedisServeScripts.QUEUE, args.toArray(new String[0]));
+    if (out == null) {
+      return false;
+    }
+    for (int j = 0; j < keys.size(); j++) {
+      String salt = asString(out.get(j));
+      if (!salt.isEmpty()) {
+        salts.put(keys.get(j), salt);
+      }
+    }
+    return true;
+  }
+
+  /** The salt of queue {@code key}, if it exists; null if none, or gone. */
+  private String salt(String key) {
+    if (!salts.containsKey(key) && !readSalts(List.of(key), false)) {
+      return null;
+    }
+    return salts.get(key);
+  }
+
+  /** Removes queue {@code key}: the URLs that were pending in it, -1 if there was none. */
+  long deleteQueue(String key) {
+    List<?> out = call("delete queue " + key, RedisServeScripts.DELETE_QUEUE, key);
+    salts.remove(key);
+    return out == null ? -1 : asLong(out.get(0));
+  }
+
+  /** Drops the shard of a deleted crawl: the URLs that were pending in it. */
+  long drop() {
+    List<?> out = call("delete a crawl's queues", RedisServeScripts.DROP_SHARD);
+    sieve.delete();
+    return out == null ? 0 : asLong(out.get(0));
+  }
+
+  /** This shard's counters by name. */
+  Map<String, String> counters() {
+    try {
+      return redis.redis.hgetAll(prefix + "stats");
+    } catch (JedisException e) {
+      throw redis.failure("read a crawl's counters", e);
+    }
+  }
+
+  /** Runs a script of this shard without the Sieve; null when the shard is gone. */
+  List<?> call(String what, Script script, String... args) {
+    List<String> all = new ArrayList<>(args.length + 1);
+    all.add(prefix);
+    all.addAll(List.of(args));
+    List<?> out;
+    try {
+      out = (List<?>) redis.eval(script, tombstone, all);
+    } catch (JedisException e) {
+      throw redis.failure(what, e);
+    }
+    if (out.size() == 1 && out.get(0) instanceof Long code && code == GONE) {
+      gone = true;
+      return null;
+    }
+    return out;
+  }
+}
