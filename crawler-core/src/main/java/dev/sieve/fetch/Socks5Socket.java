@@ -86,7 +86,7 @@ final class Socks5Socket extends Socket {
     try {
       super.connect(at, timeout);
     } catch (SocketTimeoutException e) {
-      throw ProxyFailure.unreachable("connect timeout");
+      throw ProxyFailure.unreachable("connect timed out");
     } catch (ConnectException e) {
       throw ProxyFailure.unreachable(String.valueOf(e.getMessage()).toLowerCase().contains("refused")
           ? "connection refused" : "connect failed");
@@ -98,7 +98,7 @@ final class Socks5Socket extends Socket {
     try {
       handshake(target.getHostString(), target.getPort());
     } catch (SocketTimeoutException e) {
-      throw ProxyFailure.unreachable("read timeout");
+      throw ProxyFailure.unreachable("read timed out");
     } catch (EOFException e) {
       throw ProxyFailure.unreachable("connection closed during the SOCKS5 handshake");
     } finally {

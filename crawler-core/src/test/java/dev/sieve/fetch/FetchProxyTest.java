@@ -6,6 +6,7 @@ import dev.sieve.testing.LocalProxy;
 import dev.sieve.testing.TestCa;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import mockwebserver3.Dispatcher;
@@ -137,6 +138,51 @@ class FetchProxyTest {
       assertThat(result.exchange().orElseThrow().protocols()).containsExactly("h2", "tls/1.3");
       assertThat(proxy.logLines())
           .anyMatch(line -> line.contains("CONNECT localhost:" + tls.getPort()));
+    }
+  }
+
+  @Test
+  void fetch_throughHttpsProxy_tlsToTheProxyThenRequestsAndTunnelsInside() throws Exception {
+    Path module = Path.of("/usr/lib/nginx/modules/ngx_stream_module.so");
+    LocalProxy.require("nginx", "nginx-light");
+    if (!Files.isRegularFile(module)) {
+      LocalProxy.require("ngx_stream_module.so", "libnginx-mod-stream");
+    }
+    TestCa ca = TestCa.create(dir);
+    TestCa.Issued cert = ca.issue("proxy");
+    try (MockWebServer tls = new MockWebServer();
+        LocalProxy tinyproxy = LocalProxy.tinyproxy(dir, "127.0.0.2", null, null)) {
+      tls.useHttps(ca.issue("server").serverContext().getSocketFactory());
+      tls.enqueue(new MockResponse.Builder().code(200).body("inside").build());
+      tls.start(InetAddress.getByName("127.0.0.1"), 0);
+      int port = LocalProxy.freePort();
+      // nginx ends the TLS to the proxy and passes the bytes to tinyproxy: an https:// proxy.
+      Path config = Files.writeString(dir.resolve("nginx.conf"), String.join("\n",
+          "load_module " + module + ";", "daemon off;", "master_process off;",
+          "pid " + dir.resolve("nginx.pid") + ";", "error_log " + dir.resolve("error.log") + ";",
+          "events { worker_connections 64; }",
+          "stream { server { listen 127.0.0.1:" + port + " ssl; ssl_certificate " + cert.cert()
+              + "; ssl_certificate_key " + cert.key() + "; proxy_pass 127.0.0.1:" + tinyproxy.port()
+              + "; } }", ""));
+      Process nginx = new ProcessBuilder("nginx", "-c", config.toString(), "-p", dir.toString())
+          .redirectErrorStream(true).redirectOutput(dir.resolve("nginx.out").toFile()).start();
+      try {
+        LocalProxy.awaitPort(nginx, port);
+        through("https://localhost:" + port, null, TlsSettings.withCaCerts(List.of(ca.caCert())));
+
+        FetchResult plain = fetcher.fetch(url("/via-tls-proxy"));
+        FetchResult secure = fetcher.fetch("https://localhost:" + tls.getPort() + "/s");
+
+        assertThat(plain.status()).as(plain.toString()).isEqualTo(200);
+        assertThat(secure.status()).as(secure.toString()).isEqualTo(200);
+        assertThat(secure.exchange().orElseThrow().protocols()).containsExactly("h2", "tls/1.3");
+        assertThat(tinyproxy.logLines())
+            .anyMatch(line -> line.contains("GET " + url("/via-tls-proxy")))
+            .anyMatch(line -> line.contains("CONNECT localhost:" + tls.getPort()));
+      } finally {
+        nginx.destroy();
+        nginx.waitFor();
+      }
     }
   }
 

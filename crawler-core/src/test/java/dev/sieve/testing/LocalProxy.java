@@ -68,16 +68,30 @@ public final class LocalProxy implements AutoCloseable {
     Process process = new ProcessBuilder(command).redirectErrorStream(true)
         .redirectOutput(out.toFile()).start();
     LocalProxy proxy = new LocalProxy(process, port, log);
+    try {
+      awaitPort(process, port);
+    } catch (IOException e) {
+      proxy.close();
+      throw new IOException(command.get(0) + " did not start: " + e.getMessage() + ": "
+          + Files.readString(out));
+    }
+    return proxy;
+  }
+
+  /**
+   * Waits (at most 10 s) until {@code process} accepts connections on 127.0.0.1:{@code port}.
+   *
+   * @throws IOException if it exits or does not listen in time
+   */
+  public static void awaitPort(Process process, int port) throws IOException, InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     while (!accepts(port)) {
       if (!process.isAlive() || System.nanoTime() > deadline) {
-        proxy.close();
-        throw new IOException(command.get(0) + " did not start on 127.0.0.1:" + port + ": "
-            + Files.readString(out));
+        throw new IOException("nothing listens on 127.0.0.1:" + port
+            + (process.isAlive() ? "" : ": the process exited with " + process.exitValue()));
       }
       Thread.sleep(20); // polling a child process's port: nothing to await on
     }
-    return proxy;
   }
 
   /** The proxy's port on 127.0.0.1. */
