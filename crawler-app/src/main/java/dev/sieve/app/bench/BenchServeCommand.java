@@ -82,10 +82,9 @@ final class BenchServeCommand implements Callable<Integer> {
           + " directory (default ${DEFAULT-VALUE}).")
   long pendingMemory;
 
-  @Option(names = "--baseline", negatable = true, defaultValue = "true", fallbackValue = "true",
-      description = "Run the exact-set baseline too (default); --no-baseline for more URLs than"
-          + " its exact set fits in the heap.")
-  boolean baseline;
+  @Option(names = "--no-baseline",
+      description = "Skip the exact-set baseline: for more URLs than its exact set fits in the heap.")
+  boolean noBaseline;
 
   @Option(names = "--fpp", defaultValue = FrontierSettings.DEFAULT_FALSE_POSITIVE_RATE,
       paramLabel = "P", description = "The Sieve's false-positive rate (default ${DEFAULT-VALUE}).")
@@ -138,13 +137,13 @@ final class BenchServeCommand implements Callable<Integer> {
     Starter sieveServe = s -> FrontierServer.start(s, Clock.systemUTC(), null);
     if (warmup > 0) {
       run("warm-up: Sieve serve", sieveSettings, sieveServe, Math.min(warmup, urls));
-      if (baseline) {
+      if (!noBaseline) {
         run("warm-up: exact-set baseline", exactSettings, FrontierServer::startExactSetBaseline,
             Math.min(warmup, urls));
       }
     }
     Result sieve = run("Sieve serve", sieveSettings, sieveServe, urls);
-    Result exact = baseline
+    Result exact = !noBaseline
         ? run("exact-set baseline", exactSettings, FrontierServer::startExactSetBaseline, urls)
         : null;
     if (exact == null) {
