@@ -222,7 +222,9 @@ final class CrawlCommand implements Callable<Integer> {
         metrics.watch(crawler::progress);
       }
       if (report != null) {
-        report.watch(crawler::progress);
+        // A shared frontier's counters cost calls to Redis or the service: sampled as seldom as
+        // the progress lines; a local frontier's every second.
+        report.watch(crawler::progress, redis ? output.progressInterval() : Duration.ofSeconds(1));
       }
       CrawlRun.Result result = run.run(crawler, seedFile, crawlConfig);
       finalProgress = result.summary();

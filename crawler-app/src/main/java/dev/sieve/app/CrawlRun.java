@@ -6,6 +6,7 @@ import dev.sieve.crawl.Crawler;
 import dev.sieve.crawl.PageRecord;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
@@ -67,8 +68,9 @@ final class CrawlRun {
   }
 
   /**
-   * Runs the crawl, writes the report and prints the summary, also when stopped by a signal (the shutdown hook waits
-   * for it) or by an I/O failure (exit 74, after the one-line error the crawler logged).
+   * Runs the crawl, writes the report and prints the summary, also when stopped by a signal (the
+   * shutdown hook waits for it) or by an I/O failure (exit 74, after the one-line error the
+   * crawler logged).
    *
    * @return the exit code and the final counters
    */
@@ -123,5 +125,5 @@ final class CrawlRun {
   }
 
   /** How a run ended: its exit code, final counters, and the report written (null: none). */
-  record Result(int exitCode, CrawlProgress summary, java.nio.file.Path report) {}
+  record Result(int exitCode, CrawlProgress summary, Path report) {}
 }

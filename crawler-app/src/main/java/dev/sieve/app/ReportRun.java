@@ -8,6 +8,7 @@ import dev.sieve.frontier.CapacityWarning;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -23,7 +24,6 @@ import org.slf4j.LoggerFactory;
  */
 final class ReportRun implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger("dev.sieve.crawl");
-  private static final long SAMPLE_MILLIS = 1000;
 
   private final CrawlReport report;
   private final Path file;
@@ -45,10 +45,10 @@ final class ReportRun implements AutoCloseable {
     return file;
   }
 
-  /** From now on, samples {@code progress} every second (and at each checkpoint). */
-  void watch(Supplier<CrawlProgress> progress) {
+  /** From now on, samples {@code progress} every {@code interval} (and at each checkpoint). */
+  void watch(Supplier<CrawlProgress> progress, Duration interval) {
     this.progress = progress;
-    timer.scheduleAtFixedRate(() -> report.sample(progress.get()), 0, SAMPLE_MILLIS,
+    timer.scheduleAtFixedRate(() -> report.sample(progress.get()), 0, interval.toMillis(),
         TimeUnit.MILLISECONDS);
   }
 

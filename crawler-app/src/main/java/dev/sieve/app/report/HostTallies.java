@@ -24,8 +24,11 @@ final class HostTallies {
     this.cap = cap;
   }
 
-  /** One host's counts. */
-  static final class Tally {
+  /** One host's counts at one moment. */
+  record Counts(String host, long pages, long errors, long bytes) {}
+
+  /** One host's live counts. */
+  private static final class Tally {
     final String host;
     final AtomicLong pages = new AtomicLong();
     final AtomicLong errors = new AtomicLong();
@@ -35,16 +38,8 @@ final class HostTallies {
       this.host = host;
     }
 
-    long pages() {
-      return pages.get();
-    }
-
-    long errors() {
-      return errors.get();
-    }
-
-    long bytes() {
-      return bytes.get();
+    Counts now() {
+      return new Counts(host, pages.get(), errors.get(), bytes.get());
     }
   }
 
@@ -73,17 +68,21 @@ final class HostTallies {
 
   /** Whether some records were counted in {@value #OTHER}. */
   boolean capped() {
-    return other.pages() > 0;
+    return other.pages.get() > 0;
   }
 
-  /** The {@code n} hosts with most of {@code measure} above 0, most first, then by name. */
-  List<Tally> top(int n, ToLongFunction<Tally> measure) {
-    List<Tally> all = new ArrayList<>(hosts.values());
-    if (other.pages() > 0) {
-      all.add(other);
+  /**
+   * The {@code n} hosts with most of {@code measure} above 0, most first, then by name: counts
+   * taken once each before sorting, since records keep coming.
+   */
+  List<Counts> top(int n, ToLongFunction<Counts> measure) {
+    List<Counts> all = new ArrayList<>(hosts.size() + 1);
+    hosts.values().forEach(tally -> all.add(tally.now()));
+    if (other.pages.get() > 0) {
+      all.add(other.now());
     }
-    return all.stream().filter(t -> measure.applyAsLong(t) > 0)
-        .sorted(Comparator.comparingLong(measure).reversed().thenComparing(t -> t.host))
+    return all.stream().filter(c -> measure.applyAsLong(c) > 0)
+        .sorted(Comparator.comparingLong(measure).reversed().thenComparing(Counts::host))
         .limit(n).toList();
   }
 

@@ -170,18 +170,18 @@ final class ReportPage {
 
   private void topHosts() {
     html.append("<h2>Top hosts</h2>");
-    hostChart("pages", HostTallies.Tally::pages, PAGES);
-    hostChart("errors", HostTallies.Tally::errors, ERRORS);
-    hostChart("bytes", HostTallies.Tally::bytes, BYTES);
+    hostChart("pages", HostTallies.Counts::pages, PAGES);
+    hostChart("errors", HostTallies.Counts::errors, ERRORS);
+    hostChart("bytes", HostTallies.Counts::bytes, BYTES);
     html.append(String.format(Locale.ROOT, "<p class=\"note\">The top %d of %,d host(s) by each"
             + " measure, from this run's records%s.</p>\n", CrawlReport.TOP_HOSTS, hosts.size(),
         hosts.capped() ? "; hosts past the first " + String.format(Locale.ROOT, "%,d", CrawlReport.HOST_CAP)
             + " are counted together as " + HostTallies.OTHER : ""));
   }
 
-  private void hostChart(String measure, ToLongFunction<HostTallies.Tally> value, String color) {
+  private void hostChart(String measure, ToLongFunction<HostTallies.Counts> value, String color) {
     Map<String, Long> top = new LinkedHashMap<>();
-    hosts.top(CrawlReport.TOP_HOSTS, value).forEach(t -> top.put(t.host, value.applyAsLong(t)));
+    hosts.top(CrawlReport.TOP_HOSTS, value).forEach(t -> top.put(t.host(), value.applyAsLong(t)));
     html.append(BarChart.svg("Hosts by " + measure, "host-" + measure, top, color));
   }
 

@@ -16,11 +16,11 @@ class HostTalliesTest {
 
     assertThat(tallies.size()).isEqualTo(2);
     assertThat(tallies.capped()).isTrue();
-    assertThat(tallies.top(10, HostTallies.Tally::pages)).extracting(t -> t.host + "=" + t.pages())
+    assertThat(tallies.top(10, HostTallies.Counts::pages)).extracting(t -> t.host() + "=" + t.pages())
         .containsExactly("(other hosts)=2", "a.test=2", "b.test:8080=1");
-    assertThat(tallies.top(10, HostTallies.Tally::errors)).extracting(t -> t.host + "=" + t.errors())
+    assertThat(tallies.top(10, HostTallies.Counts::errors)).extracting(t -> t.host() + "=" + t.errors())
         .containsExactly("(other hosts)=1", "b.test:8080=1");
-    assertThat(tallies.top(1, HostTallies.Tally::bytes)).extracting(t -> t.host + "=" + t.bytes())
+    assertThat(tallies.top(1, HostTallies.Counts::bytes)).extracting(t -> t.host() + "=" + t.bytes())
         .containsExactly("(other hosts)=70");
   }
 
