@@ -224,7 +224,7 @@ final class CrawlCommand implements Callable<Integer> {
       if (report != null) {
         // A shared frontier's counters cost calls to Redis or the service: sampled as seldom as
         // the progress lines; a local frontier's every second.
-        report.watch(crawler::progress, redis ? output.progressInterval() : Duration.ofSeconds(1));
+        report.watch(crawler::progress, where.shared() ? output.progressInterval() : Duration.ofSeconds(1));
       }
       CrawlRun.Result result = run.run(crawler, seedFile, crawlConfig);
       finalProgress = result.summary();
