@@ -30,6 +30,8 @@ import java.util.Map;
  *     cut}, {@code from-sitemap} (URLs listed, each with its fate in {@code links}), {@code
  *     over-url-cap}, {@code cross-authority}, {@code over-authority-cap} (only those above 0)
  * @param connections fetches in flight and the connections they used
+ * @param refetches records of refetches in a recrawl ({@code pages} includes them)
+ * @param notModified refetches answered {@code 304 Not Modified}
  */
 public record CrawlProgress(
     Duration elapsed,
@@ -49,7 +51,9 @@ public record CrawlProgress(
     int capacityWarnings,
     Map<String, Long> links,
     Map<String, Long> sitemaps,
-    Connections connections) {
+    Connections connections,
+    long refetches,
+    long notModified) {
 
   /**
    * Fetches in flight (now and at most) and the connections opened and reused for them.

@@ -96,6 +96,17 @@ public final class Crawler {
       public Map<String, Map<String, Long>> recordedBefore(Set<String> urls) {
         return Crawler.recordedBefore(listener, urls);
       }
+
+      @Override
+      public Map<String, Map<String, Long>> recordedSince(Map<String, java.time.Instant> urls) {
+        Map<String, Map<String, Long>> counts = new HashMap<>();
+        listener.recordedBefore(urls.keySet()).forEach((url, record) -> {
+          if (record.fetchedAt().isAfter(urls.get(url))) {
+            counts.put(url, Recorder.counts(record));
+          }
+        });
+        return counts;
+      }
     };
   }
 
@@ -199,7 +210,9 @@ public final class Crawler {
         stats.linkFates(),
         stats.sitemaps(),
         new CrawlProgress.Connections(slots.fetching(), slots.mostFetching(),
-            pipeline.connectionsOpened(), pipeline.connectionsReused()));
+            pipeline.connectionsOpened(), pipeline.connectionsReused()),
+        stats.refetches.sum(),
+        stats.notModified.sum());
   }
 
   /** The crawl's refusals with the frontier's beside them. */

@@ -4,6 +4,7 @@ import dev.sieve.fetch.AddressPolicy;
 import dev.sieve.fetch.FetchError;
 import dev.sieve.fetch.FetchResult;
 import dev.sieve.fetch.Fetcher;
+import dev.sieve.fetch.Validators;
 import dev.sieve.frontier.Frontier;
 import dev.sieve.frontier.Lease;
 import dev.sieve.parse.LinkExtractor;
@@ -112,6 +113,12 @@ final class UrlPipeline implements AutoCloseable {
     }
     FetchResult page = fetch(url.toString(), outcome);
     if (hosts.failIfUnreachable(outcome, url) || shouldRetry(page, outcome)) {
+      return;
+    }
+    if (page.isNotModified() && lease.last() != null && lease.last().hasValidator()) {
+      // A conditional refetch of an unchanged page: its links were queued on its first fetch.
+      outcome.record(page, 0, 0, Recorder.NOT_MODIFIED);
+      outcome.finish();
       return;
     }
     if (page.isRedirect()) {
@@ -232,9 +239,14 @@ final class UrlPipeline implements AutoCloseable {
     return fetch(url, null);
   }
 
-  /** {@link #fetch(String)} of a page, whose {@code outcome} learns where it was archived. */
+  /**
+   * {@link #fetch(String)} of a page, whose {@code outcome} learns where it was archived; a
+   * refetch is conditional on the validators of the page's last fetch.
+   */
   private FetchResult fetch(String url, Recorder.Outcome outcome) {
-    FetchResult result = hosts.observe(url, slots.fetch(() -> fetcher.fetch(url), outcome != null));
+    Validators validators = outcome == null ? Validators.NONE : LastFetches.of(outcome.lease().last());
+    FetchResult result = hosts.observe(url,
+        slots.fetch(() -> fetcher.fetch(url, validators), outcome != null));
     archive.write(result, outcome);
     return result;
   }

@@ -18,4 +18,12 @@ public interface FrontierListener {
   default Map<String, Map<String, Long>> recordedBefore(Set<String> urls) {
     return Map.of();
   }
+
+  /**
+   * After a crash, of the refetches that were in flight (each URL with when its previous fetch
+   * was recorded), those recorded since, with the counters their records stand for. Default: none.
+   */
+  default Map<String, Map<String, Long>> recordedSince(Map<String, java.time.Instant> urls) {
+    return Map.of();
+  }
 }

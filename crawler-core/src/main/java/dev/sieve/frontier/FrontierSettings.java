@@ -37,6 +37,8 @@ public final class FrontierSettings {
   public final int connections;
   /** {@code urlfrontier://HOST:PORT} for a URL Frontier service doing the scheduling, or null. */
   public final String urlFrontierUri;
+  /** How long after its fetch a URL done is due again (a local frontier), or null: never. */
+  public final Duration recrawlAfter;
 
   private FrontierSettings(Builder b) {
     this.seenFilter = b.seenFilter;
@@ -57,6 +59,7 @@ public final class FrontierSettings {
     this.leaseDuration = b.leaseDuration;
     this.connections = b.connections;
     this.urlFrontierUri = b.urlFrontierUri;
+    this.recrawlAfter = b.recrawlAfter;
   }
 
   public static Builder builder() {
@@ -67,7 +70,8 @@ public final class FrontierSettings {
   public Builder toBuilder() {
     Builder b = new Builder().seenFilter(seenFilter, expectedUrls, falsePositiveRate, growOnCapacity)
         .politeness(politeness).pendingMemoryBytes(pendingMemoryBytes).ticker(ticker)
-        .state(stateDir, freshState, checkpointInterval, diskReserveBytes).addSeeds(addSeeds);
+        .state(stateDir, freshState, checkpointInterval, diskReserveBytes).addSeeds(addSeeds)
+        .recrawlAfter(recrawlAfter);
     fixedOnResume.forEach(b::fixedOnResume);
     if (urlFrontierUri != null) {
       return b.urlFrontier(urlFrontierUri, crawlId, leaseDuration);
@@ -113,8 +117,18 @@ public final class FrontierSettings {
     private Duration leaseDuration = Duration.ofSeconds(DEFAULT_LEASE_SECONDS);
     private int connections = 8;
     private String urlFrontierUri;
+    private Duration recrawlAfter;
 
     private Builder() {}
+
+    /**
+     * Makes each URL done due again {@code interval} after it was done, for ever (null, the
+     * default: never); a local frontier only.
+     */
+    public Builder recrawlAfter(Duration interval) {
+      this.recrawlAfter = interval;
+      return this;
+    }
 
     /** The seen filter's kind, capacity and false-positive rate, and whether it grows past it. */
     public Builder seenFilter(SeenFilter kind, long expectedUrls, double falsePositiveRate, boolean grow) {
@@ -210,6 +224,14 @@ public final class FrontierSettings {
       if (urlFrontierUri != null && politeness.maxUrlsPerHost() != Long.MAX_VALUE) {
         throw new IllegalArgumentException("maxUrlsPerHost (" + politeness.maxUrlsPerHost()
             + ") is not enforced by a URL Frontier service: leave it unset");
+      }
+      if (recrawlAfter != null && recrawlAfter.compareTo(Duration.ofSeconds(1)) < 0) {
+        throw new IllegalArgumentException("recrawlAfter (" + recrawlAfter + ") must be >= 1 s");
+      }
+      if (recrawlAfter != null && (redisUri != null || urlFrontierUri != null)) {
+        throw new IllegalArgumentException("recrawlAfter (" + recrawlAfter + ") needs a local"
+            + " frontier: a " + (redisUri != null ? "Redis" : "URL Frontier") + " one cannot"
+            + " schedule refetches");
       }
       return new FrontierSettings(this);
     }

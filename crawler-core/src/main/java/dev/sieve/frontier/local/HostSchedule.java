@@ -29,16 +29,25 @@ final class HostSchedule {
   final AtomicLong droppedByHostBudget = new AtomicLong();
   final AtomicLong droppedBySkippedHost = new AtomicLong();
   long inFlight;
+  /** The URLs done, waiting to be due again when the frontier recrawls. */
+  final Recrawl recrawl;
 
   private final ReadyHeap ready = new ReadyHeap();
   private final Ticker ticker;
   private final Condition changed;
 
-  HostSchedule(Politeness politeness, PendingStore store, Ticker ticker, Condition changed) {
+  HostSchedule(Politeness politeness, PendingStore store, Ticker ticker, Condition changed,
+      Recrawl recrawl) {
     this.politeness = politeness;
+    this.recrawl = recrawl;
     this.store = store;
     this.ticker = ticker;
     this.changed = changed;
+  }
+
+  /** The ticker's time now. */
+  long now() {
+    return ticker.read();
   }
 
   /** The queue of {@code key}, created empty at the default delay if the host is new. */
@@ -69,15 +78,50 @@ final class HostSchedule {
     return true;
   }
 
-  /** True when nothing is pending or in flight. */
+  /** True when nothing is pending, in flight or waiting to be recrawled. */
   boolean finished() {
-    return store.size() == 0 && inFlight == 0;
+    return store.size() == 0 && inFlight == 0 && recrawl.isEmpty();
   }
 
-  /** Nanoseconds until some host is ready: 0 if one is ready now, -1 if none is in line. */
+  /**
+   * Nanoseconds until some host is ready or a URL is due again: 0 if now, -1 if neither will be
+   * without a change.
+   */
   long nanosUntilReady() {
     HostQueue next = ready.peek();
-    return next == null ? -1 : Math.max(0, next.readyAt - ticker.read());
+    long now = ticker.read();
+    long host = next == null ? -1 : Math.max(0, next.readyAt - now);
+    long due = recrawl.nanosUntilDue(now);
+    return host < 0 ? due : due < 0 ? host : Math.min(host, due);
+  }
+
+  /**
+   * Moves the first URL due again into its host's queue, last (dropped and counted if the host
+   * was skipped since), and returns it; null when none is due.
+   */
+  Lease promoteDue() {
+    Lease due = recrawl.pollDue(ticker.read());
+    if (due != null) {
+      queueAgain(due);
+    }
+    return due;
+  }
+
+  /** Queues a URL due again last in its host, or drops it (counted) if the host is skipped. */
+  void queueAgain(Lease due) {
+    HostQueue host = host(due.hostKey());
+    if (host.skipped) {
+      droppedBySkippedHost.incrementAndGet();
+      return;
+    }
+    host.pending.addLast(due);
+    reschedule(host);
+  }
+
+  /** A lease is done and its URL due again one recrawl interval from now; returns when. */
+  Recrawl.Due completedForRecrawl(Lease lease) {
+    completed(lease);
+    return recrawl.schedule(lease, ticker.read());
   }
 
   /** Leases the first URL of the host ready now, or returns null if none is. */

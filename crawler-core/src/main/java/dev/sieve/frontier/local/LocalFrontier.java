@@ -63,11 +63,11 @@ public final class LocalFrontier implements Frontier {
   final Function<Set<String>, Map<String, Map<String, Long>>> recordedElsewhere;
 
   LocalFrontier(Sieve sieve, Ticker ticker, Politeness politeness, PendingStore store,
-      Function<Set<String>, Map<String, Map<String, Long>>> recordedElsewhere) {
+      Function<Set<String>, Map<String, Map<String, Long>>> recordedElsewhere, Recrawl recrawl) {
     this.sieve = sieve;
     this.prefilter = new SeenPrefilter(sieve);
     this.queueKey = politeness.queueKey();
-    this.schedule = new HostSchedule(politeness, store, ticker, changed);
+    this.schedule = new HostSchedule(politeness, store, ticker, changed, recrawl);
     this.recordedElsewhere = recordedElsewhere;
   }
 
@@ -184,6 +184,9 @@ public final class LocalFrontier implements Frontier {
   }
 
   private Lease leaseReady() {
+    for (Lease due = schedule.promoteDue(); due != null; due = schedule.promoteDue()) {
+      log.due(due);
+    }
     Lease lease = schedule.leaseReady();
     if (lease != null) {
       log.taken(lease.hostKey());
@@ -198,14 +201,21 @@ public final class LocalFrontier implements Frontier {
 
   /**
    * Gives back a lease whose URL is done, with the counters its crawl changed: they are journaled
-   * with the completion (a crash keeps both or neither) and added to the crawl's counters.
+   * with the completion (a crash keeps both or neither) and added to the crawl's counters. When
+   * the frontier recrawls ({@link LocalFrontierBuilder#recrawlAfter}), the URL is due again one
+   * interval from now, its next lease carrying {@code lease}'s {@link Lease#last()}.
    */
   @Override
   public void complete(Lease lease, Map<String, Long> delta) {
     lock.lock();
     try {
-      schedule.completed(lease);
-      log.completed(lease, delta);
+      if (schedule.recrawl.enabled()) {
+        Recrawl.Due due = schedule.completedForRecrawl(lease);
+        log.recrawled(due.lease(), due.dueMillis(), delta);
+      } else {
+        schedule.completed(lease);
+        log.completed(lease, delta);
+      }
       Counts.add(counts, delta);
       // Heads loaded by poll count too; checked here, after the lease is given back.
       schedule.store.enforceBudget();

@@ -87,7 +87,9 @@ public final class Frontiers {
         .ticker(settings.ticker)
         .politeness(settings.politeness)
         .spillTo(spill, settings.pendingMemoryBytes)
-        .recordedElsewhere(listener::recordedBefore);
+        .recrawlAfter(settings.recrawlAfter)
+        .recordedElsewhere(listener::recordedBefore)
+        .recordedSince(listener::recordedSince);
   }
 
   /** Without a state directory, pending URLs past the memory budget go to a temporary one. */
