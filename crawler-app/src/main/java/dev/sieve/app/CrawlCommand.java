@@ -164,6 +164,10 @@ final class CrawlCommand implements Callable<Integer> {
       throw invalid(e);
     }
     boolean redis = where.shared();
+    if (where.recrawlAfter != null && stateDir == null) {
+      throw usage("--recrawl-after needs --state DIR: a recrawl runs until stopped and resumes"
+          + " its schedule from there");
+    }
     if (redis && stateDir != null) {
       throw usage("--state keeps a local frontier's state; a "
           + (where.urlFrontier() ? "URL Frontier service" : "Redis frontier") + " keeps its own: drop --state");
@@ -253,8 +257,9 @@ final class CrawlCommand implements Callable<Integer> {
   /** A crawl over the local frontier, its state restored from --state; refused when unusable. */
   private Crawler openLocal(CrawlConfig crawlConfig, CrawlListener listener) {
     try {
-      Frontier local = Frontiers.open(crawlConfig.frontierSettings(), crawlConfig.seeds(),
-          Crawler.frontierListener(listener));
+      Frontier local = Frontiers.open(
+          crawlConfig.frontierSettings().toBuilder().recrawlAfter(where.recrawlAfter).build(),
+          crawlConfig.seeds(), Crawler.frontierListener(listener));
       return new Crawler(crawlConfig, local, listener);
     } catch (CrawlStateException e) {
       throw CrawlStop.of(e);

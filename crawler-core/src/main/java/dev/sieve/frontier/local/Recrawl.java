@@ -27,8 +27,9 @@ final class Recrawl {
   private final Clock clock;
   /** After a crash: of the refetches in flight (URL → when last recorded), those recorded since. */
   final Function<Map<String, Instant>, Map<String, Map<String, Long>>> recordedSince;
+  /** By due time; URLs found overdue on a restore keep their order. */
   private final PriorityQueue<Due> waiting = new PriorityQueue<>(
-      Comparator.comparingLong(Due::dueNanos));
+      Comparator.comparingLong(Due::dueNanos).thenComparingLong(Due::dueMillis));
 
   Recrawl(Duration interval, Clock clock,
       Function<Map<String, Instant>, Map<String, Map<String, Long>>> recordedSince) {
