@@ -124,29 +124,6 @@ class RecrawlIT {
     }
   }
 
-  @Test
-  void recrawlAfter_withoutStateOrOnASharedFrontier_refusedWithUsageExitCode() throws Exception {
-    CrawlerJar jar = new CrawlerJar(dir);
-    Files.writeString(dir.resolve("seeds.txt"), "http://127.0.0.1:9/\n");
-
-    CrawlerJar.Run noState = jar.run("crawl", "--seeds", "seeds.txt", "--recrawl-after", "2s");
-    CrawlerJar.Run redis = jar.run("crawl", "--seeds", "seeds.txt", "--recrawl-after", "2s",
-        "--frontier", "redis://127.0.0.1:9", "--crawl-id", "c");
-    CrawlerJar.Run badDuration = jar.run("crawl", "--seeds", "seeds.txt", "--state", "state",
-        "--recrawl-after", "2 weeks");
-
-    assertThat(noState.exitCode()).isEqualTo(2);
-    assertThat(noState.stderr().lines().findFirst()).contains(
-        "--recrawl-after needs --state DIR: a recrawl runs until stopped and resumes its schedule"
-            + " from there");
-    assertThat(redis.exitCode()).isEqualTo(2);
-    assertThat(redis.stderr()).startsWith("--recrawl-after needs the local frontier: a Redis"
-        + " frontier cannot schedule refetches");
-    assertThat(badDuration.exitCode()).isEqualTo(2);
-    assertThat(badDuration.stderr()).contains("'2 weeks' is not a duration");
-    assertThat(dir.resolve("crawl.jsonl")).doesNotExist();
-  }
-
   /** The site's routes, with every request logged. */
   private final Routes routes = new Routes();
 

@@ -26,6 +26,15 @@ interface FrontierLog {
    */
   void recrawled(Lease next, long dueMillis, java.util.Map<String, Long> counts);
 
+  /** {@link #completed}, or in a recrawl ({@code due} not null) {@link #recrawled}. */
+  default void completed(Lease lease, Recrawl.Due due, java.util.Map<String, Long> counts) {
+    if (due == null) {
+      completed(lease, counts);
+    } else {
+      recrawled(due.lease(), due.dueMillis(), counts);
+    }
+  }
+
   /** A URL due again was queued last on its host ({@code due}, its lease). */
   void due(Lease due);
 

@@ -96,15 +96,15 @@ final class HostSchedule {
   }
 
   /**
-   * Moves the first URL due again into its host's queue, last (dropped and counted if the host
-   * was skipped since), and returns it; null when none is due.
+   * Moves the URLs due again into their hosts' queues, last (dropped and counted if the host was
+   * skipped since), each told to {@code moved} first.
    */
-  Lease promoteDue() {
-    Lease due = recrawl.pollDue(ticker.read());
-    if (due != null) {
+  void promoteDue(java.util.function.Consumer<Lease> moved) {
+    long now = ticker.read();
+    for (Lease due = recrawl.pollDue(now); due != null; due = recrawl.pollDue(now)) {
+      moved.accept(due);
       queueAgain(due);
     }
-    return due;
   }
 
   /** Queues a URL due again last in its host, or drops it (counted) if the host is skipped. */
@@ -118,10 +118,14 @@ final class HostSchedule {
     reschedule(host);
   }
 
-  /** A lease is done and its URL due again one recrawl interval from now; returns when. */
-  Recrawl.Due completedForRecrawl(Lease lease) {
+  /**
+   * A lease is done: {@link #completed}, and in a recrawl its URL due again one interval from
+   * now unless its host was skipped. Returns when, or null when it is not due again.
+   */
+  Recrawl.Due done(Lease lease) {
     completed(lease);
-    return recrawl.schedule(lease, ticker.read());
+    boolean skipped = hosts.get(lease.hostKey()).skipped;
+    return recrawl.enabled() && !skipped ? recrawl.schedule(lease, ticker.read()) : null;
   }
 
   /** Leases the first URL of the host ready now, or returns null if none is. */

@@ -184,9 +184,7 @@ public final class LocalFrontier implements Frontier {
   }
 
   private Lease leaseReady() {
-    for (Lease due = schedule.promoteDue(); due != null; due = schedule.promoteDue()) {
-      log.due(due);
-    }
+    schedule.promoteDue(log::due);
     Lease lease = schedule.leaseReady();
     if (lease != null) {
       log.taken(lease.hostKey());
@@ -201,21 +199,15 @@ public final class LocalFrontier implements Frontier {
 
   /**
    * Gives back a lease whose URL is done, with the counters its crawl changed: they are journaled
-   * with the completion (a crash keeps both or neither) and added to the crawl's counters. When
-   * the frontier recrawls ({@link LocalFrontierBuilder#recrawlAfter}), the URL is due again one
-   * interval from now, its next lease carrying {@code lease}'s {@link Lease#last()}.
+   * with the completion (a crash keeps both or neither) and added to the crawl's counters. In a
+   * recrawl the URL is due again one interval from now, with {@code lease}'s {@link Lease#last()}.
    */
   @Override
   public void complete(Lease lease, Map<String, Long> delta) {
     lock.lock();
     try {
-      if (schedule.recrawl.enabled()) {
-        Recrawl.Due due = schedule.completedForRecrawl(lease);
-        log.recrawled(due.lease(), due.dueMillis(), delta);
-      } else {
-        schedule.completed(lease);
-        log.completed(lease, delta);
-      }
+      Recrawl.Due due = schedule.done(lease);
+      log.completed(lease, due, delta);
       Counts.add(counts, delta);
       // Heads loaded by poll count too; checked here, after the lease is given back.
       schedule.store.enforceBudget();
