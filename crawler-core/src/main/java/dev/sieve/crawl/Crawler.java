@@ -9,6 +9,7 @@ import dev.sieve.frontier.state.Frontiers;
 import dev.sieve.url.Url;
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -98,7 +99,7 @@ public final class Crawler {
       }
 
       @Override
-      public Map<String, Map<String, Long>> recordedSince(Map<String, java.time.Instant> urls) {
+      public Map<String, Map<String, Long>> recordedSince(Map<String, Instant> urls) {
         Map<String, Map<String, Long>> counts = new HashMap<>();
         listener.recordedBefore(urls.keySet()).forEach((url, record) -> {
           if (record.fetchedAt().isAfter(urls.get(url))) {

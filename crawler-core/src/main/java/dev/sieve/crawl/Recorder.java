@@ -8,8 +8,10 @@ import dev.sieve.frontier.Lease;
 import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.UUID;
 
 /**
  * Writes how each URL taken ends: its {@link PageRecord} to the {@link CrawlListener}, and the
@@ -99,8 +101,8 @@ final class Recorder {
     /** The resolved target of the URL's redirect, or null. */
     private String redirect;
     /** The response record (or the one a revisit refers to) and its date, or null. */
-    private java.util.UUID responseId;
-    private java.time.Instant responseDate;
+    private UUID responseId;
+    private Instant responseDate;
     /** What this fetch leaves for the URL's next one in a recrawl; null until recorded. */
     private LastFetch next;
 
@@ -113,7 +115,7 @@ final class Recorder {
     }
 
     /** Notes where the URL's response (or revisit) record went in the WARC archive. */
-    void archived(String file, long offset, java.util.UUID responseId, java.time.Instant date) {
+    void archived(String file, long offset, UUID responseId, Instant date) {
       this.warc = new PageRecord.WarcLocation(file, offset);
       this.responseId = responseId;
       this.responseDate = date;

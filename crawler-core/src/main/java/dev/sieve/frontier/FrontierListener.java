@@ -1,5 +1,6 @@
 package dev.sieve.frontier;
 
+import java.time.Instant;
 import java.util.Map;
 import java.util.Set;
 
@@ -23,7 +24,7 @@ public interface FrontierListener {
    * After a crash, of the refetches that were in flight (each URL with when its previous fetch
    * was recorded), those recorded since, with the counters their records stand for. Default: none.
    */
-  default Map<String, Map<String, Long>> recordedSince(Map<String, java.time.Instant> urls) {
+  default Map<String, Map<String, Long>> recordedSince(Map<String, Instant> urls) {
     return Map.of();
   }
 }

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
+import java.util.function.Consumer;
 
 /**
  * The politeness schedule of a {@link LocalFrontier}: the queue of each host, which hosts may be
@@ -99,7 +100,7 @@ final class HostSchedule {
    * Moves the URLs due again into their hosts' queues, last (dropped and counted if the host was
    * skipped since), each told to {@code moved} first.
    */
-  void promoteDue(java.util.function.Consumer<Lease> moved) {
+  void promoteDue(Consumer<Lease> moved) {
     long now = ticker.read();
     for (Lease due = recrawl.pollDue(now); due != null; due = recrawl.pollDue(now)) {
       moved.accept(due);

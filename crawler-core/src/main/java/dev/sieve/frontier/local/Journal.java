@@ -107,7 +107,7 @@ final class Journal implements FrontierLog, Closeable {
     byte[] encoded = PendingCodec.encode(next);
     byte[] length = new byte[PendingCodec.varintSize(encoded.length)];
     PendingCodec.writeVarint(length, 0, encoded.length);
-    byte[] due = java.nio.ByteBuffer.allocate(Long.BYTES).putLong(dueMillis).array();
+    byte[] due = ByteBuffer.allocate(Long.BYTES).putLong(dueMillis).array();
     append(RECRAWLED, next.hostKey(), concat(length, encoded, due, Counts.encode(counts)));
     flush();
   }

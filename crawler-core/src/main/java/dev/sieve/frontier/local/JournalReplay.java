@@ -5,7 +5,10 @@ import dev.sieve.frontier.Sieve;
 import dev.sieve.frontier.spill.PendingCodec;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -56,12 +59,12 @@ final class JournalReplay implements Journal.Replay {
     waiting.values().forEach(due -> schedule.recrawl.restore(due.lease(), due.dueMillis(), now));
     if (!out.isEmpty()) {
       // Recorded before the crash, though the completion was not journaled: done, not again.
-      Map<String, java.time.Instant> refetches = new LinkedHashMap<>();
+      Map<String, Instant> refetches = new LinkedHashMap<>();
       out.values().stream().filter(lease -> lease.last() != null)
           .forEach(lease -> refetches.put(lease.url(), lease.last().at()));
-      Set<String> firsts = new java.util.HashSet<>(out.keySet());
+      Set<String> firsts = new HashSet<>(out.keySet());
       firsts.removeAll(refetches.keySet());
-      Map<String, Map<String, Long>> recorded = new java.util.HashMap<>(
+      Map<String, Map<String, Long>> recorded = new HashMap<>(
           firsts.isEmpty() ? Map.of() : recordedElsewhere.apply(Set.copyOf(firsts)));
       if (!refetches.isEmpty()) {
         recorded.putAll(schedule.recrawl.recordedSince.apply(refetches));
