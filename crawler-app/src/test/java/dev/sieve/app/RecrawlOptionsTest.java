@@ -4,12 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -65,18 +61,7 @@ class RecrawlOptionsTest {
         .startsWith("Invalid setting: --recrawl-after (PT0.5S) must be >= 1 s\n");
   }
 
-  /** What {@code crawl ARGS} (with seeds and output in the temp dir) prints when it exits 2. */
   private String usageError(String... args) throws IOException {
-    Path seeds = Files.writeString(dir.resolve("seeds.txt"), "http://127.0.0.1:1/\n");
-    List<String> command = new ArrayList<>(List.of("crawl", "--seeds", seeds.toString(),
-        "--output", dir.resolve("out.jsonl").toString()));
-    command.addAll(List.of(args));
-    CommandLine cli = new CommandLine(new Main());
-    StringWriter err = new StringWriter();
-    cli.setErr(new PrintWriter(err, true));
-    assertThat(cli.execute(command.toArray(String[]::new))).as(err.toString())
-        .isEqualTo(CommandLine.ExitCode.USAGE);
-    assertThat(dir.resolve("out.jsonl")).as("no output written").doesNotExist();
-    return err.toString();
+    return CrawlUsage.error(dir, args);
   }
 }
