@@ -207,9 +207,8 @@ public final class JsonlOutput implements CrawlListener, AutoCloseable {
   }
 
   /**
-   * Of {@code urls}, those with a record in the file, with their records (the latest of a URL
-   * refetched in a recrawl): a crash between writing a record and journaling its URL as done
-   * leaves such URLs in flight.
+   * Of {@code urls}, those with a record in the file, with their latest records: a crash between
+   * writing a record and journaling its URL as done leaves such URLs in flight.
    */
   @Override
   public Map<String, PageRecord> recordedBefore(Set<String> urls) {
