@@ -176,6 +176,10 @@ final class CrawlCommand implements Callable<Integer> {
       throw usage("--state keeps a local frontier's state; a "
           + (where.urlFrontier() ? "URL Frontier service" : "Redis frontier") + " keeps its own: drop --state");
     }
+    if (where.recrawlAfter != null && stateDir == null) {
+      throw usage("--recrawl-after needs --state DIR: a recrawl runs until stopped and resumes"
+          + " its schedule from there");
+    }
     CrawlConfig crawlConfig;
     OutputSettings output;
     try {

@@ -24,6 +24,9 @@ final class CrawlSummary {
     out.printf(Locale.ROOT, "  sitemaps:          %s%n", ProgressReporter.counts(p.sitemaps()));
     out.printf(Locale.ROOT, "  session:           %s%n", ProgressReporter.counts(p.session()));
     out.printf(Locale.ROOT, "  retries:           %,d%n", p.retries());
+    if (p.refetches() > 0) {
+      out.printf(Locale.ROOT, "  refetches:         %,d (%,d not modified)%n", p.refetches(), p.notModified());
+    }
     out.printf(Locale.ROOT, "  connections:       %,d opened, %,d reused; at most %,d fetches in flight%n",
         p.connections().opened(), p.connections().reused(), p.connections().mostFetching());
     out.printf(Locale.ROOT, "  pending at end:    %,d%n", p.pending());

@@ -23,6 +23,12 @@ final class FrontierOptions {
       description = "With a Redis frontier or a URL Frontier service: a URL taken by a process that has not given it back after S seconds (it died) is queued again; the service's lease (GetURLs delay_requestable) (default ${DEFAULT-VALUE}).")
   long leaseSeconds;
 
+  @Setting("recrawlAfter")
+  @Option(names = "--recrawl-after", paramLabel = "DURATION",
+      converter = OptionConverters.DurationConverter.class,
+      description = "With --state: fetch each URL again DURATION after its fetch (e.g. 30s, 10m, 1d), conditionally where its last response gave ETag or Last-Modified; the crawl then runs until stopped (default: none, each URL fetched once).")
+  Duration recrawlAfter;
+
   @Option(names = "--status",
       description = "With a Redis frontier: print the crawl's shared counters and exit.")
   boolean status;
@@ -50,15 +56,19 @@ final class FrontierOptions {
     if (redis() && (crawlId == null || crawlId.isBlank())) {
       return "--frontier " + frontier + " needs --crawl-id NAME: the crawl to create or join";
     }
+    if (recrawlAfter != null && shared()) {
+      return "--recrawl-after needs the local frontier: " + (urlFrontier() ? "a URL Frontier"
+          + " service" : "a Redis frontier") + " cannot schedule refetches; drop --frontier";
+    }
     if (!shared() && (status || crawlId != null)) {
       return (status ? "--status" : "--crawl-id") + " needs --frontier redis://HOST:PORT";
     }
     return null;
   }
 
-  /** Sets where the frontier lives; {@code connections} to Redis. */
+  /** Sets where the frontier lives, {@code connections} to Redis, and the recrawl interval. */
   FrontierSettings.Builder applyTo(FrontierSettings.Builder settings, int connections) {
-    return settings.where(frontier, crawlId, lease(), connections);
+    return settings.where(frontier, crawlId, lease(), connections).recrawlAfter(recrawlAfter);
   }
 
   /** How long a URL taken from Redis or the service stays leased to this process. */

@@ -207,8 +207,8 @@ public final class JsonlOutput implements CrawlListener, AutoCloseable {
   }
 
   /**
-   * Of {@code urls}, those with a record in the file, with their records: a crash between writing a
-   * record and journaling its URL as done leaves such URLs in flight.
+   * Of {@code urls}, those with a record in the file, with their latest records: a crash between
+   * writing a record and journaling its URL as done leaves such URLs in flight.
    */
   @Override
   public Map<String, PageRecord> recordedBefore(Set<String> urls) {
@@ -229,8 +229,8 @@ public final class JsonlOutput implements CrawlListener, AutoCloseable {
     try (BufferedReader reader = reader(wholeLines())) {
       for (String line = reader.readLine(); line != null; line = reader.readLine()) {
         String url = firstUrl(line);
-        if (url != null && urls.contains(url) && !found.containsKey(url)) {
-          found.put(url, parse(mapper.readTree(line)));
+        if (url != null && urls.contains(url)) {
+          found.put(url, parse(mapper.readTree(line))); // the latest, for a URL refetched
         }
       }
     }
@@ -268,6 +268,7 @@ public final class JsonlOutput implements CrawlListener, AutoCloseable {
         .warc(warc.isObject()
             ? new PageRecord.WarcLocation(warc.path("file").asText(), warc.path("offset").asLong())
             : null)
+        .refetch(node.path("refetch").asInt())
         .build();
   }
 
@@ -368,6 +369,7 @@ public final class JsonlOutput implements CrawlListener, AutoCloseable {
         }
         out.writeEndObject();
       }
+      out.writeNumberField("refetch", record.refetch());
       out.writeEndObject();
     } catch (IOException e) {
       throw new UncheckedIOException(e); // a byte array does not fail

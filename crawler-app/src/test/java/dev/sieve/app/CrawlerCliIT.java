@@ -43,7 +43,7 @@ class CrawlerCliIT {
       JsonNode first = records.stream().filter(r -> r.get("url").asText().endsWith("/p/0.html")).findFirst().orElseThrow();
       assertThat(fieldNames(first)).containsExactly(
           "url", "status", "depth", "via", "contentType", "bytes", "fetchMs", "outlinks", "newLinks", "redirect", "error",
-          "cause", "ip", "protocol", "sha1", "warc", "lastmod", "fetchedAt", "links");
+          "cause", "ip", "protocol", "sha1", "warc", "lastmod", "fetchedAt", "links", "refetch");
       // The seed's 9 links: 2 junk hrefs, 1 to another origin, the rest new or seen; they add up.
       JsonNode links = first.get("links");
       assertThat(links.get("found").asInt()).isEqualTo(first.get("outlinks").asInt()).isEqualTo(9);

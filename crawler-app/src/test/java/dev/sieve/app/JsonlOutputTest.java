@@ -112,11 +112,28 @@ class JsonlOutputTest {
   }
 
   @Test
+  void recordedBefore_urlRefetched_givesItsLatestRecord() throws Exception {
+    Path file = dir.resolve("crawl.jsonl");
+    PageRecord first = record("http://a.example/");
+    PageRecord refetch = PageRecord.builder("http://a.example/", Instant.parse("2026-01-01T00:01:00Z"))
+        .found(1, null, null)
+        .response(304, null, 0, 3)
+        .error("not-modified", null)
+        .refetch(1)
+        .build();
+    Files.write(file, concat(JsonlOutput.encode(first), JsonlOutput.encode(refetch)));
+    try (JsonlOutput output = JsonlOutput.open(file)) {
+      assertThat(output.recordedBefore(Set.of("http://a.example/")).get("http://a.example/"))
+          .isEqualTo(refetch);
+    }
+  }
+
+  @Test
   void encode_absentFields_areWrittenAsNullNotLeftOut() {
     String line = new String(JsonlOutput.encode(record("http://a.example/")), StandardCharsets.UTF_8);
 
     assertThat(line).contains("\"via\":null", "\"redirect\":null", "\"ip\":null", "\"sha1\":null",
-        "\"warc\":null", "\"lastmod\":null", "\"links\":null");
+        "\"warc\":null", "\"lastmod\":null", "\"links\":null", "\"refetch\":0");
   }
 
   private static byte[] concat(byte[] a, byte[] b) {

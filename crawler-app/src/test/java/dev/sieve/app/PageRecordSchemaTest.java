@@ -122,6 +122,20 @@ class PageRecordSchemaTest {
   }
 
   @Test
+  void refetchAnsweredNotModified_isValid() {
+    PageRecord refetch = PageRecord.builder("https://a.example/", Instant.parse("2026-01-01T00:01:00Z"))
+        .found(0, null, null)
+        .response(304, null, 0, 3)
+        .error("not-modified", null)
+        .payload("127.0.0.1", "3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ")
+        .refetch(2)
+        .build();
+
+    assertThat(errors(line(refetch))).isEmpty();
+    assertThat(errors(line(refetch).replace("\"refetch\":2", "\"refetch\":-1"))).isNotEmpty();
+  }
+
+  @Test
   void docsExampleRecords_areValid() throws IOException {
     String readme = Files.readString(Path.of("..", "docs", "crawl.md"), StandardCharsets.UTF_8);
     int output = readme.indexOf("## Output");

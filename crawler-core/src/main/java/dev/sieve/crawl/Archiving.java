@@ -1,6 +1,7 @@
 package dev.sieve.crawl;
 
 import dev.sieve.fetch.FetchResult;
+import dev.sieve.frontier.LastFetch;
 import dev.sieve.warc.WarcArchive;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -25,14 +26,22 @@ final class Archiving implements AutoCloseable {
         : WarcArchive.open(config.warc, config.clock, info(config)));
   }
 
-  /** Archives {@code result}'s exchange; {@code outcome}, if given, learns where it went. */
+  /**
+   * Archives {@code result}'s exchange; {@code outcome}, if given, learns where it went. A {@code
+   * 304} to a page's conditional refetch is a revisit referring to the page's last response.
+   */
   void write(FetchResult result, Recorder.Outcome outcome) {
     if (archive == null) {
       return;
     }
-    archive.write(result).ifPresent(at -> {
+    LastFetch last = outcome == null ? null : outcome.lease().last();
+    var written = result.isNotModified() && last != null && last.hasValidator()
+        ? archive.writeNotModified(result, LastFetches.recordId(last),
+            last.recordDate() != null ? last.recordDate() : last.at())
+        : archive.write(result);
+    written.ifPresent(at -> {
       if (outcome != null) {
-        outcome.archived(at.file(), at.offset());
+        outcome.archived(at.file(), at.offset(), at.responseId(), at.responseDate());
       }
     });
   }

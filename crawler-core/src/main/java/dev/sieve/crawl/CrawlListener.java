@@ -15,8 +15,9 @@ public interface CrawlListener {
 
   /**
    * After a crash, of the URLs that were in flight, those this listener had already recorded, with
-   * their records: they are neither fetched nor recorded again, and count as their records say.
-   * Default: none (a listener that keeps nothing records everything again).
+   * their records (a URL refetched in a recrawl: its latest): they are neither fetched nor
+   * recorded again, and count as their records say. Default: none (a listener that keeps nothing
+   * records everything again).
    */
   default java.util.Map<String, PageRecord> recordedBefore(java.util.Set<String> urls) {
     return java.util.Map.of();

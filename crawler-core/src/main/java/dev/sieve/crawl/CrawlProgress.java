@@ -34,6 +34,8 @@ import java.util.Map;
  *     was followed as their redirect), {@code cookie-refetch} (URLs fetched again with the cookie
  *     a redirect back to them set), {@code cookie-rejected} and {@code cookie-over-cap} (cookies
  *     not kept); only those above 0
+ * @param refetches records of refetches in a recrawl ({@code pages} includes them)
+ * @param notModified refetches answered {@code 304 Not Modified}
  */
 public record CrawlProgress(
     Duration elapsed,
@@ -54,7 +56,9 @@ public record CrawlProgress(
     Map<String, Long> links,
     Map<String, Long> sitemaps,
     Connections connections,
-    Map<String, Long> session) {
+    Map<String, Long> session,
+    long refetches,
+    long notModified) {
 
   /**
    * Fetches in flight (now and at most) and the connections opened and reused for them.

@@ -27,6 +27,9 @@ final class CrawlStats {
   final LongAdder retries = new LongAdder();
   final LongAdder linksFound = new LongAdder();
   final LongAdder linksNew = new LongAdder();
+  /** Records of refetches in a recrawl, and of those the ones answered 304 Not Modified. */
+  final LongAdder refetches = new LongAdder();
+  final LongAdder notModified = new LongAdder();
   private final Map<String, LongAdder> errors = new ConcurrentHashMap<>();
   private final Map<String, LongAdder> skipped = new ConcurrentHashMap<>();
   /** Link fates of parsed pages, by label. */
@@ -38,8 +41,8 @@ final class CrawlStats {
 
   /**
    * Adds counters by name ({@code pages}, {@code bytes}, {@code retries}, {@code linksFound},
-   * {@code linksNew}, {@code error.KIND}, {@code skipped.REASON}, {@code link.FATE}, {@code
-   * sitemap.NAME}, {@code session.NAME}): a URL's
+   * {@code linksNew}, {@code refetches}, {@code notModified}, {@code error.KIND}, {@code
+   * skipped.REASON}, {@code link.FATE}, {@code sitemap.NAME}, {@code session.NAME}): a URL's
    * changes as it completes, or a restored crawl's totals.
    */
   void add(Map<String, Long> saved) {
@@ -50,6 +53,8 @@ final class CrawlStats {
         case "retries" -> retries.add(value);
         case "linksFound" -> linksFound.add(value);
         case "linksNew" -> linksNew.add(value);
+        case "refetches" -> refetches.add(value);
+        case "notModified" -> notModified.add(value);
         default -> {
           if (name.startsWith("error.")) {
             add(errors, name.substring(6), value);

@@ -12,6 +12,7 @@ import dev.sieve.frontier.state.CrawlStateException;
 import dev.sieve.url.Url;
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -108,6 +109,17 @@ public final class Crawler {
       @Override
       public Map<String, Map<String, Long>> recordedBefore(Set<String> urls) {
         return Crawler.recordedBefore(listener, urls);
+      }
+
+      @Override
+      public Map<String, Map<String, Long>> recordedSince(Map<String, Instant> urls) {
+        Map<String, Map<String, Long>> counts = new HashMap<>();
+        listener.recordedBefore(urls.keySet()).forEach((url, record) -> {
+          if (record.fetchedAt().isAfter(urls.get(url))) {
+            counts.put(url, Recorder.counts(record));
+          }
+        });
+        return counts;
       }
     };
   }
@@ -228,7 +240,9 @@ public final class Crawler {
         stats.sitemaps(),
         new CrawlProgress.Connections(slots.fetching(), slots.mostFetching(),
             pipeline.connectionsOpened(), pipeline.connectionsReused()),
-        pipeline.session(stats.session()));
+        pipeline.session(stats.session()),
+        stats.refetches.sum(),
+        stats.notModified.sum());
   }
 
   /** The crawl's refusals with the frontier's beside them. */

@@ -32,7 +32,9 @@ import java.util.Objects;
  * @param lastmod when the sitemap listing the URL says it last changed, or null
  * @param fetchedAt when the fetch ended
  * @param links the fates of the page's links, adding up to {@code outlinks}; null when the
- *     response was not parsed for links (not a 2xx HTML page, a redirect, a failure)
+ *     response was not parsed for links (not a 2xx HTML page, a redirect, a failure, {@code
+ *     not-modified})
+ * @param refetch 0 for the URL's first record, then 1, 2… for each refetch of a recrawl
  */
 public record PageRecord(
     String url,
@@ -53,7 +55,8 @@ public record PageRecord(
     WarcLocation warc,
     Instant lastmod,
     Instant fetchedAt,
-    LinkCounts links) {
+    LinkCounts links,
+    int refetch) {
 
   public PageRecord {
     Objects.requireNonNull(url, "url");
@@ -98,6 +101,7 @@ public record PageRecord(
     private WarcLocation warc;
     private Instant lastmod;
     private LinkCounts links;
+    private int refetch;
 
     private Builder(String url, Instant fetchedAt) {
       this.url = url;
@@ -154,6 +158,12 @@ public record PageRecord(
       return this;
     }
 
+    /** Which fetch of the URL this is: 0 the first, then 1, 2… for each refetch. */
+    public Builder refetch(int refetch) {
+      this.refetch = refetch;
+      return this;
+    }
+
     public Builder warc(WarcLocation warc) {
       this.warc = warc;
       return this;
@@ -161,7 +171,8 @@ public record PageRecord(
 
     public PageRecord build() {
       return new PageRecord(url, status, depth, via, contentType, bytes, fetchMs, outlinks,
-          newLinks, redirect, error, cause, ip, protocol, sha1, warc, lastmod, fetchedAt, links);
+          newLinks, redirect, error, cause, ip, protocol, sha1, warc, lastmod, fetchedAt, links,
+          refetch);
     }
   }
 }

@@ -5,12 +5,15 @@ import dev.sieve.fetch.Exchange;
 import dev.sieve.fetch.FetchError;
 import dev.sieve.fetch.FetchResult;
 import dev.sieve.frontier.Frontier;
+import dev.sieve.frontier.LastFetch;
 import dev.sieve.frontier.Lease;
 import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.UUID;
 
 /**
  * Writes how each URL taken ends: its {@link PageRecord} to the {@link CrawlListener}, and the
@@ -20,6 +23,9 @@ import java.util.Map;
  * belongs to the one worker holding its lease.
  */
 final class Recorder {
+  /** The fate of a refetch answered {@code 304 Not Modified}: not an error. */
+  static final String NOT_MODIFIED = "not-modified";
+
   private final CrawlListener listener;
   private final Frontier frontier;
   /** Makes the frontier's changes so far durable (its journal), before a record relies on them. */
@@ -64,8 +70,13 @@ final class Recorder {
     count(delta, "linksFound", record.outlinks());
     count(delta, "linksNew", record.newLinks());
     String error = record.error();
-    if (error != null) {
+    if (NOT_MODIFIED.equals(error)) {
+      count(delta, "notModified", 1);
+    } else if (error != null) {
       count(delta, "error." + errorClass(error), 1);
+    }
+    if (record.refetch() > 0) {
+      count(delta, "refetches", 1);
     }
     if (record.links() != null) {
       for (LinkFate fate : LinkFate.values()) {
@@ -97,6 +108,11 @@ final class Recorder {
     private PageRecord.WarcLocation warc;
     /** The resolved target of the URL's redirect, or null. */
     private String redirect;
+    /** The response record (or the one a revisit refers to) and its date, or null. */
+    private UUID responseId;
+    private Instant responseDate;
+    /** What this fetch leaves for the URL's next one in a recrawl; null until recorded. */
+    private LastFetch next;
 
     private Outcome(Lease lease) {
       this(lease, new HashMap<>(), false);
@@ -122,8 +138,10 @@ final class Recorder {
     }
 
     /** Notes where the URL's response (or revisit) record went in the WARC archive. */
-    void archived(String file, long offset) {
+    void archived(String file, long offset, UUID responseId, Instant date) {
       this.warc = new PageRecord.WarcLocation(file, offset);
+      this.responseId = responseId;
+      this.responseDate = date;
     }
 
     /** Notes the resolved target of the URL's redirect (its Location), for its record. */
@@ -159,7 +177,8 @@ final class Recorder {
           .links(outlinks, newLinks, fates)
           .redirect(redirect)
           .error(error, cause)
-          .warc(warc);
+          .warc(warc)
+          .refetch(lease.refetchNumber());
       if (page != null) {
         record.response(page.status(), page.contentType(), page.bytes(), page.fetchMs())
             .payload(page.ip(), page.sha1())
@@ -173,14 +192,18 @@ final class Recorder {
         throw new OutputFailure(e);
       }
       Recorder.count(delta, built);
+      next = LastFetches.after(lease.last(), page, built.fetchedAt(), responseId, responseDate);
     }
 
-    /** Gives back the URL as done, journaling the counters its crawl changed. */
+    /**
+     * Gives back the URL as done, journaling the counters its crawl changed, and what its fetch
+     * leaves for a recrawl's next one.
+     */
     void finish() {
       if (within) {
         return;
       }
-      frontier.complete(lease, delta);
+      frontier.complete(next == null ? lease : lease.fetched(next), delta);
       stats.add(delta);
     }
 

@@ -6,6 +6,7 @@ import dev.sieve.fetch.FetchError;
 import dev.sieve.fetch.FetchResult;
 import dev.sieve.fetch.Fetcher;
 import dev.sieve.fetch.ProxyServer;
+import dev.sieve.fetch.Validators;
 import dev.sieve.frontier.Frontier;
 import dev.sieve.frontier.Lease;
 import dev.sieve.parse.LinkExtractor;
@@ -130,6 +131,12 @@ final class UrlPipeline implements AutoCloseable {
     }
     FetchResult page = fetch(url, outcome);
     if (hosts.failIfUnreachable(outcome, url) || shouldRetry(page, outcome)) {
+      return;
+    }
+    if (page.isNotModified() && lease.last() != null && lease.last().hasValidator()) {
+      // A conditional refetch of an unchanged page: its links were queued on its first fetch.
+      outcome.record(page, 0, 0, Recorder.NOT_MODIFIED);
+      outcome.finish();
       return;
     }
     if (page.isRedirect()) {
@@ -271,13 +278,17 @@ final class UrlPipeline implements AutoCloseable {
     return fetch(url, Url.parse(url).orElse(null), null);
   }
 
-  /** {@link #fetch(String)} of a page, whose {@code outcome} learns where it was archived. */
+  /**
+   * {@link #fetch(String)} of a page, whose {@code outcome} learns where it was archived; a
+   * refetch is conditional on the validators of the page's last fetch.
+   */
   private FetchResult fetch(Url url, Recorder.Outcome outcome) {
     return fetch(url.toString(), url, outcome);
   }
 
   private FetchResult fetch(String text, Url url, Recorder.Outcome outcome) {
-    FetchResult result = slots.fetch(() -> fetcher.fetch(text), outcome != null);
+    Validators validators = outcome == null ? Validators.NONE : LastFetches.of(outcome.lease().last());
+    FetchResult result = slots.fetch(() -> fetcher.fetch(text, validators), outcome != null);
     if (url != null) {
       hosts.observe(url, result);
     }

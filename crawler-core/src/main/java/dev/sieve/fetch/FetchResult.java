@@ -94,6 +94,16 @@ public final class FetchResult {
     return Optional.ofNullable(exchange);
   }
 
+  /** The response's {@code ETag} and {@code Last-Modified}; none when no response arrived. */
+  public Validators validators() {
+    return exchange == null ? Validators.NONE : Validators.of(exchange.responseHead());
+  }
+
+  /** Whether the server answered {@code 304 Not Modified} (to a conditional fetch). */
+  public boolean isNotModified() {
+    return status == 304;
+  }
+
   /** The HTTP status code, or 0 when no response arrived. */
   public int status() {
     return status;

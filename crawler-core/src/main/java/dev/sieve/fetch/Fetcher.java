@@ -108,6 +108,15 @@ public final class Fetcher implements AutoCloseable {
    * @throws IllegalStateException if this fetcher is closed
    */
   public FetchResult fetch(String url) {
+    return fetch(url, Validators.NONE);
+  }
+
+  /**
+   * {@link #fetch(String)}, conditional on {@code validators} from an earlier response: sends
+   * {@code If-None-Match} and {@code If-Modified-Since} for those present, so an unchanged page
+   * may come back as {@code 304 Not Modified} with no body.
+   */
+  public FetchResult fetch(String url, Validators validators) {
     HttpUrl httpUrl = url == null ? null : HttpUrl.parse(url);
     if (httpUrl == null) {
       throw new IllegalArgumentException("url (" + url + ") must be an absolute http(s) URL");
@@ -117,21 +126,21 @@ public final class Fetcher implements AutoCloseable {
     }
     Optional<ProxyServer> proxy = clients.proxyFor(httpUrl);
     Capture capture = new Capture();
-    FetchResult result = fetch(url, httpUrl, capture, proxy);
+    FetchResult result = fetch(url, httpUrl, validators, capture, proxy);
     if (capture.stale) {
       // A kept connection the server had closed while idle: the request never got an answer, so
       // it is sent once more, on a new connection.
       log.debug("fetch {}: kept connection closed by the server; sending again", url);
-      result = fetch(url, httpUrl, new Capture(), proxy);
+      result = fetch(url, httpUrl, validators, new Capture(), proxy);
     }
     return result;
   }
 
-  private FetchResult fetch(String url, HttpUrl httpUrl, Capture capture,
+  private FetchResult fetch(String url, HttpUrl httpUrl, Validators validators, Capture capture,
       Optional<ProxyServer> proxy) {
     capture.proxy = proxy.orElse(null);
     Request.Builder request =
-        new Request.Builder()
+        validators.addTo(new Request.Builder())
             .url(httpUrl)
             .header("User-Agent", userAgent)
             .header("Accept", ACCEPT)

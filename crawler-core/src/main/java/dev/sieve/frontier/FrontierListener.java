@@ -1,5 +1,6 @@
 package dev.sieve.frontier;
 
+import java.time.Instant;
 import java.util.Map;
 import java.util.Set;
 
@@ -16,6 +17,14 @@ public interface FrontierListener {
    * their records stand for: they are done, not fetched again. Default: none.
    */
   default Map<String, Map<String, Long>> recordedBefore(Set<String> urls) {
+    return Map.of();
+  }
+
+  /**
+   * After a crash, of the refetches that were in flight (each URL with when its previous fetch
+   * was recorded), those recorded since, with the counters their records stand for. Default: none.
+   */
+  default Map<String, Map<String, Long>> recordedSince(Map<String, Instant> urls) {
     return Map.of();
   }
 }

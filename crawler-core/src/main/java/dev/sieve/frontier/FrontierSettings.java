@@ -57,6 +57,8 @@ public final class FrontierSettings {
   public final int connections;
   /** {@code urlfrontier://HOST:PORT} for a URL Frontier service doing the scheduling, or null. */
   public final String urlFrontierUri;
+  /** How long after its fetch a URL done is due again (a local frontier), or null: never. */
+  public final Duration recrawlAfter;
 
   private FrontierSettings(Builder b) {
     this.seeds = List.copyOf(b.seeds);
@@ -79,6 +81,7 @@ public final class FrontierSettings {
     this.leaseDuration = b.leaseDuration;
     this.connections = b.connections;
     this.urlFrontierUri = b.urlFrontierUri;
+    this.recrawlAfter = b.recrawlAfter;
   }
 
   public static Builder builder() {
@@ -146,8 +149,18 @@ public final class FrontierSettings {
     private Duration leaseDuration = Duration.ofSeconds(DEFAULT_LEASE_SECONDS);
     private int connections = DEFAULT_CONNECTIONS;
     private String urlFrontierUri;
+    private Duration recrawlAfter;
 
     private Builder() {}
+
+    /**
+     * Makes each URL done due again {@code interval} after it was done, for ever (null, the
+     * default: never); a local frontier only.
+     */
+    public Builder recrawlAfter(Duration interval) {
+      this.recrawlAfter = interval;
+      return this;
+    }
 
     /** The crawl's seeds (default none): a resumed crawl checks them against its saved ones. */
     public Builder seeds(List<Url> seeds) {
@@ -324,6 +337,14 @@ public final class FrontierSettings {
       if (urlFrontierUri != null && politeness.maxUrlsPerHost() != Long.MAX_VALUE) {
         throw new IllegalArgumentException("maxUrlsPerHost (" + politeness.maxUrlsPerHost()
             + ") is not enforced by a URL Frontier service: leave it unset");
+      }
+      if (recrawlAfter != null && recrawlAfter.compareTo(Duration.ofSeconds(1)) < 0) {
+        throw new IllegalArgumentException("recrawlAfter (" + recrawlAfter + ") must be >= 1 s");
+      }
+      if (recrawlAfter != null && (redisUri != null || urlFrontierUri != null)) {
+        throw new IllegalArgumentException("recrawlAfter (" + recrawlAfter + ") needs a local"
+            + " frontier: a " + (redisUri != null ? "Redis" : "URL Frontier") + " one cannot"
+            + " schedule refetches");
       }
       return new FrontierSettings(this);
     }

@@ -18,14 +18,22 @@ import java.util.Objects;
  *     the sitemap that listed it; null for a seed
  * @param lastmod when its sitemap says it last changed; null when it came from no sitemap or the
  *     sitemap gave no date
+ * @param last what a recrawling frontier kept of the URL's last fetch; null before its first
+ *     (and in a frontier that does not recrawl)
  */
 public record Lease(
     Url url, int depth, String hostKey, int attempt, List<String> redirectChain, String via,
-    Instant lastmod) {
+    Instant lastmod, LastFetch last) {
   public Lease {
     Objects.requireNonNull(url, "url");
     Objects.requireNonNull(hostKey, "hostKey");
     redirectChain = List.copyOf(redirectChain);
+  }
+
+  /** A lease of a URL never fetched before. */
+  public Lease(Url url, int depth, String hostKey, int attempt, List<String> redirectChain,
+      String via, Instant lastmod) {
+    this(url, depth, hostKey, attempt, redirectChain, via, lastmod, null);
   }
 
   /** A lease with no referrer and no lastmod (a seed's). */
@@ -54,8 +62,35 @@ public record Lease(
     return 31 * url.hashCode() + attempt;
   }
 
+  /**
+   * Equal when every component but {@link #last} is: what a worker learnt of the fetch ({@link
+   * #fetched}) does not make it another lease.
+   */
+  @Override
+  public boolean equals(Object other) {
+    return other instanceof Lease that && url.equals(that.url) && attempt == that.attempt
+        && depth == that.depth && hostKey.equals(that.hostKey)
+        && redirectChain.equals(that.redirectChain) && Objects.equals(via, that.via)
+        && Objects.equals(lastmod, that.lastmod);
+  }
+
+  /** This lease given back with {@code last}, what its fetch left for a recrawl to use. */
+  public Lease fetched(LastFetch last) {
+    return new Lease(url, depth, hostKey, attempt, redirectChain, via, lastmod, last);
+  }
+
+  /** The URL's next fetch in a recrawl: a first attempt again, remembering its last fetch. */
+  public Lease refetch() {
+    return new Lease(url, depth, hostKey, 0, redirectChain, via, lastmod, last);
+  }
+
+  /** 0 for a URL's first fetch, then 1, 2… for each refetch. */
+  public int refetchNumber() {
+    return last == null ? 0 : last.fetches();
+  }
+
   /** This URL again, one attempt later. */
   public Lease nextAttempt() {
-    return new Lease(url, depth, hostKey, attempt + 1, redirectChain, via, lastmod);
+    return new Lease(url, depth, hostKey, attempt + 1, redirectChain, via, lastmod, last);
   }
 }

@@ -72,6 +72,18 @@ final class Records {
    */
   static Pair exchange(MemberWriter writer, String url, Exchange exchange, String payloadSha1,
       Digests.Original original) {
+    return exchange(writer, url, exchange, payloadSha1, original, false);
+  }
+
+  /**
+   * {@link #exchange(MemberWriter, String, Exchange, String, Digests.Original)}; when {@code
+   * notModified}, the exchange is a {@code 304} to a conditional request and is written as a
+   * request and a revisit with the server-not-modified profile (the 304's head as its block, no
+   * payload digest) referring to {@code original}, the last response of the URL (its record ID
+   * omitted when null).
+   */
+  static Pair exchange(MemberWriter writer, String url, Exchange exchange, String payloadSha1,
+      Digests.Original original, boolean notModified) {
     Instant date = exchange.date().truncatedTo(ChronoUnit.SECONDS);
     UUID requestId = UUID.randomUUID();
     UUID responseId = UUID.randomUUID();
@@ -118,15 +130,20 @@ final class Records {
     if (ip != null) {
       header.field("WARC-IP-Address", ip);
     }
-    header.field("WARC-Payload-Digest", SHA1 + payloadSha1);
+    if (!notModified) {
+      header.field("WARC-Payload-Digest", SHA1 + payloadSha1);
+    }
     if (original != null) {
-      header.field("WARC-Profile", WarcRevisit.IDENTICAL_PAYLOAD_DIGEST_1_1.toString());
+      header.field("WARC-Profile", (notModified
+          ? WarcRevisit.SERVER_NOT_MODIFIED_1_1 : WarcRevisit.IDENTICAL_PAYLOAD_DIGEST_1_1).toString());
     }
     protocols(header, exchange);
     header.field("WARC-Record-ID", responseId);
     if (original != null) {
-      header.field("WARC-Refers-To", original.recordId())
-          .field("WARC-Refers-To-Date", original.date())
+      if (original.recordId() != null) {
+        header.field("WARC-Refers-To", original.recordId());
+      }
+      header.field("WARC-Refers-To-Date", original.date())
           .field("WARC-Refers-To-Target-URI", original.url());
     }
     header.field("WARC-Target-URI", url);

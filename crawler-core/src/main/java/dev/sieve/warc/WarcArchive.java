@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
@@ -16,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ExecutionException;
@@ -36,8 +38,12 @@ import java.util.regex.Pattern;
  * archive refuses further writes.
  */
 public final class WarcArchive implements AutoCloseable {
-  /** Where a record was written: the file's final name and the record's offset in it. */
-  public record Location(String file, long offset) {}
+  /**
+   * Where a record was written: the file's final name and the record's offset in it; and the
+   * response record it is, or as a revisit refers to (its ID, null if unknown, and date), which a
+   * later revisit of the URL can refer to.
+   */
+  public record Location(String file, long offset, UUID responseId, Instant responseDate) {}
 
   private static final DateTimeFormatter STAMP =
       DateTimeFormatter.ofPattern("yyyyMMddHHmmssSSS", Locale.ROOT).withZone(ZoneOffset.UTC);
@@ -159,25 +165,53 @@ public final class WarcArchive implements AutoCloseable {
     boolean dedupable = digests != null && exchange.truncation() == Exchange.Truncation.NONE
         && exchange.payload().hasRemaining();
     Digests.Original original = dedupable ? digests.find(sha1) : null;
+    Location location = write(result, exchange, original, false);
+    if (dedupable && original == null) {
+      digests.remember(sha1, new Digests.Original(location.responseId(), result.url(),
+          location.responseDate()));
+    }
+    return Optional.of(location);
+  }
+
+  /**
+   * Archives the {@code 304 Not Modified} of a conditional refetch, {@code result}, as a request
+   * and a revisit record with the server-not-modified profile, referring to the URL's last
+   * response record: {@code recordId} (null when unknown: no {@code WARC-Refers-To}), written at
+   * {@code recordDate}. The location returned names that response as the one to refer to next.
+   *
+   * @throws WarcException if the archive cannot be written (then and from then on)
+   */
+  public Optional<Location> writeNotModified(FetchResult result, UUID recordId, Instant recordDate) {
+    Exchange exchange = result.exchange().orElse(null);
+    if (exchange == null) {
+      return Optional.empty();
+    }
+    return Optional.of(write(result, exchange,
+        new Digests.Original(recordId, result.url(), recordDate), true));
+  }
+
+  private Location write(FetchResult result, Exchange exchange, Digests.Original original,
+      boolean notModified) {
+    String sha1 = result.sha1();
     Records.Pair pair;
     Location location;
     try (MemberWriter writer = MemberWriter.borrow(settings.gzipLevel)) {
-      pair = Records.exchange(writer, result.url(), exchange, sha1, original);
+      pair = Records.exchange(writer, result.url(), exchange, sha1, original, notModified);
       MemberWriter.Output records = writer.records();
       synchronized (this) {
         WarcFile file = fileFor(records.size());
         try {
           long at = file.append(records.array(), records.size(), true);
-          location = new Location(file.name(), at + pair.responseOffset());
+          location = original == null
+              ? new Location(file.name(), at + pair.responseOffset(), pair.responseId(), pair.date())
+              : new Location(file.name(), at + pair.responseOffset(), original.recordId(),
+                  original.date());
         } catch (IOException e) {
           throw fail(new WarcException("write WARC file", file.openPath(), e));
         }
       }
     }
-    if (dedupable && original == null) {
-      digests.remember(sha1, new Digests.Original(pair.responseId(), result.url(), pair.date()));
-    }
-    return Optional.of(location);
+    return location;
   }
 
   /** The file to append {@code length} bytes to: the current one, or a new one past the limit. */

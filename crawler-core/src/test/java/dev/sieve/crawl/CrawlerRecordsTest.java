@@ -93,7 +93,7 @@ class CrawlerRecordsTest {
     }, frontier, frontier::flushLog, new CrawlStats(), clock);
 
     Recorder.Outcome outcome = recorder.of(lease);
-    outcome.archived("SIEVE-1.warc.gz", 4096);
+    outcome.archived("SIEVE-1.warc.gz", 4096, null, null);
     outcome.record(null, 0, 0, "http-404");
     outcome.finish();
 

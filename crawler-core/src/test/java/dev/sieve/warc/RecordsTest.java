@@ -107,10 +107,11 @@ class RecordsTest {
     if (record instanceof WarcRequest) {
       builder = new WarcRequest.Builder(url);
     } else if (record instanceof WarcRevisit revisit) {
-      builder = new WarcRevisit.Builder(url, WarcRevisit.IDENTICAL_PAYLOAD_DIGEST_1_1)
-          .payloadDigest(revisit.payloadDigest().orElseThrow())
+      WarcRevisit.Builder revisitBuilder = new WarcRevisit.Builder(url, revisit.profile())
           .refersTo(revisit.refersTo().orElseThrow(), revisit.refersToTargetURI().orElseThrow(),
               revisit.refersToDate().orElseThrow());
+      revisit.payloadDigest().ifPresent(revisitBuilder::payloadDigest);
+      builder = revisitBuilder;
     } else {
       WarcResponse response = (WarcResponse) record;
       WarcResponse.Builder responseBuilder = new WarcResponse.Builder(url)
@@ -215,6 +216,26 @@ class RecordsTest {
           original);
       assertHeadersAreJwarcs(writer);
       assertThat(header(members(writer).get(1))).contains("WARC-Type: revisit\r\n");
+    }
+  }
+
+  @Test
+  void exchange_notModified_serverNotModifiedRevisitAsJwarcWritesIt() throws Exception {
+    FetchResult result = fetch(new MockResponse.Builder().code(304).setHeader("ETag", "\"v1\"")
+        .build(), "/same");
+    Digests.Original last = new Digests.Original(UUID.randomUUID(), result.url(),
+        Instant.parse("2026-11-27T08:00:00Z"));
+
+    try (MemberWriter writer = MemberWriter.borrow(1)) {
+      Records.exchange(writer, result.url(), result.exchange().orElseThrow(), result.sha1(), last,
+          true);
+      assertHeadersAreJwarcs(writer);
+      WarcRevisit revisit = (WarcRevisit) read(members(writer).get(1));
+      assertThat(revisit.profile()).isEqualTo(WarcRevisit.SERVER_NOT_MODIFIED_1_1);
+      assertThat(revisit.refersTo()).contains(URI.create("urn:uuid:" + last.recordId()));
+      assertThat(revisit.refersToDate()).contains(last.date());
+      assertThat(revisit.payloadDigest()).isEmpty();
+      assertThat(revisit.http().status()).isEqualTo(304);
     }
   }
 

@@ -22,8 +22,8 @@ import java.util.stream.Stream;
  * request is logged; {@link #requestsSinceLastCall()} returns those since the previous call.
  */
 final class NginxServer implements AutoCloseable {
-  /** One line of the access log. */
-  record Request(int status, String contentType, String uri, String requestUri) {
+  /** One line of the access log: {@code bytesSent} counts the response's head and body. */
+  record Request(int status, String contentType, String uri, String requestUri, long bytesSent) {
     boolean isHtmlPage() {
       return status == 200 && contentType.startsWith("text/html");
     }
@@ -90,7 +90,7 @@ final class NginxServer implements AutoCloseable {
         "  fastcgi_temp_path " + tmp + "-fastcgi;",
         "  uwsgi_temp_path " + tmp + "-uwsgi;",
         "  scgi_temp_path " + tmp + "-scgi;",
-        "  log_format bench '$status\\t$sent_http_content_type\\t$uri\\t$request_uri';",
+        "  log_format bench '$status\\t$sent_http_content_type\\t$uri\\t$request_uri\\t$bytes_sent';",
         "  access_log " + dir.resolve("access.log") + " bench;",
         "  server {",
         "    listen 127.0.0.1:" + port + ";",
@@ -128,7 +128,7 @@ final class NginxServer implements AutoCloseable {
     while (true) {
       byte[] all = Files.readAllBytes(accessLog);
       String text = new String(all, (int) logOffset, all.length - (int) logOffset, StandardCharsets.UTF_8);
-      int at = text.indexOf("\t" + mark + "\n");
+      int at = text.indexOf("\t" + mark + "\t");
       if (at >= 0) {
         int end = text.indexOf('\n', at + 1) + 1;
         logOffset += text.substring(0, end).getBytes(StandardCharsets.UTF_8).length;
@@ -145,8 +145,9 @@ final class NginxServer implements AutoCloseable {
     List<Request> requests = new ArrayList<>();
     for (String line : lines.split("\n")) {
       String[] fields = line.split("\t", -1);
-      if (fields.length == 4) {
-        requests.add(new Request(Integer.parseInt(fields[0]), fields[1], fields[2], fields[3]));
+      if (fields.length == 5) {
+        requests.add(new Request(Integer.parseInt(fields[0]), fields[1], fields[2], fields[3],
+            Long.parseLong(fields[4])));
       }
     }
     return requests;

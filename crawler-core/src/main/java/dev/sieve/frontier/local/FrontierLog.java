@@ -20,6 +20,24 @@ interface FrontierLog {
   /** A leased URL is done, having changed the crawl's {@code counts} by these amounts. */
   void completed(Lease lease, java.util.Map<String, Long> counts);
 
+  /**
+   * A leased URL is done, having changed {@code counts}, and is due again at {@code dueMillis}
+   * (wall-clock) with {@code next}, its next lease.
+   */
+  void recrawled(Lease next, long dueMillis, java.util.Map<String, Long> counts);
+
+  /** {@link #completed}, or in a recrawl ({@code due} not null) {@link #recrawled}. */
+  default void completed(Lease lease, Recrawl.Due due, java.util.Map<String, Long> counts) {
+    if (due == null) {
+      completed(lease, counts);
+    } else {
+      recrawled(due.lease(), due.dueMillis(), counts);
+    }
+  }
+
+  /** A URL due again was queued last on its host ({@code due}, its lease). */
+  void due(Lease due);
+
   /** A leased URL went back for another attempt (its lease), having changed {@code counts}. */
   void retried(Lease lease, java.util.Map<String, Long> counts);
 
@@ -45,6 +63,12 @@ interface FrontierLog {
 
     @Override
     public void retried(Lease lease, java.util.Map<String, Long> counts) {}
+
+    @Override
+    public void recrawled(Lease next, long dueMillis, java.util.Map<String, Long> counts) {}
+
+    @Override
+    public void due(Lease due) {}
 
     @Override
     public void flushed() {}

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
+import java.util.function.Consumer;
 
 /**
  * The politeness schedule of a {@link LocalFrontier}: the queue of each host, which hosts may be
@@ -30,16 +31,25 @@ final class HostSchedule {
   final AtomicLong droppedByHostBudget = new AtomicLong();
   final AtomicLong droppedBySkippedHost = new AtomicLong();
   long inFlight;
+  /** The URLs done, waiting to be due again when the frontier recrawls. */
+  final Recrawl recrawl;
 
   private final IndexedHeap<HostQueue> ready = readyHeap();
   private final Ticker ticker;
   private final Condition changed;
 
-  HostSchedule(Politeness politeness, PendingStore store, Ticker ticker, Condition changed) {
+  HostSchedule(Politeness politeness, PendingStore store, Ticker ticker, Condition changed,
+      Recrawl recrawl) {
     this.politeness = politeness;
+    this.recrawl = recrawl;
     this.store = store;
     this.ticker = ticker;
     this.changed = changed;
+  }
+
+  /** The ticker's time now. */
+  long now() {
+    return ticker.read();
   }
 
   /** The queue of {@code key}, created empty at the default delay if the host is new. */
@@ -70,15 +80,54 @@ final class HostSchedule {
     return true;
   }
 
-  /** True when nothing is pending or in flight. */
+  /** True when nothing is pending, in flight or waiting to be recrawled. */
   boolean finished() {
-    return store.size() == 0 && inFlight == 0;
+    return store.size() == 0 && inFlight == 0 && recrawl.isEmpty();
   }
 
-  /** Nanoseconds until some host is ready: 0 if one is ready now, -1 if none is in line. */
+  /**
+   * Nanoseconds until some host is ready or a URL is due again: 0 if now, -1 if neither will be
+   * without a change.
+   */
   long nanosUntilReady() {
     HostQueue next = ready.peek();
-    return next == null ? -1 : Math.max(0, next.readyAt - ticker.read());
+    long now = ticker.read();
+    long host = next == null ? -1 : Math.max(0, next.readyAt - now);
+    long due = recrawl.nanosUntilDue(now);
+    return host < 0 ? due : due < 0 ? host : Math.min(host, due);
+  }
+
+  /**
+   * Moves the URLs due again into their hosts' queues, last (dropped and counted if the host was
+   * skipped since), each told to {@code moved} first.
+   */
+  void promoteDue(Consumer<Lease> moved) {
+    long now = ticker.read();
+    for (Lease due = recrawl.pollDue(now); due != null; due = recrawl.pollDue(now)) {
+      moved.accept(due);
+      queueAgain(due);
+    }
+  }
+
+  /** Queues a URL due again last in its host, or drops it (counted) if the host is skipped. */
+  void queueAgain(Lease due) {
+    HostQueue host = host(due.hostKey());
+    if (host.skipped) {
+      droppedBySkippedHost.incrementAndGet();
+      return;
+    }
+    host.pending.addLast(due);
+    reschedule(host);
+  }
+
+  /**
+   * A lease is done: {@link #completed}, and in a recrawl its URL due again one interval from
+   * now unless its host was skipped. Returns when, or null when it is not due again.
+   */
+  Recrawl.Due done(Lease lease) {
+    completed(lease);
+    boolean skipped = hosts.get(lease.hostKey()).skipped;
+    return recrawl.enabled() && !skipped ? recrawl.schedule(lease, ticker.read()) : null;
   }
 
   /** Leases the first URL of the host ready now, or returns null if none is. */

@@ -37,6 +37,10 @@ final class Journal implements FrontierLog, Closeable {
   static final byte SKIPPED = 'S';
   /** A retry: the lease given back, then the counters its attempt changed. */
   static final byte RETRIED = 'Q';
+  /** A completion in a recrawl: the URL's next lease, its wall-clock due time, the counters. */
+  static final byte RECRAWLED = 'W';
+  /** A URL due again queued last on its host: its URL. */
+  static final byte DUE = 'U';
 
   private final Path file;
   private final FileChannel channel;
@@ -96,6 +100,21 @@ final class Journal implements FrontierLog, Closeable {
     byte[] length = new byte[PendingCodec.varintSize(encoded.length)];
     PendingCodec.writeVarint(length, 0, encoded.length);
     append(RETRIED, lease.hostKey(), concat(length, encoded, Counts.encode(counts)));
+  }
+
+  @Override
+  public void recrawled(Lease next, long dueMillis, Map<String, Long> counts) {
+    byte[] encoded = PendingCodec.encode(next);
+    byte[] length = new byte[PendingCodec.varintSize(encoded.length)];
+    PendingCodec.writeVarint(length, 0, encoded.length);
+    byte[] due = ByteBuffer.allocate(Long.BYTES).putLong(dueMillis).array();
+    append(RECRAWLED, next.hostKey(), concat(length, encoded, due, Counts.encode(counts)));
+    flush();
+  }
+
+  @Override
+  public void due(Lease due) {
+    append(DUE, due.hostKey(), due.url().toString().getBytes(StandardCharsets.UTF_8));
   }
 
   private static byte[] concat(byte[]... parts) {
@@ -168,6 +187,10 @@ final class Journal implements FrontierLog, Closeable {
 
     void retried(String hostKey, byte[] lease, Map<String, Long> counts);
 
+    void recrawled(String hostKey, byte[] next, long dueMillis, Map<String, Long> counts);
+
+    void due(String hostKey, String url);
+
     void skipped(String hostKey);
   }
 
@@ -183,7 +206,7 @@ final class Journal implements FrontierLog, Closeable {
 
   private static boolean known(int type) {
     return type == ADDED || type == TAKEN || type == RETURNED || type == COMPLETED
-        || type == SKIPPED || type == RETRIED;
+        || type == SKIPPED || type == RETRIED || type == RECRAWLED || type == DUE;
   }
 
   private static void apply(Path file, long offset, byte type, byte[] payload, Replay to)
@@ -212,6 +235,15 @@ final class Journal implements FrontierLog, Closeable {
         to.retried(key, java.util.Arrays.copyOfRange(body, start, start + length),
             Counts.decode(java.util.Arrays.copyOfRange(body, start + length, body.length)));
       }
+      case RECRAWLED -> {
+        int length = PendingCodec.readVarint(body, 0);
+        int start = PendingCodec.varintSize(length);
+        int end = start + length;
+        to.recrawled(key, java.util.Arrays.copyOfRange(body, start, end),
+            ByteBuffer.wrap(body, end, Long.BYTES).getLong(),
+            Counts.decode(java.util.Arrays.copyOfRange(body, end + Long.BYTES, body.length)));
+      }
+      case DUE -> to.due(key, new String(body, StandardCharsets.UTF_8));
       case SKIPPED -> to.skipped(key);
       default -> throw new IOException(
           "corrupt journal " + file + ": unknown record type " + type + " at offset " + offset);

@@ -64,11 +64,11 @@ public final class LocalFrontier implements Frontier {
   final Function<Set<String>, Map<String, Map<String, Long>>> recordedElsewhere;
 
   LocalFrontier(Sieve sieve, Ticker ticker, Politeness politeness, PendingStore store,
-      Function<Set<String>, Map<String, Map<String, Long>>> recordedElsewhere) {
+      Function<Set<String>, Map<String, Map<String, Long>>> recordedElsewhere, Recrawl recrawl) {
     this.sieve = sieve;
     this.prefilter = new SeenPrefilter(sieve);
     this.queueKey = politeness.queueKey();
-    this.schedule = new HostSchedule(politeness, store, ticker, changed);
+    this.schedule = new HostSchedule(politeness, store, ticker, changed, recrawl);
     this.recordedElsewhere = recordedElsewhere;
   }
 
@@ -185,6 +185,7 @@ public final class LocalFrontier implements Frontier {
   }
 
   private Lease leaseReady() {
+    schedule.promoteDue(log::due);
     Lease lease = schedule.leaseReady();
     if (lease != null) {
       log.taken(lease.hostKey());
@@ -194,14 +195,15 @@ public final class LocalFrontier implements Frontier {
 
   /**
    * Gives back a lease whose URL is done, with the counters its crawl changed: they are journaled
-   * with the completion (a crash keeps both or neither) and added to the crawl's counters.
+   * with the completion (a crash keeps both or neither) and added to the crawl's counters. In a
+   * recrawl the URL is due again one interval from now, with {@code lease}'s {@link Lease#last()}.
    */
   @Override
   public void complete(Lease lease, Map<String, Long> delta) {
     lock.lock();
     try {
-      schedule.completed(lease);
-      log.completed(lease, delta);
+      Recrawl.Due due = schedule.done(lease);
+      log.completed(lease, due, delta);
       Counts.add(counts, delta);
       // Heads loaded by poll count too; checked here, after the lease is given back.
       schedule.store.enforceBudget();

@@ -10,7 +10,9 @@ import dev.sieve.frontier.spill.PendingStore;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -26,6 +28,10 @@ public final class LocalFrontierBuilder {
   private Function<Set<String>, Map<String, Map<String, Long>>> recordedElsewhere = urls -> Map.of();
   private long pendingMemoryBytes = Long.MAX_VALUE;
   private long segmentBytes = PendingStore.DEFAULT_SEGMENT_BYTES;
+  private Duration recrawlAfter;
+  private Clock clock = Clock.systemUTC();
+  private Function<Map<String, Instant>, Map<String, Map<String, Long>>> recordedSince =
+      urls -> Map.of();
 
   LocalFrontierBuilder(Sieve sieve) {
     this.sieve = Objects.requireNonNull(sieve, "sieve");
@@ -63,13 +69,14 @@ public final class LocalFrontierBuilder {
   }
 
   /**
-   * The ticker, politeness and memory budget of {@code settings}, pending URLs past it spilled to
-   * {@code spill}, and what {@code listener} recorded before a crash (see {@link
-   * #recordedElsewhere}).
+   * The ticker, politeness, memory budget and recrawl interval of {@code settings}, pending URLs
+   * past the budget spilled to {@code spill}, and what {@code listener} recorded before a crash
+   * (see {@link #recordedElsewhere} and {@link #recordedSince}).
    */
   public LocalFrontierBuilder settings(FrontierSettings settings, Path spill, FrontierListener listener) {
     return ticker(settings.ticker).politeness(settings.politeness)
-        .spillTo(spill, settings.pendingMemoryBytes).recordedElsewhere(listener::recordedBefore);
+        .spillTo(spill, settings.pendingMemoryBytes).recrawlAfter(settings.recrawlAfter)
+        .recordedElsewhere(listener::recordedBefore).recordedSince(listener::recordedSince);
   }
 
   /**
@@ -101,12 +108,37 @@ public final class LocalFrontierBuilder {
     return this;
   }
 
+  /**
+   * Makes each URL done due again {@code interval} after it was done (null, the default: never);
+   * the frontier is then never finished.
+   */
+  public LocalFrontierBuilder recrawlAfter(Duration interval) {
+    this.recrawlAfter = interval;
+    return this;
+  }
+
+  /** The wall clock that due times of refetches are kept in (default UTC). */
+  public LocalFrontierBuilder clock(Clock clock) {
+    this.clock = Objects.requireNonNull(clock, "clock");
+    return this;
+  }
+
+  /**
+   * After a crash, given the refetches that were in flight (each URL with when its previous
+   * fetch was recorded), returns those recorded since (as {@link #recordedElsewhere}).
+   */
+  public LocalFrontierBuilder recordedSince(
+      Function<Map<String, Instant>, Map<String, Map<String, Long>>> recorded) {
+    this.recordedSince = Objects.requireNonNull(recorded, "recorded");
+    return this;
+  }
+
   public LocalFrontier build() {
     validate();
     PendingStore store = spillDir == null
         ? PendingStore.inMemory()
         : PendingStore.spilling(spillDir, pendingMemoryBytes, segmentBytes);
-    return new LocalFrontier(sieve, ticker, politeness, store, recordedElsewhere);
+    return new LocalFrontier(sieve, ticker, politeness, store, recordedElsewhere, recrawl());
   }
 
   /**
@@ -132,7 +164,7 @@ public final class LocalFrontierBuilder {
     validate();
     LocalFrontier[] made = new LocalFrontier[1];
     Snapshot.Restored restored = Snapshot.read(in, spillDir, pendingMemoryBytes, segmentBytes, store -> {
-      made[0] = new LocalFrontier(sieve, ticker, politeness, store, recordedElsewhere);
+      made[0] = new LocalFrontier(sieve, ticker, politeness, store, recordedElsewhere, recrawl());
       return made[0].schedule;
     });
     LocalFrontier frontier = made[0];
@@ -141,7 +173,14 @@ public final class LocalFrontierBuilder {
     return frontier;
   }
 
+  private Recrawl recrawl() {
+    return new Recrawl(recrawlAfter, clock, recordedSince);
+  }
+
   private void validate() {
+    if (recrawlAfter != null && recrawlAfter.compareTo(Duration.ofMillis(1)) < 0) {
+      throw new IllegalArgumentException("recrawlAfter (" + recrawlAfter + ") must be >= 1 ms");
+    }
     if (spillDir != null) {
       PendingStore.checkBudget(pendingMemoryBytes);
     }

@@ -17,11 +17,14 @@ import java.util.Map;
  * The saved form of a {@link LocalFrontier}'s schedule: magic and version, the counters of dropped
  * URLs, per host its admitted count, skip flag and delay, the in-flight leases, the pending URLs
  * ({@link PendingStore#writeState}), and the magic again as an end marker. Timing (delays in
- * progress, Retry-After) is not saved: a restored frontier finds every host ready.
+ * progress, Retry-After) is not saved: a restored frontier finds every host ready. Then (version
+ * 2) the URLs waiting to be recrawled, each as an in-flight lease is and its wall-clock due time
+ * in epoch milliseconds, before the end marker.
  */
 final class Snapshot {
   private static final int MAGIC = 0x53465254; // "SFRT"
-  private static final int VERSION = 1;
+  /** 2 adds the URLs waiting to be recrawled; a version 1 state reads back with none. */
+  private static final int VERSION = 2;
 
   private Snapshot() {}
 
@@ -48,6 +51,15 @@ final class Snapshot {
       }
     }
     schedule.store.writeState(out);
+    List<Recrawl.Due> waiting = schedule.recrawl.all();
+    out.writeInt(waiting.size());
+    for (Recrawl.Due due : waiting) {
+      byte[] bytes = PendingCodec.encode(due.lease());
+      out.writeUTF(due.lease().hostKey());
+      out.writeInt(bytes.length);
+      out.write(bytes);
+      out.writeLong(due.dueMillis());
+    }
     out.writeInt(MAGIC);
   }
 
@@ -68,7 +80,7 @@ final class Snapshot {
           "frontier state: bad magic %08x, expected %08x (not a frontier state?)", magic, MAGIC));
     }
     int version = in.readInt();
-    if (version != VERSION) {
+    if (version != VERSION && version != 1) {
       throw new IOException("frontier state: version " + version + " is not " + VERSION);
     }
     long droppedByBudget = in.readLong();
@@ -87,6 +99,8 @@ final class Snapshot {
     }
     List<Lease> inFlight = readLeases(in);
     PendingStore store = PendingStore.readState(in, spillDir, pendingMemoryBytes, segmentBytes);
+    List<long[]> dueMillis = new ArrayList<>();
+    List<Lease> waiting = version == 1 ? List.of() : readWaiting(in, dueMillis);
     if (in.readInt() != MAGIC) {
       throw new IOException("frontier state: no end marker after the pending URLs");
     }
@@ -116,7 +130,26 @@ final class Snapshot {
             + lease.hostKey() + "'");
       }
     }
+    long now = schedule.now();
+    for (int i = 0; i < waiting.size(); i++) {
+      schedule.recrawl.restore(waiting.get(i), dueMillis.get(i)[0], now);
+    }
     return new Restored(schedule, inFlight);
+  }
+
+  /** The URLs waiting to be recrawled, their due times into {@code dueMillis}. */
+  private static List<Lease> readWaiting(DataInputStream in, List<long[]> dueMillis)
+      throws IOException {
+    int count = in.readInt();
+    if (count < 0) {
+      throw new IOException("frontier state: recrawl count " + count + " is negative");
+    }
+    List<Lease> waiting = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      waiting.add(readLease(in, "recrawled URL"));
+      dueMillis.add(new long[] {in.readLong()});
+    }
+    return waiting;
   }
 
   private static List<Lease> readLeases(DataInputStream in) throws IOException {
@@ -126,19 +159,24 @@ final class Snapshot {
     }
     List<Lease> inFlight = new ArrayList<>();
     for (long i = 0; i < leaseCount; i++) {
-      String key = in.readUTF();
-      int length = in.readInt();
-      if (length < 0 || length > (1 << 24)) {
-        throw new IOException("frontier state: in-flight lease of " + length + " bytes");
-      }
-      byte[] bytes = new byte[length];
-      in.readFully(bytes);
-      try {
-        inFlight.add(PendingCodec.decode(bytes, key));
-      } catch (RuntimeException e) {
-        throw new IOException("frontier state: in-flight lease of host '" + key + "' is malformed");
-      }
+      inFlight.add(readLease(in, "in-flight lease"));
     }
     return inFlight;
+  }
+
+  /** A host key, then a lease's length and {@link PendingCodec} bytes; {@code what} names it. */
+  private static Lease readLease(DataInputStream in, String what) throws IOException {
+    String key = in.readUTF();
+    int length = in.readInt();
+    if (length < 0 || length > (1 << 24)) {
+      throw new IOException("frontier state: " + what + " of " + length + " bytes");
+    }
+    byte[] bytes = new byte[length];
+    in.readFully(bytes);
+    try {
+      return PendingCodec.decode(bytes, key);
+    } catch (RuntimeException e) {
+      throw new IOException("frontier state: " + what + " of host '" + key + "' is malformed");
+    }
   }
 }

@@ -1,5 +1,6 @@
 package dev.sieve.frontier.spill;
 
+import dev.sieve.frontier.LastFetch;
 import dev.sieve.frontier.Lease;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -16,12 +17,14 @@ import java.util.List;
  * varint nanoseconds. The host key is not stored: it is the queue's. About 4 + length bytes per
  * URL, plus for a link found on its own site the referrer's path, against ~150 for a {@link
  * Lease} object graph. An entry without the trailing part (as written before referrers were kept)
- * reads back with {@code via} and {@code lastmod} null.
+ * reads back with {@code via} and {@code lastmod} null. A recrawled URL's {@link LastFetch} comes
+ * last ({@link LastFetchCodec}).
  */
 public final class PendingCodec {
   private static final int VIA = 1;
   private static final int VIA_LAST_HOP = 2;
   private static final int LASTMOD = 4;
+  private static final int LAST_FETCH = 8;
 
   private PendingCodec() {}
 
@@ -54,6 +57,11 @@ public final class PendingCodec {
       flags |= LASTMOD;
       size += varlongSize(zigzag(lastmod.getEpochSecond())) + varintSize(lastmod.getNano());
     }
+    byte[] last = lease.last() == null ? null : LastFetchCodec.encode(lease.last());
+    if (last != null) {
+      flags |= LAST_FETCH;
+      size += last.length;
+    }
     if (flags != 0) {
       size++;
     }
@@ -78,6 +86,9 @@ public final class PendingCodec {
     if (lastmod != null) {
       putVarlong(out, zigzag(lastmod.getEpochSecond()));
       putVarint(out, lastmod.getNano());
+    }
+    if (last != null) {
+      out.put(last);
     }
     return out.array();
   }
@@ -121,7 +132,8 @@ public final class PendingCodec {
       long seconds = unzigzag(getVarlong(in));
       lastmod = Instant.ofEpochSecond(seconds, getVarint(in));
     }
-    return new Lease(Lease.stored(url), depth, hostKey, attempt, chain, via, lastmod);
+    LastFetch last = (flags & LAST_FETCH) != 0 ? LastFetchCodec.decode(in) : null;
+    return new Lease(Lease.stored(url), depth, hostKey, attempt, chain, via, lastmod, last);
   }
 
   /** The bytes {@code a} and {@code b} share at their start. */
@@ -134,15 +146,15 @@ public final class PendingCodec {
     return i;
   }
 
-  private static long zigzag(long value) {
+  static long zigzag(long value) {
     return (value << 1) ^ (value >> 63);
   }
 
-  private static long unzigzag(long value) {
+  static long unzigzag(long value) {
     return (value >>> 1) ^ -(value & 1);
   }
 
-  private static int varlongSize(long value) {
+  static int varlongSize(long value) {
     int size = 1;
     while ((value & ~0x7fL) != 0) {
       value >>>= 7;
@@ -151,7 +163,7 @@ public final class PendingCodec {
     return size;
   }
 
-  private static void putVarlong(ByteBuffer out, long value) {
+  static void putVarlong(ByteBuffer out, long value) {
     while ((value & ~0x7fL) != 0) {
       out.put((byte) ((value & 0x7f) | 0x80));
       value >>>= 7;
@@ -159,7 +171,7 @@ public final class PendingCodec {
     out.put((byte) value);
   }
 
-  private static long getVarlong(ByteBuffer in) {
+  static long getVarlong(ByteBuffer in) {
     long value = 0;
     for (int shift = 0; shift < 70; shift += 7) {
       byte b = in.get();
@@ -171,7 +183,7 @@ public final class PendingCodec {
     throw new IllegalArgumentException("malformed varint");
   }
 
-  private static String getString(ByteBuffer in) {
+  static String getString(ByteBuffer in) {
     int length = getVarint(in);
     String s = new String(in.array(), in.position(), length, StandardCharsets.UTF_8);
     in.position(in.position() + length);

@@ -6,10 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.sieve.frontier.Lease;
 import dev.sieve.frontier.Sieve;
 import dev.sieve.url.Url;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,22 +32,12 @@ class LocalFrontierJournalTest {
     live.state().journalTo(dir.resolve("journal-0.log"));
     randomWork(live, out, random, 0, 400);
 
-    ByteArrayOutputStream filter = new ByteArrayOutputStream();
-    ByteArrayOutputStream state = new ByteArrayOutputStream();
-    live.state().paused(() -> {
-      sieve.writeFilter(filter);
-      live.state().writeState(new DataOutputStream(state));
-      live.state().journalTo(dir.resolve("journal-1.log"));
-      return null;
-    });
+    Checkpoint checkpoint = Checkpoint.take(live, sieve, dir.resolve("journal-1.log"));
     // After it: more work, journaled only.
     randomWork(live, out, random, 400, 800);
     live.state().closeJournal();
 
-    Sieve restoredSieve = Sieve.over(
-        dev.sieve.bloom.MembershipFilter.readFrom(new ByteArrayInputStream(filter.toByteArray())), 1e-6, w -> {});
-    LocalFrontier restored = builder(restoredSieve).restore(
-        new DataInputStream(new ByteArrayInputStream(state.toByteArray())),
+    LocalFrontier restored = checkpoint.restore(builder(checkpoint.sieve()),
         List.of(dir.resolve("journal-1.log")));
 
     assertThat(drain(restored)).isEqualTo(expectedAfterCrash(live, out));

@@ -2,6 +2,7 @@ package dev.sieve.frontier.spill;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sieve.frontier.LastFetch;
 import dev.sieve.frontier.Lease;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -19,6 +20,20 @@ class PendingCodecTest {
 
     assertThat(PendingCodec.decode(PendingCodec.encode(lease), "a.example")).isEqualTo(lease)
         .usingRecursiveComparison().isEqualTo(lease);
+  }
+
+  @Test
+  void roundTrip_lastFetchOfARecrawl_kept() {
+    Lease lease = new Lease(Lease.stored(URL), 1, "a.example", 0, List.of(), "http://a.example/", null,
+        new LastFetch(3, Instant.parse("2026-11-27T08:00:01.5Z"), "W/\"5f-\u00e9\"",
+            "Fri, 27 Nov 2026 07:00:00 GMT", "0b2a9a52-60a8-4f43-a0f5-0e4fb0e9a0f1",
+            Instant.parse("2026-11-27T07:59:59Z")));
+    Lease noValidators = lease.fetched(new LastFetch(1, Instant.EPOCH, null, null, null, null));
+
+    assertThat(PendingCodec.decode(PendingCodec.encode(lease), "a.example").last())
+        .isEqualTo(lease.last());
+    assertThat(PendingCodec.decode(PendingCodec.encode(noValidators), "a.example").last())
+        .isEqualTo(noValidators.last());
   }
 
   @Test
