@@ -75,7 +75,8 @@ public final class Crawler {
     Map<String, Long> restored = lifecycle.restoredCounts();
     stats.add(restored);
     this.pageBudget = new Semaphore((int) Math.min(Integer.MAX_VALUE, config.maxPages));
-    this.recorder = new Recorder(listener, frontier, lifecycle::flushLog, stats, config.clock);
+    this.recorder = new Recorder(listener, frontier, lifecycle::flushLog, stats, config.clock,
+        config.frontier.recrawlAfter != null);
     this.slots = new WorkSlots(config.threads);
     this.leases = new LeaseRunner(config.maxInFlight);
     this.pipeline = new UrlPipeline(config, seeds, frontier, listener, recorder, pageBudget,
