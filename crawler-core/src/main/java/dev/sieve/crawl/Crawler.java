@@ -75,8 +75,7 @@ public final class Crawler {
     Map<String, Long> restored = lifecycle.restoredCounts();
     stats.add(restored);
     this.pageBudget = new Semaphore((int) Math.min(Integer.MAX_VALUE, config.maxPages));
-    this.recorder = new Recorder(listener, frontier, lifecycle::flushLog, stats, config.clock,
-        config.frontier.recrawlAfter != null);
+    this.recorder = new Recorder(listener, frontier, lifecycle::flushLog, stats, config.clock);
     this.slots = new WorkSlots(config.threads);
     this.leases = new LeaseRunner(config.maxInFlight);
     this.pipeline = new UrlPipeline(config, seeds, frontier, listener, recorder, pageBudget,

@@ -32,26 +32,14 @@ final class Recorder {
   private final Runnable flushLog;
   private final CrawlStats stats;
   private final Clock clock;
-  /**
-   * Whether the frontier schedules refetches: only then is a lease given back with what its fetch
-   * left ({@link Lease#fetched}); any other frontier gets back the very lease it handed out (the
-   * Redis frontier finds its leases by identity).
-   */
-  private final boolean recrawls;
 
   Recorder(CrawlListener listener, Frontier frontier, Runnable flushLog, CrawlStats stats,
       Clock clock) {
-    this(listener, frontier, flushLog, stats, clock, false);
-  }
-
-  Recorder(CrawlListener listener, Frontier frontier, Runnable flushLog, CrawlStats stats,
-      Clock clock, boolean recrawls) {
     this.listener = listener;
     this.frontier = frontier;
     this.flushLog = flushLog;
     this.stats = stats;
     this.clock = clock;
-    this.recrawls = recrawls;
   }
 
   /** The outcome of {@code lease}, with nothing counted yet. */
@@ -215,7 +203,7 @@ final class Recorder {
       if (within) {
         return;
       }
-      frontier.complete(recrawls && next != null ? lease.fetched(next) : lease, delta);
+      frontier.complete(next == null ? lease : lease.fetched(next), delta);
       stats.add(delta);
     }
 

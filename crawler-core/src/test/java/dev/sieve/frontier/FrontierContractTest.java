@@ -138,6 +138,20 @@ class FrontierContractTest {
   }
 
   @ParameterizedTest
+  @EnumSource(Kind.class)
+  void complete_copyCarryingItsLastFetch_givesTheLeaseBack(Kind kind) {
+    Frontier frontier = open(kind).frontier();
+    frontier.push(url("http://a.example/"), 0, null, null);
+    Lease taken = frontier.poll();
+
+    frontier.complete(taken.fetched(new LastFetch(1, LASTMOD, "\"v1\"", null, null, null)),
+        Map.of());
+
+    assertThat(frontier.stats().inFlight()).as("leases still out").isZero();
+    assertThat(frontier.isFinished()).isTrue();
+  }
+
+  @ParameterizedTest
   @EnumSource(value = Kind.class, mode = EnumSource.Mode.MATCH_ALL, names = RESUMABLE)
   void restart_keepsViaAndLastmodOfEveryPendingAndLeasedUrl(Kind kind) throws Exception {
     Opened opened = open(kind);

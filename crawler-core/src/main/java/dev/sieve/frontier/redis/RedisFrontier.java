@@ -14,8 +14,6 @@ import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -89,8 +87,8 @@ public final class RedisFrontier implements Frontier, FrontierLifecycle {
   private final Script host = RedisScripts.HOST;
   private final Script takeAll = RedisScripts.TAKE_ALL;
 
-  /** The leases this process holds, by identity, to their ids in Redis. */
-  private final Map<Lease, String> leaseIds = Collections.synchronizedMap(new IdentityHashMap<>());
+  /** The leases this process holds, by value, to their ids in Redis. */
+  private final HeldLeases leaseIds = new HeldLeases();
   private final LocalChanges changes = new LocalChanges();
   private volatile boolean closed;
   private volatile long recoveredAt;
@@ -211,7 +209,7 @@ public final class RedisFrontier implements Frontier, FrontierLifecycle {
     String id = asString(out.get(1));
     String hostKey = asString(out.get(2));
     Lease lease = QueueEntry.decode(asString(out.get(3)), hostKey);
-    leaseIds.put(lease, id);
+    leaseIds.hold(lease, id);
     onLease.accept(hostKey, asLong(out.get(4)));
     return lease;
   }
@@ -233,7 +231,7 @@ public final class RedisFrontier implements Frontier, FrontierLifecycle {
     List<Lease> leases = new ArrayList<>(out.size() / 2);
     for (int i = 0; i + 1 < out.size(); i += 2) {
       Lease lease = QueueEntry.decode(asString(out.get(i + 1)), hostKey);
-      leaseIds.put(lease, asString(out.get(i)));
+      leaseIds.hold(lease, asString(out.get(i)));
       leases.add(lease);
     }
     return leases;
@@ -256,7 +254,7 @@ public final class RedisFrontier implements Frontier, FrontierLifecycle {
   }
 
   private void give(Lease lease, String mode, long backoffMs, Lease requeued) {
-    String id = leaseIds.remove(lease);
+    String id = leaseIds.release(lease);
     if (id == null) {
       throw new IllegalStateException("lease not taken from this frontier: " + lease);
     }
