@@ -4,8 +4,6 @@ import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.Locale;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -23,7 +21,8 @@ import java.util.concurrent.atomic.LongAdder;
  * Lemire 2019). Its k bit positions inside the block are successive 9-bit slices of {@code h2},
  * most significant first (7 per word), then, for k &gt; 7, of {@code splitmix64(h1 + i·φ)} at the
  * i-th position (Steele, Lea &amp; Flood 2014), so positions are independent and drawn with
- * replacement.
+ * replacement. The words and this probing are {@code BlockBits}; the filter sizes, counts,
+ * estimates and serializes.
  *
  * <p>The words are an on-heap {@code long[]}. HotSpot aligns it to 8 bytes, not 64, so a block
  * usually straddles two cache lines; {@link #put} reads every probed word before writing, so the
@@ -59,32 +58,16 @@ public final class BlockedBloomFilter implements MembershipFilter {
   /** The largest hash count accepted. */
   public static final int MAX_HASHES = 64;
 
-  private static final int WORDS_PER_BLOCK = BLOCK_BITS / Long.SIZE;
   /** The most blocks one {@code long[]} holds: about 2²⁸, so m reaches about 1.4·10¹¹ bits. */
-  static final long MAX_BLOCKS = FilterWords.MAX_WORDS / WORDS_PER_BLOCK;
+  static final long MAX_BLOCKS = FilterWords.MAX_WORDS / BlockBits.WORDS_PER_BLOCK;
 
   static final long MAX_BITS = MAX_BLOCKS * BLOCK_BITS;
 
-  private static final VarHandle WORDS = MethodHandles.arrayElementVarHandle(long[].class);
-  /**
-   * Written by {@link #prefetch} in the (practically never) case that its loads XOR to this value,
-   * so that they have a use and are not optimized away, without a store on every call: a volatile
-   * store would wait for the loads it is meant to overlap, and any store would bounce this object's
-   * cache line between cores.
-   */
-  private static final long PREFETCH_SENTINEL = 0x5851f42d4c957f2dL;
-
-  @SuppressWarnings("unused")
-  private long prefetchSink;
-  private static final int SLICE_BITS = 9;
-  private static final int SLICES_PER_WORD = Long.SIZE / SLICE_BITS;
-  private static final long GOLDEN = 0x9e3779b97f4a7c15L;
-  private final long[] words;
+  private final BlockBits bits;
   private final long blocks;
   private final int hashes;
   private final long expectedInsertions;
   private final LongAdder setBits = new LongAdder();
-  private final BlockLocks locks = new BlockLocks();
   /** {@code ln(1 − c/b)}, the denominator of the count estimate. */
   private final double logUnsetPerKey;
   /** The rate as a function of the load, for {@link #expectedFpp()}. */
@@ -98,7 +81,7 @@ public final class BlockedBloomFilter implements MembershipFilter {
     this.blocks = blocks;
     this.hashes = hashes;
     this.expectedInsertions = expectedInsertions;
-    this.words = FilterWords.allocate(blocks * BLOCK_BITS, "bits (" + blocks * BLOCK_BITS + ")");
+    this.bits = new BlockBits(blocks, hashes);
     double perKeyBitProbability = -Math.expm1(hashes * Math.log1p(-1.0 / BLOCK_BITS));
     this.logUnsetPerKey = Math.log1p(-perKeyBitProbability / blocks);
     this.fpr = new BlockedFpr(hashes);
@@ -158,7 +141,7 @@ public final class BlockedBloomFilter implements MembershipFilter {
   /** Reads what follows the preamble of a blocked filter. */
   static BlockedBloomFilter readBody(DataInputStream data) throws IOException {
     return FORMAT.read(
-        data, BlockedBloomFilter::new, filter -> filter.words, FilterWords::popCount);
+        data, BlockedBloomFilter::new, filter -> filter.bits.words, FilterWords::popCount);
   }
 
   /**
@@ -191,13 +174,13 @@ public final class BlockedBloomFilter implements MembershipFilter {
   }
 
   private boolean put(long h1, long h2) {
-    int base = blockBase(h1);
+    int base = bits.blockBase(h1);
     // A key already present (most keys a crawler offers) writes nothing and takes no lock, so its
     // cache line stays shared between cores.
-    if (contains(base, h1, h2)) {
+    if (bits.contains(base, h1, h2)) {
       return false;
     }
-    int flipped = setLocked(base, h1, h2);
+    int flipped = bits.setLocked(base, h1, h2);
     if (flipped == 0) {
       return false;
     }
@@ -212,14 +195,14 @@ public final class BlockedBloomFilter implements MembershipFilter {
    */
   @Override
   public int putAll(HashBatch batch, boolean[] isNew) {
-    touchBlocks(batch);
+    bits.touchBlocks(batch);
     long flippedTotal = 0;
     int added = 0;
     for (int i = 0; i < batch.size(); i++) {
       int base = batch.slots[i];
       long h1 = batch.h1[i];
       long h2 = batch.h2[i];
-      int flipped = contains(base, h1, h2) ? 0 : setLocked(base, h1, h2);
+      int flipped = bits.contains(base, h1, h2) ? 0 : bits.setLocked(base, h1, h2);
       isNew[i] = flipped > 0;
       flippedTotal += flipped;
       added += flipped > 0 ? 1 : 0;
@@ -233,10 +216,10 @@ public final class BlockedBloomFilter implements MembershipFilter {
   /** Queries the batch in the two passes of {@link #putAll}. */
   @Override
   public int mightContainAll(HashBatch batch, boolean[] present) {
-    touchBlocks(batch);
+    bits.touchBlocks(batch);
     int found = 0;
     for (int i = 0; i < batch.size(); i++) {
-      present[i] = contains(batch.slots[i], batch.h1[i], batch.h2[i]);
+      present[i] = bits.contains(batch.slots[i], batch.h1[i], batch.h2[i]);
       found += present[i] ? 1 : 0;
     }
     return found;
@@ -246,51 +229,6 @@ public final class BlockedBloomFilter implements MembershipFilter {
   @Override
   public boolean putIsExactlyOnce() {
     return true;
-  }
-
-  /**
-   * Stores each key's block base in the batch's slots and starts the loads of its two cache lines.
-   */
-  private void touchBlocks(HashBatch batch) {
-    long sink = 0;
-    for (int i = 0; i < batch.size(); i++) {
-      int base = blockBase(batch.h1[i]);
-      batch.slots[i] = base;
-      sink ^= (long) WORDS.getOpaque(words, base) ^ (long) WORDS.getOpaque(words, base + 7);
-    }
-    if (sink == PREFETCH_SENTINEL) {
-      prefetchSink = sink;
-    }
-  }
-
-  /**
-   * Sets the key's bits under its block's lock, so that of concurrent puts of one key exactly one
-   * flips bits; returns how many this call flipped.
-   */
-  private int setLocked(int base, long h1, long h2) {
-    int stripe = locks.lock(base / WORDS_PER_BLOCK);
-    try {
-      int flipped = 0;
-      long slices = h2;
-      for (int i = 0; i < hashes; i++) {
-        if (i % SLICES_PER_WORD == 0 && i > 0) {
-          slices = remix(h1, i);
-        }
-        int bit = (int) (slices >>> (Long.SIZE - SLICE_BITS));
-        slices <<= SLICE_BITS;
-        int index = base + (bit >>> 6);
-        long word = (long) WORDS.getOpaque(words, index);
-        long mask = 1L << bit;
-        if ((word & mask) == 0) {
-          // Every writer holds the block's lock: a plain read-modify-write loses no bit.
-          WORDS.setOpaque(words, index, word | mask);
-          flipped++;
-        }
-      }
-      return flipped;
-    } finally {
-      locks.unlock(stripe);
-    }
   }
 
   /** True if the key whose hash is {@code hash} might have been put; false if definitely not. */
@@ -306,39 +244,11 @@ public final class BlockedBloomFilter implements MembershipFilter {
    */
   @Override
   public void prefetch(Hash128[] hashes, int count) {
-    long sink = 0;
-    for (int i = 0; i < count; i++) {
-      int base = blockBase(hashes[i].h1());
-      sink ^= (long) WORDS.getOpaque(words, base) ^ (long) WORDS.getOpaque(words, base + 7);
-    }
-    if (sink == PREFETCH_SENTINEL) {
-      prefetchSink = sink;
-    }
+    bits.prefetch(hashes, count);
   }
 
   private boolean mightContain(long h1, long h2) {
-    return contains(blockBase(h1), h1, h2);
-  }
-
-  /** True if every probed bit of the key in the block at {@code base} is set. */
-  private boolean contains(int base, long h1, long h2) {
-    long slices = h2;
-    for (int i = 0; i < hashes; i++) {
-      if (i % SLICES_PER_WORD == 0 && i > 0) {
-        slices = remix(h1, i);
-      }
-      int bit = (int) (slices >>> (Long.SIZE - SLICE_BITS));
-      slices <<= SLICE_BITS;
-      if (((long) WORDS.getOpaque(words, base + (bit >>> 6)) & (1L << bit)) == 0) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /** The index of the first word of the block of a key whose first hash half is {@code h1}. */
-  private int blockBase(long h1) {
-    return (int) (blockIndex(h1) * WORDS_PER_BLOCK);
+    return bits.contains(bits.blockBase(h1), h1, h2);
   }
 
   /**
@@ -355,27 +265,12 @@ public final class BlockedBloomFilter implements MembershipFilter {
    * hashes} long). Positions may repeat.
    */
   public static void bitsOf(Hash128 hash, int hashes, int[] positions) {
-    long slices = hash.h2();
-    for (int i = 0; i < hashes; i++) {
-      if (i % SLICES_PER_WORD == 0 && i > 0) {
-        slices = remix(hash.h1(), i);
-      }
-      positions[i] = (int) (slices >>> (Long.SIZE - SLICE_BITS));
-      slices <<= SLICE_BITS;
-    }
+    BlockBits.bitsOf(hash, hashes, positions);
   }
 
   /** The block of a key whose first hash half is {@code h1}, in [0, b). */
   long blockIndex(long h1) {
-    return BloomFilter.index(h1, blocks);
-  }
-
-  /** The bits for probes i, i+1, … (i ≥ 7): splitmix64's finalizer of {@code h1 + i·φ}. */
-  private static long remix(long h1, int i) {
-    long z = h1 + i * GOLDEN;
-    z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
-    z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
-    return z ^ (z >>> 31);
+    return bits.blockIndex(h1);
   }
 
   /** The number of bits set (X), exact once concurrent puts have returned. */
@@ -430,7 +325,8 @@ public final class BlockedBloomFilter implements MembershipFilter {
    */
   @Override
   public void writeTo(OutputStream out) throws IOException {
-    FORMAT.write(out, new TableHeader(blocks, hashes, expectedInsertions, setBitCount()), words);
+    FORMAT.write(out, new TableHeader(blocks, hashes, expectedInsertions, setBitCount()),
+        bits.words);
   }
 
   @Override

@@ -12,11 +12,9 @@ import dev.sieve.frontier.Lease;
 import dev.sieve.parse.LinkExtractor;
 import dev.sieve.parse.ParsedPage;
 import dev.sieve.robots.RobotsPolicy;
-import dev.sieve.robots.RobotsVerdict;
 import dev.sieve.session.WebSession;
 import dev.sieve.sitemap.ReadSitemaps;
 import dev.sieve.url.Url;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -25,7 +23,6 @@ import java.util.TreeMap;
 import java.util.concurrent.Semaphore;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
-import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -35,14 +32,13 @@ import java.util.stream.Collectors;
  */
 final class UrlPipeline implements AutoCloseable {
   private final CrawlConfig config;
-  private final CrawlListener listener;
   private final Frontier frontier;
   private final Recorder recorder;
   private final Fetcher fetcher;
   private final Archiving archive;
   private final LinkExtractor extractor;
-  /** Null when robots.txt is ignored. */
-  private final RobotsPolicy robots;
+  private final RobotsGate robots;
+  private final Retries retries;
   private final LinkFilter links;
   private final LinkClassifier linkFates;
   private final SitemapStep sitemaps;
@@ -50,8 +46,6 @@ final class UrlPipeline implements AutoCloseable {
   private final ProxyHealth proxies;
   /** Permits for URLs still to be done under --max-pages; a URL that is not a page gives its back. */
   private final Semaphore pageBudget;
-  /** Whether the crawl is stopping: no more retries. */
-  private final BooleanSupplier stopping;
   private final WorkSlots slots;
   private final WebSession session;
 
@@ -67,26 +61,26 @@ final class UrlPipeline implements AutoCloseable {
     this.proxies = new ProxyHealth(config.fetch.hostFailureLimit(), onDeadProxy);
     this.slots = slots;
     this.config = config;
-    this.listener = listener;
     this.frontier = frontier;
     this.recorder = recorder;
     this.pageBudget = pageBudget;
-    this.stopping = stopping;
+    this.retries = new Retries(config, frontier, pageBudget, stopping);
     this.archive = Archiving.open(config);
     this.session = WebSession.open(config.fetch.session(), config.clock, config.frontier.stateDir,
         resume.resumed());
     this.fetcher = fetcher(config, seeds, session);
     this.hosts = new UnreachableHosts(config, frontier, recorder, pageBudget);
     this.extractor = config.scope.extractor();
-    this.robots = robots(config, this::fetch);
+    RobotsPolicy policy = RobotsGate.policy(config, this::fetch);
     this.links = new LinkFilter(config, seeds);
-    this.linkFates = new LinkClassifier(config, links, robots, frontier);
+    this.linkFates = new LinkClassifier(config, links, policy, frontier);
     java.nio.file.Path stateDir = config.frontier.stateDir;
-    this.sitemaps = new SitemapStep(config.sitemaps, this::fetch, robots, linkFates, frontier,
+    this.sitemaps = new SitemapStep(config.sitemaps, this::fetch, policy, linkFates, frontier,
         resume.flushLog(), recorder::countAside, stateDir == null
             ? ReadSitemaps.none()
             // Restored counters tell a resumed crawl: a new one (or one started over) has none.
             : ReadSitemaps.open(stateDir, resume.resumed()));
+    this.robots = new RobotsGate(policy, config, sitemaps, frontier, hosts, pageBudget, listener);
   }
 
   private static Fetcher fetcher(CrawlConfig config, List<Url> seeds, WebSession session) {
@@ -103,34 +97,18 @@ final class UrlPipeline implements AutoCloseable {
         .build();
   }
 
-  /** The robots.txt policy, or null when robots.txt is ignored. */
-  private static RobotsPolicy robots(CrawlConfig config, Function<String, FetchResult> fetch) {
-    if (!config.robots.respect()) {
-      return null;
-    }
-    Duration backoff = config.fetch.retryBackoff();
-    return RobotsPolicy.builder()
-        .settings(config.robots)
-        .userAgent(config.fetch.userAgent())
-        .fetch(fetch)
-        .connectionRetryInterval(backoff.isZero() ? Duration.ofMillis(1) : backoff)
-        .maxRedirects(config.fetch.maxRedirects())
-        .clock(config.clock)
-        .build();
-  }
-
   /** The pipeline for one URL: robots → fetch → parse → sieve → enqueue → record. */
   void crawl(Lease lease) {
     Url url = lease.url();
     Recorder.Outcome outcome = recorder.of(lease);
     if (refusedAddress(outcome, url)
         || hosts.failIfUnreachable(outcome, url)
-        || !robotsAllow(outcome, url)
+        || !robots.allows(outcome, url)
         || readSitemap(lease, url)) {
       return;
     }
     FetchResult page = fetch(url, outcome);
-    if (hosts.failIfUnreachable(outcome, url) || shouldRetry(page, outcome)) {
+    if (hosts.failIfUnreachable(outcome, url) || retries.retried(page, outcome)) {
       return;
     }
     if (page.isNotModified() && lease.last() != null && lease.last().hasValidator()) {
@@ -225,52 +203,6 @@ final class UrlPipeline implements AutoCloseable {
   }
 
   /**
-   * Applies the host's robots.txt, fetching it first if needed. A robots.txt fetch takes this
-   * lease's politeness slot, so the URL goes back to wait for the next one. Returns whether to
-   * fetch the URL now; otherwise the lease has been given back.
-   */
-  private boolean robotsAllow(Recorder.Outcome outcome, Url url) {
-    if (robots == null) {
-      return true;
-    }
-    Lease lease = outcome.lease();
-    boolean fetchesRobots = robots.cached(url).isEmpty();
-    RobotsVerdict verdict = robots.check(url);
-    if (fetchesRobots && !verdict.skipHost()) {
-      sitemaps.fromRobots(url.origin(), verdict.sitemaps());
-    }
-    verdict.crawlDelay().ifPresent(delay -> frontier.setHostDelay(lease.hostKey(), delay));
-    if (verdict.skipHost()) {
-      int dropped = frontier.skipHost(lease.hostKey());
-      outcome.count("skipped.host-skipped");
-      pageBudget.release();
-      outcome.finish();
-      listener.onHostSkipped(lease.hostKey(),
-          "robots.txt Crawl-delay " + verdict.crawlDelay().map(Duration::toString).orElse("?")
-              + " is above the maximum " + config.robots.maxCrawlDelay() + "; " + (dropped + 1)
-              + " URL(s) skipped");
-      return false;
-    }
-    switch (verdict.decision()) {
-      case ALLOWED:
-        if (fetchesRobots) {
-          pageBudget.release();
-          frontier.putBack(lease);
-          return false;
-        }
-        return true;
-      case ROBOTS_UNREACHABLE:
-        hosts.robotsUnreachable(outcome, url, verdict);
-        return false;
-      default:
-        outcome.count("skipped.robots-denied");
-        pageBudget.release();
-        outcome.finish();
-        return false;
-    }
-  }
-
-  /**
    * Fetches {@code url} (robots.txt, a sitemap), noting connection failures against its
    * authority, and archives it.
    */
@@ -362,40 +294,6 @@ final class UrlPipeline implements AutoCloseable {
     } else {
       recordPage(again, url, page);
     }
-  }
-
-  /**
-   * Re-queues 5xx, 429 and network failures while retries remain, after the backoff or the
-   * server's {@code Retry-After}, whichever is longer (the frontier adds the politeness delay as a
-   * floor); a {@code Retry-After} holds the whole host. One above the maximum instead ends the URL
-   * at once as {@code retry-after-too-long}. Returns whether the lease was given back (retried,
-   * or ended so).
-   */
-  private boolean shouldRetry(FetchResult page, Recorder.Outcome outcome) {
-    Lease lease = outcome.lease();
-    Duration retryAfter = page.retryAfter().orElse(null);
-    if (retryAfter != null && retryAfter.compareTo(config.fetch.maxRetryAfter()) > 0) {
-      outcome.record(page, 0, 0, "retry-after-too-long");
-      outcome.finish();
-      return true;
-    }
-    boolean retryable = (page.status() == 0 && page.error() != null
-            && page.error() != FetchError.PRIVATE_ADDRESS)
-        || page.status() >= 500 || page.status() == 429;
-    if (retryAfter != null) {
-      frontier.delayHost(lease.hostKey(), retryAfter);
-    }
-    if (!retryable || lease.attempt() >= config.fetch.retries() || stopping.getAsBoolean()) {
-      return false;
-    }
-    Duration backoff = config.fetch.retryBackoff().multipliedBy(1L << Math.min(lease.attempt(), 20));
-    if (retryAfter != null && retryAfter.compareTo(backoff) > 0) {
-      backoff = retryAfter;
-    }
-    outcome.count("retries");
-    pageBudget.release();
-    outcome.retry(backoff);
-    return true;
   }
 
   private static String errorOf(FetchResult page) {

@@ -35,8 +35,8 @@ public final class Fetcher implements AutoCloseable {
   /** Hosts whose addresses are kept at most. */
   private static final int DNS_MAX_HOSTS = 100_000;
   /**
-   * Default {@link Builder#idleConnections} timeout: without retries a pooled connection the
-   * server has closed fails the fetch, so idle connections go before the shortest keep-alive
+   * Default {@link FetcherBuilder#idleConnections} timeout: without retries a pooled connection
+   * the server has closed fails the fetch, so idle connections go before the shortest keep-alive
    * common on servers (5 s) unless the politeness delay asks for longer.
    */
   public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(4);
@@ -58,7 +58,7 @@ public final class Fetcher implements AutoCloseable {
   private final DnsCache dns;
   private final ConnectionCounter connections;
 
-  private Fetcher(Builder b) {
+  Fetcher(FetcherBuilder b) {
     this.userAgent = b.userAgent;
     this.maxBodyBytes = b.maxBodyBytes;
     this.ticker = b.ticker;
@@ -86,15 +86,15 @@ public final class Fetcher implements AutoCloseable {
             // Inside NoSilentRetries: sees the exchange exactly as on the wire.
             .addNetworkInterceptor(Capture.INTERCEPTOR)
             // An idle connection per host waits out the host's politeness delay for its next fetch
-            // (see Builder#idleConnections).
+            // (see FetcherBuilder#idleConnections).
             .eventListener(connections)
             .build();
     this.clients = new Clients(base, dns, b.maxIdleConnections, b.idleTimeout, b.proxies, b.tls);
   }
 
   /** Returns a builder with the documented defaults. */
-  public static Builder builder() {
-    return new Builder();
+  public static FetcherBuilder builder() {
+    return new FetcherBuilder();
   }
 
   /**
@@ -278,198 +278,6 @@ public final class Fetcher implements AutoCloseable {
   public void close() {
     if (closed.compareAndSet(false, true)) {
       clients.close();
-    }
-  }
-
-  /**
-   * Settings for a {@link Fetcher}; validated once in {@link #build()}. Not thread-safe. Null
-   * arguments are reported by {@code build()}.
-   */
-  public static final class Builder {
-    private static final long MAX_BODY_LIMIT = Integer.MAX_VALUE - 8;
-
-    private String userAgent = DEFAULT_USER_AGENT;
-    private Duration connectTimeout =
-        Duration.ofSeconds(FetchSettings.DEFAULT_CONNECT_TIMEOUT_SECONDS);
-    private Duration readTimeout = Duration.ofSeconds(FetchSettings.DEFAULT_READ_TIMEOUT_SECONDS);
-    private Duration callTimeout = Duration.ofSeconds(FetchSettings.DEFAULT_CALL_TIMEOUT_SECONDS);
-    private long maxBodyBytes = FetchSettings.DEFAULT_MAX_BODY_BYTES;
-    private Ticker ticker = Ticker.systemTicker();
-    private Clock clock = Clock.systemUTC();
-    private AddressPolicy addressPolicy = AddressPolicy.allowAll();
-    private ProxySettings proxies = ProxySettings.none();
-    private TlsSettings tls = TlsSettings.system();
-    private int maxIdleConnections = FetchSettings.DEFAULT_MAX_IDLE_CONNECTIONS;
-    private Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
-    /**
-     * Times how long connections stay idle and DNS answers are kept; apart from {@link #ticker},
-     * which times fetches.
-     */
-    private Ticker connectionTicker = Ticker.systemTicker();
-    private okhttp3.Interceptor requestStep;
-
-    private Builder() {}
-
-    /**
-     * A step every request goes through before it is sent, and its response after (default
-     * none): a crawl's session adds its cookies, headers and credentials there.
-     */
-    public Builder requestStep(okhttp3.Interceptor step) {
-      this.requestStep = step;
-      return this;
-    }
-
-    /** For tests: the ticker of idle connections and DNS answers (default the system's). */
-    Builder connectionTicker(Ticker connectionTicker) {
-      this.connectionTicker = connectionTicker;
-      return this;
-    }
-
-    /** The agent, timeouts and body cap of {@code settings}. */
-    public Builder settings(FetchSettings settings) {
-      return userAgent(settings.userAgent())
-          .connectTimeout(settings.connectTimeout())
-          .readTimeout(settings.readTimeout())
-          .callTimeout(settings.callTimeout())
-          .maxBodyBytes(settings.maxBodyBytes())
-          .idleConnections(settings.maxIdleConnections(), idleTimeout)
-          .proxies(settings.proxies())
-          .tls(settings.tls());
-    }
-
-    /**
-     * Which proxy each fetch goes through (default none). The address policy still applies to
-     * each URL's host, resolved here before the fetch; the proxy's own address is exempt.
-     */
-    public Builder proxies(ProxySettings proxies) {
-      this.proxies = proxies;
-      return this;
-    }
-
-    /** Which certificate authorities TLS connections trust (default the system's). */
-    public Builder tls(TlsSettings tls) {
-      this.tls = tls;
-      return this;
-    }
-
-    /**
-     * Keeps up to {@code max} idle connections (default 4096), each for up to {@code timeout}
-     * (default 4 s) after its last use: a crawl keeps each host's connection across its
-     * politeness delay so the next fetch needs no new TCP or TLS handshake.
-     */
-    public Builder idleConnections(int max, Duration timeout) {
-      this.maxIdleConnections = max;
-      this.idleTimeout = timeout;
-      return this;
-    }
-
-    /** The {@code User-Agent} sent with every request; must not be blank. */
-    public Builder userAgent(String userAgent) {
-      this.userAgent = userAgent;
-      return this;
-    }
-
-    /** Bounds establishing the TCP (and TLS) connection. Default 10 s. */
-    public Builder connectTimeout(Duration connectTimeout) {
-      this.connectTimeout = connectTimeout;
-      return this;
-    }
-
-    /** Bounds each wait for bytes from the server. Default 30 s. */
-    public Builder readTimeout(Duration readTimeout) {
-      this.readTimeout = readTimeout;
-      return this;
-    }
-
-    /**
-     * Bounds the whole fetch, body read included, so a slow-drip server cannot hold a worker
-     * longer. Default 60 s.
-     */
-    public Builder callTimeout(Duration callTimeout) {
-      this.callTimeout = callTimeout;
-      return this;
-    }
-
-    /**
-     * The most body bytes kept, as transferred and again after decompression; longer bodies are
-     * truncated. Default 10 MiB.
-     */
-    public Builder maxBodyBytes(long maxBodyBytes) {
-      this.maxBodyBytes = maxBodyBytes;
-      return this;
-    }
-
-    /** Measures {@link FetchResult#fetchMs()}. Default {@link Ticker#systemTicker()}. */
-    public Builder ticker(Ticker ticker) {
-      this.ticker = ticker;
-      return this;
-    }
-
-    /**
-     * Which resolved addresses may be connected to (default all). Host names are checked after
-     * resolution, so a DNS answer cannot steer the crawler into a private network; IP literals
-     * are checked before connecting. A refused fetch fails with {@link
-     * FetchError#PRIVATE_ADDRESS} and sends nothing.
-     */
-    public Builder addressPolicy(AddressPolicy addressPolicy) {
-      this.addressPolicy = addressPolicy;
-      return this;
-    }
-
-    /** The "now" that HTTP-date {@code Retry-After} values are relative to. Default UTC. */
-    public Builder clock(Clock clock) {
-      this.clock = clock;
-      return this;
-    }
-
-    /**
-     * Returns a new fetcher with its own connection pool.
-     *
-     * @throws IllegalArgumentException naming the first invalid setting
-     */
-    public Fetcher build() {
-      if (userAgent == null || userAgent.isBlank()) {
-        throw new IllegalArgumentException("userAgent (" + userAgent + ") must not be blank");
-      }
-      checkTimeout("connectTimeout", connectTimeout);
-      checkTimeout("readTimeout", readTimeout);
-      checkTimeout("callTimeout", callTimeout);
-      if (maxBodyBytes <= 0) {
-        throw new IllegalArgumentException("maxBodyBytes (" + maxBodyBytes + ") must be > 0");
-      }
-      if (maxBodyBytes > MAX_BODY_LIMIT) {
-        throw new IllegalArgumentException(
-            "maxBodyBytes (" + maxBodyBytes + ") must be <= " + MAX_BODY_LIMIT);
-      }
-      if (ticker == null) {
-        throw new IllegalArgumentException("ticker (null) must not be null");
-      }
-      if (clock == null) {
-        throw new IllegalArgumentException("clock (null) must not be null");
-      }
-      if (maxIdleConnections < 0) {
-        throw new IllegalArgumentException(
-            "maxIdleConnections (" + maxIdleConnections + ") must be >= 0");
-      }
-      checkTimeout("idleTimeout", idleTimeout);
-      if (addressPolicy == null) {
-        throw new IllegalArgumentException("addressPolicy (null) must not be null");
-      }
-      if (proxies == null || tls == null) {
-        throw new IllegalArgumentException((proxies == null ? "proxies" : "tls")
-            + " (null) must not be null");
-      }
-      return new Fetcher(this);
-    }
-
-    private static void checkTimeout(String name, Duration value) {
-      if (value == null || value.compareTo(Duration.ofMillis(1)) < 0) {
-        throw new IllegalArgumentException(name + " (" + value + ") must be >= 1 ms");
-      }
-      if (value.compareTo(Duration.ofMillis(Integer.MAX_VALUE)) > 0) {
-        throw new IllegalArgumentException(
-            name + " (" + value + ") must be <= " + Integer.MAX_VALUE + " ms");
-      }
     }
   }
 }
