@@ -45,7 +45,7 @@ class WebTransportIT {
     Path plain = Files.createDirectories(shared.resolve("plain"));
     Path tls = Files.createDirectories(shared.resolve("tls"));
     ca = TestCa.create(Files.createDirectories(shared.resolve("ca")));
-    nginx = TlsNginx.start(Files.createDirectories(shared.resolve("nginx")), plain, tls, ca);
+    nginx = TlsNginx.start(plain, tls, ca);
     corpus(plain, "http://127.0.0.1:" + nginx.http);
     corpus(tls, "https://localhost:" + nginx.https);
   }

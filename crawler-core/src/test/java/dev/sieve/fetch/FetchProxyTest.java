@@ -2,6 +2,7 @@ package dev.sieve.fetch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sieve.loopback.LoopbackNginx;
 import dev.sieve.testing.LocalProxy;
 import dev.sieve.testing.TestCa;
 import java.net.InetAddress;
@@ -157,17 +158,10 @@ class FetchProxyTest {
       tls.start(InetAddress.getByName("127.0.0.1"), 0);
       int port = LocalProxy.freePort();
       // nginx ends the TLS to the proxy and passes the bytes to tinyproxy: an https:// proxy.
-      Path config = Files.writeString(dir.resolve("nginx.conf"), String.join("\n",
-          "load_module " + module + ";", "daemon off;", "master_process off;",
-          "pid " + dir.resolve("nginx.pid") + ";", "error_log " + dir.resolve("error.log") + ";",
-          "events { worker_connections 64; }",
-          "stream { server { listen 127.0.0.1:" + port + " ssl; ssl_certificate " + cert.cert()
-              + "; ssl_certificate_key " + cert.key() + "; proxy_pass 127.0.0.1:" + tinyproxy.port()
-              + "; } }", ""));
-      Process nginx = new ProcessBuilder("nginx", "-c", config.toString(), "-p", dir.toString())
-          .redirectErrorStream(true).redirectOutput(dir.resolve("nginx.out").toFile()).start();
-      try {
-        LocalProxy.awaitPort(nginx, port);
+      try (LoopbackNginx nginx = LoopbackNginx.startStream(Path.of("nginx"), module,
+          List.of("server { listen 127.0.0.1:" + port + " ssl; ssl_certificate " + cert.cert()
+              + "; ssl_certificate_key " + cert.key() + "; proxy_pass 127.0.0.1:"
+              + tinyproxy.port() + "; }"), List.of(port))) {
         through("https://localhost:" + port, null, TlsSettings.withCaCerts(List.of(ca.caCert())));
 
         FetchResult plain = fetcher.fetch(url("/via-tls-proxy"));
@@ -179,9 +173,6 @@ class FetchProxyTest {
         assertThat(tinyproxy.logLines())
             .anyMatch(line -> line.contains("GET " + url("/via-tls-proxy")))
             .anyMatch(line -> line.contains("CONNECT localhost:" + tls.getPort()));
-      } finally {
-        nginx.destroy();
-        nginx.waitFor();
       }
     }
   }

@@ -1,5 +1,6 @@
 package dev.sieve.app.bench;
 
+import dev.sieve.loopback.LoopbackRedis;
 import dev.sieve.serve.FrontierServer;
 import dev.sieve.serve.ServeSettings;
 import java.io.PrintStream;

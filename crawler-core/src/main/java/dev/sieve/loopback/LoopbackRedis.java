@@ -1,21 +1,24 @@
-package dev.sieve.app.bench;
+package dev.sieve.loopback;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
- * {@code redis-server} processes the bench starts on free 127.0.0.1 ports, without persistence, in
- * a temporary directory: one server, or a cluster of three masters made by {@code redis-cli
- * --cluster create}. Closing it stops them.
+ * {@code redis-server} processes on free 127.0.0.1 ports, without persistence, in a temporary
+ * directory: one server, or a cluster of three masters made by {@code redis-cli --cluster create}.
+ * Closing it stops them and deletes the directory.
  */
-final class LoopbackRedis implements AutoCloseable {
+public final class LoopbackRedis implements AutoCloseable {
   private static final long START_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(30);
 
   private final Path dir;
@@ -34,13 +37,13 @@ final class LoopbackRedis implements AutoCloseable {
    * @throws IOException naming what failed (redis-server missing, a server that exited, a
    *     cluster that did not form)
    */
-  static LoopbackRedis start(boolean cluster) throws IOException, InterruptedException {
-    LoopbackRedis redis = new LoopbackRedis(Files.createTempDirectory("sieve-bench-redis"),
-        cluster);
+  public static LoopbackRedis start(boolean cluster) throws IOException, InterruptedException {
+    LoopbackRedis redis = new LoopbackRedis(Files.createTempDirectory("sieve-redis-"), cluster);
     try {
       for (int i = 0; i < (cluster ? 3 : 1); i++) {
         redis.startServer(cluster ? List.of("--cluster-enabled", "yes", "--cluster-config-file",
-            redis.dir.resolve("nodes-" + i + ".conf").toString()) : List.of());
+            redis.dir.resolve("nodes-" + i + ".conf").toString(), "--cluster-node-timeout",
+            "5000") : List.of());
       }
       if (cluster) {
         List<String> create = new ArrayList<>(List.of("redis-cli", "--cluster", "create"));
@@ -58,15 +61,30 @@ final class LoopbackRedis implements AutoCloseable {
     }
   }
 
+  /** The first server's port. */
+  public int port() {
+    return ports.get(0);
+  }
+
+  /** Every server's port, in the order they started. */
+  public List<Integer> ports() {
+    return List.copyOf(ports);
+  }
+
   /** {@code redis://127.0.0.1:PORT}, or {@code redis-cluster://…} listing every master. */
-  String uri() {
+  public String uri() {
     List<String> nodes = new ArrayList<>();
     ports.forEach(port -> nodes.add("127.0.0.1:" + port));
     return (cluster ? "redis-cluster://" : "redis://") + String.join(",", nodes);
   }
 
+  /** Runs one command through redis-cli against the first server; returns what it printed. */
+  public String cli(String... command) throws IOException, InterruptedException {
+    return run(cli(port(), command));
+  }
+
   /** CPU seconds (user and system) the servers used so far, as INFO cpu reports them. */
-  double cpuSeconds() {
+  public double cpuSeconds() {
     double total = 0;
     try {
       for (int port : ports) {
@@ -77,7 +95,7 @@ final class LoopbackRedis implements AutoCloseable {
         }
       }
     } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
+      throw new UncheckedIOException(e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted reading Redis's CPU time", e);
@@ -86,7 +104,7 @@ final class LoopbackRedis implements AutoCloseable {
   }
 
   /** Empties every server. */
-  void flushAll() throws IOException, InterruptedException {
+  public void flushAll() throws IOException, InterruptedException {
     for (int port : ports) {
       run(cli(port, "FLUSHALL"));
     }
@@ -95,8 +113,8 @@ final class LoopbackRedis implements AutoCloseable {
   private void startServer(List<String> extra) throws IOException, InterruptedException {
     int port = freePort(cluster);
     List<String> command = new ArrayList<>(List.of("redis-server", "--bind", "127.0.0.1",
-        "--port", Integer.toString(port), "--save", "", "--appendonly", "no", "--dir",
-        dir.toString(), "--protected-mode", "yes"));
+        "--port", Integer.toString(port), "--save", "", "--appendonly", "no", "--daemonize", "no",
+        "--dir", dir.toString(), "--protected-mode", "yes"));
     command.addAll(extra);
     Process process;
     try {
@@ -168,6 +186,7 @@ final class LoopbackRedis implements AutoCloseable {
     }
   }
 
+  /** Stops the servers (forcibly after 10 s) and deletes their directory. */
   @Override
   public void close() {
     for (Process process : processes) {
@@ -176,19 +195,19 @@ final class LoopbackRedis implements AutoCloseable {
     for (Process process : processes) {
       try {
         if (!process.waitFor(10, TimeUnit.SECONDS)) {
-          process.destroyForcibly();
+          process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
         }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         process.destroyForcibly();
       }
     }
-    try (java.util.stream.Stream<Path> files = Files.walk(dir)) {
-      for (Path file : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+    try (Stream<Path> files = Files.walk(dir)) {
+      for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
         Files.deleteIfExists(file);
       }
     } catch (IOException e) {
-      // A temporary directory left behind: nothing the bench's figures depend on.
+      // A temporary directory left behind: nothing a bench or test result depends on.
     }
   }
 }
