@@ -105,8 +105,9 @@ final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
         .map(crawl -> crawl.queueKeys(request.getIncludeInactive(), now()))
         .orElse(List.of());
     int start = (int) Math.min(Integer.toUnsignedLong(request.getStart()), keys.size());
-    int size = request.getSize() == 0 ? 100 : Math.min(request.getSize(), settings.maxUrlsPerCall);
-    List<String> page = keys.subList(start, Math.min(keys.size(), start + size));
+    long size = request.getSize() == 0 ? 100
+        : Math.min(Integer.toUnsignedLong(request.getSize()), settings.maxUrlsPerCall);
+    List<String> page = keys.subList(start, (int) Math.min(keys.size(), start + size));
     Protos.reply(responses, QueueList.newBuilder().addAllValues(page).setTotal(keys.size())
         .setStart(start).setSize(page.size()).setCrawlID(crawlId).build());
   }
@@ -170,7 +171,7 @@ final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
   public void blockQueueUntil(BlockQueueParams request, StreamObserver<Empty> responses) {
     if (!missingKey("BlockQueueUntil", request.getKey(), responses)) {
       changeQueue("BlockQueueUntil", request.getCrawlID(), request.getKey(), CrawlStore.BLOCK,
-          request.getTime(), responses);
+          Protos.unsigned64(request.getTime()), responses);
     }
   }
 
@@ -229,7 +230,7 @@ final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
 
   @Override
   public void listURLs(Urlfrontier.ListUrlParams request, StreamObserver<URLItem> responses) {
-    queries.list(request, responses);
+    ListUrlsCall.start(request, responses, crawls, counters);
   }
 
   @Override

@@ -49,7 +49,8 @@ record PutItem(String crawlId, String key, String url, boolean discovered, long 
       return rejected("metadata_too_large");
     }
     boolean discovered = item.hasDiscovered();
-    long refetchFrom = discovered ? 0 : item.getKnown().getRefetchableFromDate();
+    long refetchFrom = discovered ? 0
+        : Protos.unsigned64(item.getKnown().getRefetchableFromDate());
     return new PutItem(FrontierStore.normalise(info.getCrawlID()), key, url, discovered, refetchFrom,
         metadata, null);
   }

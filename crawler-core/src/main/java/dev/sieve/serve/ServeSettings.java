@@ -73,7 +73,8 @@ public final class ServeSettings {
   /** What the engine needs of these settings to create a crawl. */
   public QueueSettings queueSettings() {
     return new QueueSettings(expectedUrls, falsePositiveRate, queueDelaySeconds,
-        pendingMemoryBytes, stateDir == null ? null : stateDir.resolve("spill"));
+        pendingMemoryBytes, stateDir == null ? null : stateDir.resolve("spill"),
+        stateDir == null ? null : stateDir.resolve("completed"));
   }
 
   public static Builder builder() {
