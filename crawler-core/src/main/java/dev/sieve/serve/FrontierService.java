@@ -27,6 +27,8 @@ import dev.sieve.frontier.queue.CrawlStore;
 import dev.sieve.frontier.queue.FrontierStore;
 import dev.sieve.frontier.queue.QueueStats;
 import dev.sieve.serve.FrontierServer.LogLevels;
+import dev.sieve.serve.limits.Rejections;
+import dev.sieve.serve.limits.StoreLimits;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import java.time.Clock;
@@ -51,6 +53,8 @@ final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
   private final LogLevels logLevels;
   private final UrlQueries queries;
   private final Durability durability;
+  private final Rejections rejections = new Rejections(counters);
+  private final StoreLimits storeLimits;
 
   /** {@code nodes}: what ListNodes answers, the live serve nodes sharing the store, sorted. */
   FrontierService(FrontierStore crawls, ServeSettings settings, Durability durability, Clock clock,
@@ -62,6 +66,12 @@ final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
     this.nodes = nodes;
     this.logLevels = logLevels;
     this.queries = new UrlQueries(crawls, settings, counters);
+    this.storeLimits = new StoreLimits(settings.limits, rejections);
+  }
+
+  /** How calls past a limit are counted and logged. */
+  Rejections rejections() {
+    return rejections;
   }
 
   private long now() {
@@ -70,7 +80,8 @@ final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
 
   @Override
   public StreamObserver<URLItem> putURLs(StreamObserver<AckMessage> responses) {
-    return PutUrlsCall.start(responses, crawls, settings, counters, clock, durability);
+    return PutUrlsCall.start(responses, crawls, settings, counters, clock, durability,
+        storeLimits);
   }
 
   @Override

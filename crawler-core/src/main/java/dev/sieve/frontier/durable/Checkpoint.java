@@ -137,9 +137,14 @@ final class Checkpoint {
     try (InputStream filterIn = new BufferedInputStream(new ByteArrayInputStream(filter))) {
       seen = MembershipFilter.readFrom(filterIn);
     }
-    CrawlSpace crawl = crawls.restore(id,
-        Sieve.over(seen, crawls.settings().falsePositiveRate(), warning -> { }), nextSalt,
-        logName, logLength);
+    CrawlSpace crawl;
+    try {
+      crawl = crawls.restore(id,
+          Sieve.over(seen, crawls.settings().falsePositiveRate(), warning -> { }), nextSalt,
+          logName, logLength);
+    } catch (java.io.UncheckedIOException e) {
+      throw new IOException("crawl '" + id + "': " + e.getMessage(), e);
+    }
     int queues = in.readInt();
     for (int q = 0; q < queues; q++) {
       WorkQueue queue = crawl.restoreQueue(in.readUTF(), in.readInt());

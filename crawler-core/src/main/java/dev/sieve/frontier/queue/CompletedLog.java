@@ -36,16 +36,20 @@ final class CompletedLog {
    * Opens {@code file} (created if missing) cut back to {@code length} bytes: what a checkpoint
    * saw, so that the changes replayed after it append their completions once.
    *
-   * @throws UncheckedIOException naming the file
+   * @throws UncheckedIOException naming the file, also when it is shorter than {@code length}
    */
   static CompletedLog open(Path file, long length) {
     try {
       FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE,
           StandardOpenOption.READ, StandardOpenOption.WRITE);
-      if (channel.size() > length) {
-        channel.truncate(length);
+      if (channel.size() < length) {
+        long size = channel.size();
+        channel.close();
+        throw new IOException("it has " + size + " bytes, fewer than the " + length
+            + " its checkpoint holds: the state directory is damaged");
       }
-      return new CompletedLog(file, channel, Math.min(length, channel.size()));
+      channel.truncate(length);
+      return new CompletedLog(file, channel, length);
     } catch (IOException e) {
       throw failure("open", file, e);
     }

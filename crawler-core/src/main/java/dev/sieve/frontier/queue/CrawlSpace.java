@@ -203,6 +203,16 @@ public final class CrawlSpace extends CrawlStore {
     return queues.size();
   }
 
+  @Override
+  public int queueCount() {
+    return queues();
+  }
+
+  @Override
+  public synchronized boolean hasQueue(String key) {
+    return queues.containsKey(key);
+  }
+
   /** Marks this crawl deleted (see {@link #put}); returns the URLs that were pending in it. */
   public synchronized long retire() {
     retired = true;

@@ -63,6 +63,19 @@ public abstract class CrawlStore {
   public abstract long deleteQueue(String key);
 
   /**
+   * The number of queues, for a limit on them; -1 from a store that cannot tell cheaply (and is
+   * bounded by its own means).
+   */
+  public int queueCount() {
+    return -1;
+  }
+
+  /** Whether queue {@code key} exists; true from a store that cannot tell cheaply. */
+  public boolean hasQueue(String key) {
+    return true;
+  }
+
+  /**
    * Applies a queue control ({@link #BLOCK}, {@link #DELAY}, {@link #LIMIT}, {@link
    * #DELETE_QUEUE}) to queue {@code key}; false if there is no such queue.
    */

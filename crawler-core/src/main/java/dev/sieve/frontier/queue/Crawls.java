@@ -134,6 +134,16 @@ public final class Crawls extends FrontierStore {
   }
 
   @Override
+  public synchronized int crawlCount() {
+    return crawls.size();
+  }
+
+  @Override
+  public Optional<CrawlSpace> local(String crawlId) {
+    return get(crawlId);
+  }
+
+  @Override
   public synchronized Optional<CrawlSpace> get(String crawlId) {
     return Optional.ofNullable(crawls.get(normalise(crawlId)));
   }
