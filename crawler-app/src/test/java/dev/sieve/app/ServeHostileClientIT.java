@@ -21,6 +21,7 @@ import io.grpc.Status;
 import io.grpc.stub.ClientCallStreamObserver;
 import io.grpc.stub.ClientResponseObserver;
 import io.grpc.stub.StreamObserver;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -78,6 +79,10 @@ class ServeHostileClientIT {
         abandonedStreams_refusedPastTheLimit_andReleasedWithTheirConnection(port, good);
       }
       assertThat(serve.process().isAlive()).as("serve within its 256 MiB bound").isTrue();
+      String output = Files.readString(serve.stdout()) + Files.readString(serve.stderr());
+      assertThat(output).as("no stack trace for a client's input").doesNotContain("\tat ");
+      assertThat(output).as("each kind logged once").containsOnlyOnce("--max-queues-per-crawl")
+          .containsOnlyOnce("--max-calls-per-connection");
     } finally {
       good.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
       serve.process().destroy();
