@@ -82,13 +82,16 @@ final class ServeCommand implements Callable<Integer> {
 
   @CommandLine.Mixin MetricsOptions metricsOptions;
 
+  @CommandLine.Mixin ServeLimitOptions limitOptions;
+
   @Override
   public Integer call() throws InterruptedException {
     ServeSettings settings;
     try {
-      settings = ServeSettings.builder().host(host).port(port).expectedUrls(expectedUrls)
-          .falsePositiveRate(fpp).stateDir(stateDir).checkpointSeconds(checkpointSeconds)
-          .frontier(frontier).pendingMemoryBytes(pendingMemory).build();
+      settings = limitOptions.applyTo(ServeSettings.builder()).host(host).port(port)
+          .expectedUrls(expectedUrls).falsePositiveRate(fpp).stateDir(stateDir)
+          .checkpointSeconds(checkpointSeconds).frontier(frontier)
+          .pendingMemoryBytes(pendingMemory).build();
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }

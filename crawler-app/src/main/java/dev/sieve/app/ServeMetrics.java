@@ -67,6 +67,8 @@ final class ServeMetrics implements MultiCollector, RpcListener {
             "status", withPrefix(service, "put.acked."))
         .counters("sieve_serve_put_rejected", "PutURLs items refused as bad input, by reason",
             "reason", withPrefix(service, "put.rejected."))
+        .counters("sieve_serve_limit_rejections", "Calls refused by a serve limit, by limit",
+            "limit", withPrefix(service, "limit."))
         .counters("sieve_serve_errors", "RPCs answered with an error status, by code",
             "code", statusCodes(service));
     for (CrawlSnapshot crawl : source.crawls()) {

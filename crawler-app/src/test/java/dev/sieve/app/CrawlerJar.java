@@ -16,16 +16,27 @@ final class CrawlerJar {
   private final Path jar;
   /** Put before the java command: e.g. a tool that drops privileges. */
   private final List<String> prefix;
+  /** The JVM's -Xmx. */
+  private final String heap;
   private int runs;
 
   CrawlerJar(Path dir) {
-    this(dir, JAR, List.of());
+    this(dir, JAR, List.of(), "256m");
   }
 
-  private CrawlerJar(Path dir, Path jar, List<String> prefix) {
+  private CrawlerJar(Path dir, Path jar, List<String> prefix, String heap) {
     this.dir = dir;
     this.jar = jar;
     this.prefix = prefix;
+    this.heap = heap;
+  }
+
+  /**
+   * The same jar run with {@code -Xmx} {@code heap} (e.g. "64m"), exiting at once if it runs out
+   * (as a heap-bound test wants: a process that outgrew its heap does not limp on).
+   */
+  CrawlerJar heap(String heap) {
+    return new CrawlerJar(dir, jar, prefix, heap);
   }
 
   /**
@@ -40,7 +51,7 @@ final class CrawlerJar {
     }
     Path copy = Files.copy(JAR, dir.resolve("crawler.jar"));
     return new CrawlerJar(dir, copy,
-        List.of("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"));
+        List.of("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"), heap);
   }
 
   /** What a finished run printed and returned. */
@@ -70,7 +81,8 @@ final class CrawlerJar {
   Started start(java.util.Map<String, String> env, String... args) throws IOException {
     List<String> command = new ArrayList<>(prefix);
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.add("-Xmx256m");
+    command.add("-Xmx" + heap);
+    command.add("-XX:+ExitOnOutOfMemoryError");
     command.add("-jar");
     command.add(jar.toAbsolutePath().toString());
     command.addAll(List.of(args));

@@ -6,6 +6,8 @@ import dev.sieve.frontier.queue.CrawlSnapshot;
 import dev.sieve.frontier.queue.Crawls;
 import dev.sieve.frontier.queue.FrontierStore;
 import dev.sieve.frontier.queue.SeenKeys;
+import dev.sieve.serve.limits.CallLimits;
+import dev.sieve.serve.limits.MessageSizeTracer;
 import io.grpc.Server;
 import io.grpc.ServerInterceptors;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
@@ -135,14 +137,19 @@ public final class FrontierServer implements AutoCloseable {
   private static Server listen(ServeSettings settings, FrontierService service,
       RpcListener rpcs, ExecutorService handlers) throws IOException {
     NettyServerBuilder builder = NettyServerBuilder
-        .forAddress(new InetSocketAddress(settings.host, settings.port));
+        .forAddress(new InetSocketAddress(settings.host, settings.port))
+        .maxInboundMessageSize(settings.limits.maxMessageBytes)
+        .addStreamTracerFactory(new MessageSizeTracer(settings.limits, service.rejections()));
     RpcTiming timing = new RpcTiming(rpcs, System::nanoTime);
+    // The last interceptor runs first: a call past a limit is refused before anything else.
+    CallLimits calls = new CallLimits(settings.limits, service.rejections(),
+        service.counterSet());
     if (handlers != null) {
       builder.addService(ServerInterceptors.intercept(service,
-          new StoreFailures(service.counterSet()), timing));
+          new StoreFailures(service.counterSet()), timing, calls));
       builder.executor(handlers);
     } else {
-      builder.addService(ServerInterceptors.intercept(service, timing));
+      builder.addService(ServerInterceptors.intercept(service, timing, calls));
       // Every handler is short and never blocks (a crawl's lock is held for one item or one
       // answer): running them on the transport's threads saves a hand-off per message, about
       // 1.7x PutURLs throughput.

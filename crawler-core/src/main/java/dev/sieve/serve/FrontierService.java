@@ -27,6 +27,8 @@ import dev.sieve.frontier.queue.CrawlStore;
 import dev.sieve.frontier.queue.FrontierStore;
 import dev.sieve.frontier.queue.QueueStats;
 import dev.sieve.serve.FrontierServer.LogLevels;
+import dev.sieve.serve.limits.Rejections;
+import dev.sieve.serve.limits.StoreLimits;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import java.time.Clock;
@@ -51,6 +53,8 @@ final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
   private final LogLevels logLevels;
   private final UrlQueries queries;
   private final Durability durability;
+  private final Rejections rejections = new Rejections(counters);
+  private final StoreLimits storeLimits;
 
   /** {@code nodes}: what ListNodes answers, the live serve nodes sharing the store, sorted. */
   FrontierService(FrontierStore crawls, ServeSettings settings, Durability durability, Clock clock,
@@ -62,6 +66,12 @@ final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
     this.nodes = nodes;
     this.logLevels = logLevels;
     this.queries = new UrlQueries(crawls, settings, counters);
+    this.storeLimits = new StoreLimits(settings.limits, rejections);
+  }
+
+  /** How calls past a limit are counted and logged. */
+  Rejections rejections() {
+    return rejections;
   }
 
   private long now() {
@@ -70,7 +80,8 @@ final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
 
   @Override
   public StreamObserver<URLItem> putURLs(StreamObserver<AckMessage> responses) {
-    return PutUrlsCall.start(responses, crawls, settings, counters, clock, durability);
+    return PutUrlsCall.start(responses, crawls, settings, counters, clock, durability,
+        storeLimits);
   }
 
   @Override
@@ -105,8 +116,9 @@ final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
         .map(crawl -> crawl.queueKeys(request.getIncludeInactive(), now()))
         .orElse(List.of());
     int start = (int) Math.min(Integer.toUnsignedLong(request.getStart()), keys.size());
-    int size = request.getSize() == 0 ? 100 : Math.min(request.getSize(), settings.maxUrlsPerCall);
-    List<String> page = keys.subList(start, Math.min(keys.size(), start + size));
+    long size = request.getSize() == 0 ? 100
+        : Math.min(Integer.toUnsignedLong(request.getSize()), settings.maxUrlsPerCall);
+    List<String> page = keys.subList(start, (int) Math.min(keys.size(), start + size));
     Protos.reply(responses, QueueList.newBuilder().addAllValues(page).setTotal(keys.size())
         .setStart(start).setSize(page.size()).setCrawlID(crawlId).build());
   }
@@ -170,7 +182,7 @@ final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
   public void blockQueueUntil(BlockQueueParams request, StreamObserver<Empty> responses) {
     if (!missingKey("BlockQueueUntil", request.getKey(), responses)) {
       changeQueue("BlockQueueUntil", request.getCrawlID(), request.getKey(), CrawlStore.BLOCK,
-          request.getTime(), responses);
+          Protos.unsigned64(request.getTime()), responses);
     }
   }
 
@@ -229,7 +241,7 @@ final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
 
   @Override
   public void listURLs(Urlfrontier.ListUrlParams request, StreamObserver<URLItem> responses) {
-    queries.list(request, responses);
+    ListUrlsCall.start(request, responses, crawls, counters);
   }
 
   @Override

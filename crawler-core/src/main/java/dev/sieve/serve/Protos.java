@@ -22,6 +22,11 @@ final class Protos {
     return (int) Math.min(Integer.toUnsignedLong(value), Integer.MAX_VALUE);
   }
 
+  /** A proto uint64 as a Java long: values past {@link Long#MAX_VALUE} become that. */
+  static long unsigned64(long value) {
+    return value < 0 ? Long.MAX_VALUE : value;
+  }
+
   /** The client's metadata of {@code info} as kept in {@link QueuedUrl#metadata}; null if none. */
   static byte[] metadataOf(URLInfo info) {
     if (info.getMetadataCount() == 0) {

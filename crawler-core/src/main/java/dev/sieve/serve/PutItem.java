@@ -12,7 +12,7 @@ import java.util.Optional;
  * One PutURLs item read and checked: its crawl, queue key (the client's, or the URL's host), URL
  * string as the client sent it, kind, refetch date and metadata; or, when it cannot be taken, the
  * reason (a counter name: {@code malformed_url}, {@code url_too_long}, {@code key_too_long},
- * {@code metadata_too_large}, {@code empty_item}).
+ * {@code metadata_too_large}, {@code metadata_too_many_entries}, {@code empty_item}).
  */
 record PutItem(String crawlId, String key, String url, boolean discovered, long refetchFrom,
     byte[] metadata, String rejection) implements UrlPut {
@@ -44,14 +44,27 @@ record PutItem(String crawlId, String key, String url, boolean discovered, long 
     if (longest > settings.maxKeyLength) {
       return rejected("key_too_long");
     }
+    if (metadataEntries(info) > settings.limits.maxMetadataEntries) {
+      return rejected("metadata_too_many_entries");
+    }
     byte[] metadata = Protos.metadataOf(info);
     if (metadata != null && metadata.length > settings.maxMetadataBytes) {
       return rejected("metadata_too_large");
     }
     boolean discovered = item.hasDiscovered();
-    long refetchFrom = discovered ? 0 : item.getKnown().getRefetchableFromDate();
+    long refetchFrom = discovered ? 0
+        : Protos.unsigned64(item.getKnown().getRefetchableFromDate());
     return new PutItem(FrontierStore.normalise(info.getCrawlID()), key, url, discovered, refetchFrom,
         metadata, null);
+  }
+
+  /** Metadata entries: values over every key, a key without values counting one. */
+  private static long metadataEntries(URLInfo info) {
+    long entries = 0;
+    for (var values : info.getMetadataMap().values()) {
+      entries += Math.max(1, values.getValuesCount());
+    }
+    return entries;
   }
 
   /** The key of a URL whose client gave none: its host, as the reference service keys it. */

@@ -7,7 +7,9 @@ import dev.sieve.frontier.durable.Durability;
 import dev.sieve.frontier.queue.Counters;
 import dev.sieve.frontier.queue.FrontierStore;
 import dev.sieve.frontier.queue.PutResult;
+import dev.sieve.serve.limits.StoreLimits;
 import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import java.time.Clock;
@@ -23,7 +25,9 @@ import org.slf4j.LoggerFactory;
  * still in order. A bad item is acked SKIPPED (do not resend) and counted by reason; an item the
  * service could not apply is acked FAIL (may be resent). A client that vanishes mid-stream ends
  * its call; what was acked stays applied. Into a store that batches, items are applied a batch at
- * a time ({@link PutBatch}), still acked in order.
+ * a time ({@link PutBatch}), still acked in order. An item that would pass a crawl or queue limit
+ * ({@link StoreLimits}) ends the stream RESOURCE_EXHAUSTED after the acks of the items before it;
+ * items after it are neither applied nor acked.
  */
 final class PutUrlsCall implements StreamObserver<URLItem> {
   private static final Logger log = LoggerFactory.getLogger(PutUrlsCall.class);
@@ -38,6 +42,10 @@ final class PutUrlsCall implements StreamObserver<URLItem> {
   private final Counters counters;
   private final Clock clock;
   private final Durability durability;
+  private final StoreLimits limits;
+  /** Why the stream ends refused, set when an item passes a limit; guarded by this. */
+  private StatusRuntimeException refusal;
+  private boolean closed;
   /** Counted per item and ack: held rather than looked up by name each time. */
   private final LongAdder items;
   private final LongAdder ackedOk;
@@ -50,8 +58,10 @@ final class PutUrlsCall implements StreamObserver<URLItem> {
   private final int window;
 
   private PutUrlsCall(ServerCallStreamObserver<AckMessage> acks, FrontierStore crawls,
-      ServeSettings settings, Counters counters, Clock clock, Durability durability) {
+      ServeSettings settings, Counters counters, Clock clock, Durability durability,
+      StoreLimits limits) {
     this.acks = acks;
+    this.limits = limits;
     this.crawls = crawls;
     this.settings = settings;
     this.counters = counters;
@@ -67,9 +77,11 @@ final class PutUrlsCall implements StreamObserver<URLItem> {
   }
 
   static StreamObserver<URLItem> start(StreamObserver<AckMessage> responses, FrontierStore crawls,
-      ServeSettings settings, Counters counters, Clock clock, Durability durability) {
+      ServeSettings settings, Counters counters, Clock clock, Durability durability,
+      StoreLimits limits) {
     ServerCallStreamObserver<AckMessage> acks = (ServerCallStreamObserver<AckMessage>) responses;
-    PutUrlsCall call = new PutUrlsCall(acks, crawls, settings, counters, clock, durability);
+    PutUrlsCall call = new PutUrlsCall(acks, crawls, settings, counters, clock, durability,
+        limits);
     acks.disableAutoRequest();
     acks.setOnReadyHandler(call::topUp);
     // With a cancel handler, acks to a vanished client are dropped instead of thrown; onError
@@ -84,7 +96,7 @@ final class PutUrlsCall implements StreamObserver<URLItem> {
    * acked: asking for one item per ack would cost a transport round per item.
    */
   private synchronized void topUp() {
-    if (outstanding <= window / 2 && acks.isReady()) {
+    if (!closed && outstanding <= window / 2 && acks.isReady()) {
       acks.request(window - outstanding);
       outstanding = window;
     }
@@ -96,7 +108,14 @@ final class PutUrlsCall implements StreamObserver<URLItem> {
   }
 
   synchronized void ack(String id, AckMessage.Status status) {
-    if (!acks.isCancelled()) {
+    if (status == null) {
+      if (!closed && !acks.isCancelled()) {
+        acks.onError(refusal);
+      }
+      closed = true;
+      return;
+    }
+    if (!closed && !acks.isCancelled()) {
       acks.onNext(AckMessage.newBuilder().setID(id).setStatus(status).build());
       (switch (status) {
         case OK -> ackedOk;
@@ -110,6 +129,9 @@ final class PutUrlsCall implements StreamObserver<URLItem> {
 
   @Override
   public void onNext(URLItem item) {
+    if (refused()) {
+      return; // the stream is ending refused: items after the refused one are not applied
+    }
     if (batch != null) {
       batch.add(item);
       return;
@@ -135,6 +157,12 @@ final class PutUrlsCall implements StreamObserver<URLItem> {
         status[0] = AckMessage.Status.SKIPPED;
         return null;
       }
+      StatusRuntimeException refused = limits.check(crawls, put.crawlId(), put.key());
+      if (refused != null) {
+        refuse(refused);
+        status[0] = null;
+        return null;
+      }
       long now = Math.floorDiv(clock.millis(), 1000); // no Instant per item
       PutResult result;
       do {
@@ -154,6 +182,14 @@ final class PutUrlsCall implements StreamObserver<URLItem> {
       status[0] = AckMessage.Status.FAIL;
       return null;
     }
+  }
+
+  private synchronized void refuse(StatusRuntimeException refused) {
+    refusal = refused;
+  }
+
+  private synchronized boolean refused() {
+    return refusal != null;
   }
 
   void reject(String reason, String id) {
@@ -190,7 +226,8 @@ final class PutUrlsCall implements StreamObserver<URLItem> {
   }
 
   private synchronized void complete() {
-    if (!acks.isCancelled()) {
+    if (!closed && !acks.isCancelled()) {
+      closed = true;
       acks.onCompleted();
     }
   }

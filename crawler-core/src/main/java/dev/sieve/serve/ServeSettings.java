@@ -2,6 +2,7 @@ package dev.sieve.serve;
 
 import dev.sieve.frontier.FrontierSettings;
 import dev.sieve.frontier.queue.QueueSettings;
+import dev.sieve.serve.limits.ServeLimits;
 import dev.sieve.settings.Check;
 import java.nio.file.Path;
 
@@ -51,6 +52,8 @@ public final class ServeSettings {
   public final int nodeTtlSeconds;
   /** Heap each crawl's pending URLs may take before they spill to disk. */
   public final long pendingMemoryBytes;
+  /** What clients can make the service hold. */
+  public final ServeLimits limits;
 
   private ServeSettings(Builder b) {
     this.host = b.host;
@@ -68,12 +71,14 @@ public final class ServeSettings {
     this.frontier = b.frontier;
     this.nodeTtlSeconds = b.nodeTtlSeconds;
     this.pendingMemoryBytes = b.pendingMemoryBytes;
+    this.limits = b.limits;
   }
 
   /** What the engine needs of these settings to create a crawl. */
   public QueueSettings queueSettings() {
     return new QueueSettings(expectedUrls, falsePositiveRate, queueDelaySeconds,
-        pendingMemoryBytes, stateDir == null ? null : stateDir.resolve("spill"));
+        pendingMemoryBytes, stateDir == null ? null : stateDir.resolve("spill"),
+        stateDir == null ? null : stateDir.resolve("completed"));
   }
 
   public static Builder builder() {
@@ -98,8 +103,19 @@ public final class ServeSettings {
     private String frontier;
     private int nodeTtlSeconds = DEFAULT_NODE_TTL_SECONDS;
     private long pendingMemoryBytes = FrontierSettings.DEFAULT_PENDING_MEMORY_BYTES;
+    private ServeLimits limits = ServeLimits.defaults();
 
     private Builder() {}
+
+    public Builder limits(ServeLimits limits) {
+      this.limits = limits;
+      return this;
+    }
+
+    public Builder maxMetadataBytes(int maxMetadataBytes) {
+      this.maxMetadataBytes = maxMetadataBytes;
+      return this;
+    }
 
     public Builder host(String host) {
       this.host = host;
@@ -184,10 +200,16 @@ public final class ServeSettings {
       Check.rate("--fpp", falsePositiveRate);
       Check.positive("lease seconds", leaseSeconds);
       Check.atLeast("queue delay seconds", queueDelaySeconds, 0);
-      Check.positive("max URLs per call", maxUrlsPerCall);
+      Check.positive("--max-urls-per-call", maxUrlsPerCall);
       Check.positive("max URL length", maxUrlLength);
       Check.positive("max key length", maxKeyLength);
-      Check.positive("max metadata bytes", maxMetadataBytes);
+      Check.positive("--max-metadata-bytes", maxMetadataBytes);
+      long item = (long) maxUrlLength + maxMetadataBytes + 2L * maxKeyLength + 1_024;
+      if (limits.maxMessageBytes < item) {
+        throw new IllegalArgumentException("--max-message-bytes (" + limits.maxMessageBytes
+            + ") must hold the largest item: at least " + item + " with --max-metadata-bytes "
+            + maxMetadataBytes);
+      }
       Check.positive("--checkpoint-interval", checkpointSeconds);
       Check.positive("node TTL seconds", nodeTtlSeconds);
       Check.positive("--pending-memory", pendingMemoryBytes);

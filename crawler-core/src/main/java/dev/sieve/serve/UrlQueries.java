@@ -1,7 +1,6 @@
 package dev.sieve.serve;
 
 import crawlercommons.urlfrontier.Urlfrontier.CountUrlParams;
-import crawlercommons.urlfrontier.Urlfrontier.ListUrlParams;
 import crawlercommons.urlfrontier.Urlfrontier.URLItem;
 import crawlercommons.urlfrontier.Urlfrontier.URLStatusRequest;
 import crawlercommons.urlfrontier.Urlfrontier;
@@ -11,14 +10,13 @@ import dev.sieve.frontier.queue.QueuedUrl;
 import dev.sieve.url.Url;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
-import java.util.List;
 import java.util.Optional;
 
 /**
- * GetURLStatus, ListURLs and CountURLs. Pending URLs are answered from their queues; a completed
- * URL is no longer a string anywhere, so GetURLStatus answers "completed" (refetch date 0) when
- * the crawl's Sieve says the URL was seen in that queue and it is not pending, and ListURLs and
- * CountURLs see pending URLs only.
+ * GetURLStatus and CountURLs (ListURLs streams in {@link ListUrlsCall}). Pending URLs are answered
+ * from their queues; GetURLStatus answers "completed" (refetch date 0) when the crawl's Sieve says
+ * the URL was seen in that queue and it is not pending; CountURLs counts what ListURLs lists:
+ * completed URLs (from the crawl's log on disk) and pending ones.
  */
 final class UrlQueries {
   private final FrontierStore crawls;
@@ -48,19 +46,6 @@ final class UrlQueries {
       return;
     }
     Protos.reply(responses, Protos.known(crawlId, state.get()));
-  }
-
-  void list(ListUrlParams request, StreamObserver<URLItem> responses) {
-    String crawlId = FrontierStore.normalise(request.getCrawlID());
-    long size = request.getSize() == 0 ? 100 : Math.min(request.getSize(), settings.maxUrlsPerCall);
-    List<QueuedUrl> urls = crawls.get(crawlId)
-        .map(crawl -> crawl.list(keyOrNull(request.getKey()), request.getFilter(),
-            request.getIgnoreCase(), Integer.toUnsignedLong(request.getStart()), size))
-        .orElse(List.of());
-    for (QueuedUrl url : urls) {
-      responses.onNext(Protos.known(crawlId, url));
-    }
-    responses.onCompleted();
   }
 
   void count(CountUrlParams request, StreamObserver<Urlfrontier.Long> responses) {

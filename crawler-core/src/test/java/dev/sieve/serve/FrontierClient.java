@@ -36,6 +36,11 @@ public final class FrontierClient {
 
   /** Streams {@code items} through one PutURLs call and returns the acks, in order (60 s at most). */
   public static List<AckMessage> put(Channel channel, List<URLItem> items) {
+    return put(channel, items, 60);
+  }
+
+  /** As {@link #put(Channel, List)}, waiting at most {@code seconds}. */
+  public static List<AckMessage> put(Channel channel, List<URLItem> items, int seconds) {
     List<AckMessage> acks = new ArrayList<>();
     CompletableFuture<Void> done = new CompletableFuture<>();
     StreamObserver<URLItem> requests = URLFrontierGrpc.newStub(channel).putURLs(
@@ -59,7 +64,7 @@ public final class FrontierClient {
         });
     items.forEach(requests::onNext);
     requests.onCompleted();
-    done.orTimeout(60, TimeUnit.SECONDS).join();
+    done.orTimeout(seconds, TimeUnit.SECONDS).join();
     synchronized (acks) {
       return List.copyOf(acks);
     }

@@ -23,7 +23,8 @@ import java.util.zip.CheckedOutputStream;
 
 /**
  * The saved form of every crawl the service holds: magic and version; the service switches
- * (active, default delay); per crawl its ID, the salt of its next queue, its Sieve's filter in the
+ * (active, default delay); per crawl its ID, the salt of its next queue, its completed-URL log's
+ * name and length (forced to disk first), its Sieve's filter in the
  * filters' own saved form ({@link MembershipFilter#writeTo}, read back by {@link
  * MembershipFilter#readFrom}) and its queues, each with its salt, completed count, block, delay,
  * crawl limit and pending URLs (URL, due time, metadata); the magic again, then a CRC32C of it all.
@@ -31,7 +32,8 @@ import java.util.zip.CheckedOutputStream;
  */
 final class Checkpoint {
   private static final int MAGIC = 0x53535256; // "SSRV"
-  private static final int VERSION = 1;
+  /** 2 added each crawl's completed-URL log (name and length); 1 is read as having none. */
+  private static final int VERSION = 2;
 
   private Checkpoint() {}
 
@@ -48,7 +50,8 @@ final class Checkpoint {
       java.util.List<CrawlSpace> all = crawls.all();
       out.writeInt(all.size());
       for (CrawlSpace crawl : all) {
-        crawl.read((id, sieve, nextSalt, queues) -> writeCrawl(id, sieve, nextSalt, queues, out));
+        crawl.read((id, sieve, nextSalt, queues) -> writeCrawl(id, sieve, nextSalt,
+            crawl.completedLogName(), crawl.syncCompleted(), queues, out));
       }
       out.writeInt(MAGIC);
       out.flush();
@@ -57,10 +60,12 @@ final class Checkpoint {
   }
 
   /** Writes one crawl; called under the crawl's lock. */
-  private static void writeCrawl(String id, Sieve sieve, int nextSalt, Collection<WorkQueue> queues,
-      DataOutputStream out) throws IOException {
+  private static void writeCrawl(String id, Sieve sieve, int nextSalt, String logName,
+      long logLength, Collection<WorkQueue> queues, DataOutputStream out) throws IOException {
     out.writeUTF(id);
     out.writeInt(nextSalt);
+    out.writeUTF(logName);
+    out.writeLong(logLength);
     ByteArrayOutputStream filter = new ByteArrayOutputStream();
     sieve.writeFilter(filter);
     out.writeInt(filter.size());
@@ -105,23 +110,26 @@ final class Checkpoint {
       throw new IOException("checkpoint " + file + " is not a serve checkpoint (bad magic)");
     }
     int version = in.readInt();
-    if (version != VERSION) {
+    if (version != VERSION && version != 1) {
       throw new IOException("checkpoint " + file + ": version " + version + " is not " + VERSION);
     }
     crawls.active(in.readBoolean());
     crawls.defaultDelaySeconds(in.readInt());
     int count = in.readInt();
     for (int i = 0; i < count; i++) {
-      readCrawl(in, crawls);
+      readCrawl(in, crawls, version);
     }
     if (in.readInt() != MAGIC) {
       throw new IOException("checkpoint " + file + " has no end marker");
     }
   }
 
-  private static void readCrawl(DataInputStream in, Crawls crawls) throws IOException {
+  private static void readCrawl(DataInputStream in, Crawls crawls, int version)
+      throws IOException {
     String id = in.readUTF();
     int nextSalt = in.readInt();
+    String logName = version >= 2 ? in.readUTF() : "";
+    long logLength = version >= 2 ? in.readLong() : 0;
     int filterBytes = in.readInt();
     byte[] filter = new byte[filterBytes];
     in.readFully(filter);
@@ -129,8 +137,14 @@ final class Checkpoint {
     try (InputStream filterIn = new BufferedInputStream(new ByteArrayInputStream(filter))) {
       seen = MembershipFilter.readFrom(filterIn);
     }
-    CrawlSpace crawl = crawls.restore(id,
-        Sieve.over(seen, crawls.settings().falsePositiveRate(), warning -> { }), nextSalt);
+    CrawlSpace crawl;
+    try {
+      crawl = crawls.restore(id,
+          Sieve.over(seen, crawls.settings().falsePositiveRate(), warning -> { }), nextSalt,
+          logName, logLength);
+    } catch (java.io.UncheckedIOException e) {
+      throw new IOException("crawl '" + id + "': " + e.getMessage(), e);
+    }
     int queues = in.readInt();
     for (int q = 0; q < queues; q++) {
       WorkQueue queue = crawl.restoreQueue(in.readUTF(), in.readInt());

@@ -29,6 +29,9 @@ public final class CrawlSpace extends CrawlStore {
   /** The counter of each {@link PutResult}, by ordinal, once it counted. */
   private final LongAdder[] results = new LongAdder[PutResult.values().length];
   private final PendingStore store;
+  /** Completed URLs as strings on disk; null when not kept. */
+  private final CompletedLog completedLog;
+  private final CrawlListing listing;
   private int nextSalt;
   /** Set once DeleteCrawl removed this crawl: puts must go to the crawl created anew. */
   private boolean retired;
@@ -43,11 +46,19 @@ public final class CrawlSpace extends CrawlStore {
    * nextSalt}, and whose fresh URLs live in {@code store}.
    */
   CrawlSpace(String id, Sieve sieve, int nextSalt, SeenKeys seen, PendingStore store) {
+    this(id, sieve, nextSalt, seen, store, null);
+  }
+
+  /** As above, keeping its completed URLs in {@code completedLog} (null: not kept). */
+  CrawlSpace(String id, Sieve sieve, int nextSalt, SeenKeys seen, PendingStore store,
+      CompletedLog completedLog) {
     this.id = id;
     this.sieve = sieve;
     this.nextSalt = nextSalt;
     this.seen = seen;
     this.store = store;
+    this.completedLog = completedLog;
+    this.listing = new CrawlListing(queues, completedLog);
   }
 
   @Override
@@ -109,9 +120,15 @@ public final class CrawlSpace extends CrawlStore {
         } else if (isNew) {
           queue.countCompleted();
         }
+        if ((entry != null && !entry.completedLogged) || fresh || isNew) {
+          logCompleted(queue, url);
+        }
         result = PutResult.COMPLETED;
       } else {
         queue.schedule(url, entry, fresh, refetchFrom, metadata);
+        if (entry == null && !fresh && !isNew) {
+          queue.hotEntry(url).completedLogged = true; // completed before: in the log already
+        }
         result = PutResult.SCHEDULED;
       }
     }
@@ -186,10 +203,49 @@ public final class CrawlSpace extends CrawlStore {
     return queues.size();
   }
 
+  @Override
+  public int queueCount() {
+    return queues();
+  }
+
+  @Override
+  public synchronized boolean hasQueue(String key) {
+    return queues.containsKey(key);
+  }
+
   /** Marks this crawl deleted (see {@link #put}); returns the URLs that were pending in it. */
   public synchronized long retire() {
     retired = true;
+    if (completedLog != null) {
+      completedLog.delete();
+    }
     return pending();
+  }
+
+  private void logCompleted(WorkQueue queue, String url) {
+    if (completedLog != null) {
+      completedLog.append(queue.salt, url);
+    }
+  }
+
+  /**
+   * Forces the completed-URL log to disk, for a checkpoint under this crawl's lock; returns its
+   * length (0 when none is kept), which {@link Crawls#restore} opens it back to.
+   */
+  public long syncCompleted() {
+    return completedLog == null ? 0 : completedLog.sync();
+  }
+
+  /** The completed-URL log's file name, for a checkpoint; empty when none is kept. */
+  public String completedLogName() {
+    return completedLog == null ? "" : completedLog.file().getFileName().toString();
+  }
+
+  /** Closes the completed-URL log (the service stops). */
+  synchronized void closeLog() {
+    if (completedLog != null && !retired) {
+      completedLog.close();
+    }
   }
 
   /** Bytes of this crawl's spilled pending URLs on disk. */
@@ -276,9 +332,20 @@ public final class CrawlSpace extends CrawlStore {
     return list(key, urlFilter(filter, ignoreCase), start, size);
   }
 
+  /** Completed URLs first, then pending ones: see {@link CrawlListing}. */
   @Override
-  public long count(String key, String filter, boolean ignoreCase) {
-    return count(key, urlFilter(filter, ignoreCase));
+  public synchronized List<QueuedUrl> listNext(ListCursor cursor, int max, long maxBytes) {
+    if (retired) {
+      cursor.done = true;
+      return List.of();
+    }
+    return listing.next(cursor, max, maxBytes);
+  }
+
+  /** Completed and pending URLs, as {@link #listNext} lists them. */
+  @Override
+  public synchronized long count(String key, String filter, boolean ignoreCase) {
+    return retired ? 0 : listing.count(new ListCursor(key, filter, ignoreCase, 0));
   }
 
   @Override
@@ -298,19 +365,6 @@ public final class CrawlSpace extends CrawlStore {
   @Override
   public Map<String, Long> counters() {
     return counters.snapshot("");
-  }
-
-  /** The number of pending URLs {@link #list} would walk. */
-  synchronized long count(String key, Predicate<String> filter) {
-    long count = 0;
-    for (WorkQueue queue : key == null ? queues.values() : single(key)) {
-      for (PendingUrl entry : queue.list()) {
-        if (filter.test(entry.url)) {
-          count++;
-        }
-      }
-    }
-    return count;
   }
 
   /** The Sieve's estimate of URLs it saw, its estimated and target rates, bits and layers. */

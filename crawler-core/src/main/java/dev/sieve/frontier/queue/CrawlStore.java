@@ -63,6 +63,19 @@ public abstract class CrawlStore {
   public abstract long deleteQueue(String key);
 
   /**
+   * The number of queues, for a limit on them; -1 from a store that cannot tell cheaply (and is
+   * bounded by its own means).
+   */
+  public int queueCount() {
+    return -1;
+  }
+
+  /** Whether queue {@code key} exists; true from a store that cannot tell cheaply. */
+  public boolean hasQueue(String key) {
+    return true;
+  }
+
+  /**
    * Applies a queue control ({@link #BLOCK}, {@link #DELAY}, {@link #LIMIT}, {@link
    * #DELETE_QUEUE}) to queue {@code key}; false if there is no such queue.
    */
@@ -85,7 +98,21 @@ public abstract class CrawlStore {
   public abstract List<QueuedUrl> list(String key, String filter, boolean ignoreCase, long start,
       long size);
 
-  /** The number of pending URLs {@link #list} would walk. */
+  /**
+   * The next URLs of {@code cursor}'s listing, at most {@code max} and about {@code maxBytes} of
+   * URLs and metadata, moving the cursor past them; the cursor is done once none is left. A queue
+   * that changes meanwhile may make the listing miss or repeat the URLs that moved. This one pages
+   * through {@link #list} (pending URLs only).
+   */
+  public List<QueuedUrl> listNext(ListCursor cursor, int max, long maxBytes) {
+    List<QueuedUrl> page = list(cursor.key, cursor.filterText, cursor.ignoreCase,
+        cursor.skip + cursor.listed, max);
+    cursor.listed += page.size();
+    cursor.done = page.size() < max;
+    return page;
+  }
+
+  /** The number of URLs a listing from 0 ({@link #listNext}) would hand out. */
   public abstract long count(String key, String filter, boolean ignoreCase);
 
   /** The Sieve's estimate of URLs it saw, its estimated and target rates, bits and layers. */

@@ -34,6 +34,7 @@ public final class Crawls extends FrontierStore {
   /** Where the crawls spill, created with the first crawl; null until then. */
   private Path spillRoot;
   private int nextSpillDir;
+  private final CompletedLogs completedLogs;
   private volatile boolean active = true;
   private volatile int defaultDelaySeconds;
 
@@ -46,6 +47,7 @@ public final class Crawls extends FrontierStore {
     this.settings = settings;
     this.seenKeys = seenKeys;
     this.defaultDelaySeconds = settings.queueDelaySeconds();
+    this.completedLogs = new CompletedLogs(settings.completedDir(), this::spillRoot);
   }
 
   /** The crawl, created with a fresh Sieve if it is new. */
@@ -55,13 +57,23 @@ public final class Crawls extends FrontierStore {
       Sieve sieve = Sieve.over(
           SeenFilter.BLOCKED.create(settings.expectedUrls(), settings.falsePositiveRate(), true),
           settings.falsePositiveRate(), warning -> { });
-      return new CrawlSpace(id, sieve, 0, seenKeys.apply(sieve), spillingStore());
+      PendingStore store = spillingStore();
+      return new CrawlSpace(id, sieve, 0, seenKeys.apply(sieve), store,
+          CompletedLog.open(completedLogs.next(), 0));
     });
   }
 
-  /** Adds a crawl read back from a checkpoint: its Sieve and the salt its next new queue takes. */
-  public synchronized CrawlSpace restore(String id, Sieve sieve, int nextSalt) {
-    CrawlSpace crawl = new CrawlSpace(id, sieve, nextSalt, seenKeys.apply(sieve), spillingStore());
+  /**
+   * Adds a crawl read back from a checkpoint: its Sieve, the salt its next new queue takes, and
+   * its completed-URL log ({@link CrawlSpace#completedLogName}, empty for a new one) cut back to
+   * {@code logLength} bytes.
+   */
+  public synchronized CrawlSpace restore(String id, Sieve sieve, int nextSalt, String logName,
+      long logLength) {
+    PendingStore store = spillingStore();
+    CompletedLog log = logName.isEmpty() ? CompletedLog.open(completedLogs.next(), 0)
+        : CompletedLog.open(completedLogs.named(logName), logLength);
+    CrawlSpace crawl = new CrawlSpace(id, sieve, nextSalt, seenKeys.apply(sieve), store, log);
     crawls.put(id, crawl);
     return crawl;
   }
@@ -74,17 +86,22 @@ public final class Crawls extends FrontierStore {
    */
   private PendingStore spillingStore() {
     try {
-      if (spillRoot == null) {
-        spillRoot = settings.spillDir() != null
-            ? Files.createDirectories(settings.spillDir())
-            : Files.createTempDirectory("sieve-serve-spill-");
-      }
-      return PendingStore.spilling(spillRoot.resolve("crawl-" + nextSpillDir++),
+      return PendingStore.spilling(spillRoot().resolve("crawl-" + nextSpillDir++),
           settings.pendingMemoryBytes(), PendingStore.DEFAULT_SEGMENT_BYTES);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot make the pending spill directory in "
           + (spillRoot != null ? spillRoot : settings.spillDir()) + ": " + e.getMessage(), e);
     }
+  }
+
+  /** The spill directory, made with the first crawl. */
+  private synchronized Path spillRoot() throws IOException {
+    if (spillRoot == null) {
+      spillRoot = settings.spillDir() != null
+          ? Files.createDirectories(settings.spillDir())
+          : Files.createTempDirectory("sieve-serve-spill-");
+    }
+    return spillRoot;
   }
 
   /** Bytes of spilled pending URLs on disk, over every crawl. */
@@ -99,6 +116,7 @@ public final class Crawls extends FrontierStore {
   /** Deletes the spilled pending URLs (they are in no checkpoint: a checkpoint holds its own). */
   @Override
   public synchronized void close() {
+    crawls.values().forEach(CrawlSpace::closeLog);
     if (spillRoot == null) {
       return;
     }
@@ -113,6 +131,16 @@ public final class Crawls extends FrontierStore {
 
   public QueueSettings settings() {
     return settings;
+  }
+
+  @Override
+  public synchronized int crawlCount() {
+    return crawls.size();
+  }
+
+  @Override
+  public Optional<CrawlSpace> local(String crawlId) {
+    return get(crawlId);
   }
 
   @Override

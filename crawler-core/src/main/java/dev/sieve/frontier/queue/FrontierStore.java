@@ -27,6 +27,22 @@ public abstract class FrontierStore implements AutoCloseable {
   /** The crawl, created with a fresh Sieve if it is new. */
   public abstract CrawlStore getOrCreate(String crawlId);
 
+  /**
+   * The number of crawls, for a limit on them; -1 from a store that cannot tell cheaply (and is
+   * bounded by its own means).
+   */
+  public int crawlCount() {
+    return -1;
+  }
+
+  /**
+   * The crawl if it exists, from a store that answers without a round trip; empty otherwise, and
+   * from a store that cannot answer cheaply.
+   */
+  public Optional<? extends CrawlStore> local(String crawlId) {
+    return Optional.empty();
+  }
+
   /** The crawl, if it exists. */
   public abstract Optional<? extends CrawlStore> get(String crawlId);
 

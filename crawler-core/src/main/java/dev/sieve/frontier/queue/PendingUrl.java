@@ -26,6 +26,8 @@ final class PendingUrl implements IndexedHeap.Slotted {
   long heldUntil;
   /** The client's metadata as a serialized {@code URLInfo} holding only it; null when none. */
   byte[] metadata;
+  /** Whether its crawl's {@link CompletedLog} holds it already: it was completed, then put again. */
+  boolean completedLogged;
   /** Where it is in its {@link IndexedHeap}; -1 in none. */
   private int slot = -1;
 

@@ -14,6 +14,8 @@ import java.nio.file.Path;
  * @param pendingMemoryBytes heap each crawl's fresh pending URLs may take before they spill
  * @param spillDir where they spill (a directory per crawl below it); null for a temporary
  *     directory, deleted when the crawls close
+ * @param completedDir where each crawl's completed URLs are logged (a file per crawl, kept); null
+ *     for a directory inside the spill directory, deleted with it
  */
 public record QueueSettings(long expectedUrls, double falsePositiveRate, int queueDelaySeconds,
-    long pendingMemoryBytes, Path spillDir) {}
+    long pendingMemoryBytes, Path spillDir, Path completedDir) {}

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * One queue of a crawl, named by its key: its pending URLs, how many of its URLs were completed,
@@ -174,6 +175,67 @@ public final class WorkQueue {
       waiting.addAll(hot.leasedInOrder());
     }
     return waiting;
+  }
+
+  /**
+   * Walks the pending URLs that {@code filter} matches in listing order (the waiting ones by due
+   * time, ties in the order they came, then the leased ones), handing {@code sink} those from the
+   * {@code from}-th on until it says stop; holds no more than references to the hot ones.
+   *
+   * @return how many matching URLs were passed, the one that said stop included
+   */
+  long walk(Predicate<String> filter, long from, Predicate<PendingUrl> sink) {
+    List<PendingUrl> waiting = hot == null ? List.of() : hot.waitingInOrder();
+    Walk walk = new Walk(filter, from, sink);
+    int[] next = {0};
+    if (fresh != null) {
+      fresh.forEachEntry((bytes, offset, length) -> {
+        if (walk.stopped) {
+          return;
+        }
+        PendingUrl url = SpilledUrl.decode(bytes, offset, length);
+        if (superseded != null && superseded.contains(url.url)) {
+          return;
+        }
+        while (next[0] < waiting.size() && waiting.get(next[0]).due <= url.due) {
+          walk.offer(waiting.get(next[0]++));
+        }
+        walk.offer(url);
+      });
+    }
+    while (next[0] < waiting.size()) {
+      walk.offer(waiting.get(next[0]++));
+    }
+    if (hot != null) {
+      for (PendingUrl url : hot.leasedInOrder()) {
+        walk.offer(url);
+      }
+    }
+    return walk.matched;
+  }
+
+  /** A walk's progress: matching URLs passed, and whether its sink said stop. */
+  private static final class Walk {
+    private final Predicate<String> filter;
+    private final long from;
+    private final Predicate<PendingUrl> sink;
+    long matched;
+    boolean stopped;
+
+    Walk(Predicate<String> filter, long from, Predicate<PendingUrl> sink) {
+      this.filter = filter;
+      this.from = from;
+      this.sink = sink;
+    }
+
+    void offer(PendingUrl url) {
+      if (stopped || !filter.test(url.url)) {
+        return;
+      }
+      if (++matched > from) {
+        stopped = !sink.test(url);
+      }
+    }
   }
 
   /** Pending URLs in order, as the service answers about them; empty when none. */

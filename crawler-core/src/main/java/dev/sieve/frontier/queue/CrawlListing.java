@@ -1,0 +1,119 @@
+package dev.sieve.frontier.queue;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One page of a {@link ListCursor}'s listing of a {@link CrawlSpace}, and its counts: first the
+ * completed URLs from the crawl's {@link CompletedLog} (those of queues that still exist, and not
+ * pending again), then the pending ones queue by queue in key order, each queue's waiting URLs by
+ * due time (ties in the order they came) and then its leased ones. A page holds at most the URLs
+ * and bytes asked; the walk to it reads the log from the cursor on and the current queue from its
+ * start. Called under the crawl's lock.
+ */
+final class CrawlListing {
+  private final Map<String, WorkQueue> queues;
+  /** Null when the crawl keeps no completed URLs. */
+  private final CompletedLog log;
+
+  CrawlListing(Map<String, WorkQueue> queues, CompletedLog log) {
+    this.queues = queues;
+    this.log = log;
+  }
+
+  List<QueuedUrl> next(ListCursor cursor, int max, long maxBytes) {
+    List<QueuedUrl> out = new ArrayList<>();
+    if (cursor.done || max <= 0) {
+      return out;
+    }
+    long[] bytes = {0};
+    if (!cursor.inPending) {
+      Map<Integer, WorkQueue> bySalt = bySalt(cursor.key);
+      if (log != null && !bySalt.isEmpty()) {
+        cursor.logOffset = log.read(cursor.logOffset, (salt, url) -> {
+          WorkQueue queue = bySalt.get(salt);
+          if (queue == null || !cursor.filter.test(url) || queue.hotEntry(url) != null) {
+            return true;
+          }
+          if (cursor.skip > 0) {
+            cursor.skip--;
+            return true;
+          }
+          out.add(new QueuedUrl(queue.key, url, 0, null));
+          bytes[0] += url.length();
+          return out.size() < max && bytes[0] < maxBytes;
+        });
+        if (out.size() >= max || bytes[0] >= maxBytes) {
+          cursor.listed += out.size();
+          return out;
+        }
+      }
+      cursor.inPending = true;
+    }
+    for (String key : keysFrom(cursor)) {
+      if (!key.equals(cursor.queueKey)) {
+        cursor.queueKey = key;
+        cursor.inQueue = 0;
+      }
+      WorkQueue queue = queues.get(key);
+      boolean[] full = {false};
+      cursor.inQueue = queue.walk(cursor.filter, cursor.inQueue, url -> {
+        if (cursor.skip > 0) {
+          cursor.skip--;
+          return true;
+        }
+        out.add(QueuedUrl.of(queue.key, url));
+        bytes[0] += url.url.length() + (url.metadata == null ? 0 : url.metadata.length);
+        full[0] = out.size() >= max || bytes[0] >= maxBytes;
+        return !full[0];
+      });
+      if (full[0]) {
+        cursor.listed += out.size();
+        return out;
+      }
+    }
+    cursor.done = true;
+    cursor.listed += out.size();
+    return out;
+  }
+
+  /** The URLs the listing of {@code cursor} (done after this) would hand out from its position. */
+  long count(ListCursor cursor) {
+    long count = 0;
+    while (!cursor.done) {
+      count += next(cursor, 4_096, Long.MAX_VALUE).size();
+    }
+    return count;
+  }
+
+  private Map<Integer, WorkQueue> bySalt(String key) {
+    Map<Integer, WorkQueue> out = new HashMap<>();
+    for (WorkQueue queue : key == null ? queues.values() : single(key)) {
+      out.put(queue.salt, queue);
+    }
+    return out;
+  }
+
+  /** The keys still to walk: from the cursor's queue on, in key order. */
+  private List<String> keysFrom(ListCursor cursor) {
+    if (cursor.key != null) {
+      return queues.containsKey(cursor.key) && (cursor.queueKey == null
+          || cursor.queueKey.equals(cursor.key)) ? List.of(cursor.key) : List.of();
+    }
+    List<String> keys = new ArrayList<>();
+    for (String key : queues.keySet()) {
+      if (cursor.queueKey == null || key.compareTo(cursor.queueKey) >= 0) {
+        keys.add(key);
+      }
+    }
+    keys.sort(null);
+    return keys;
+  }
+
+  private List<WorkQueue> single(String key) {
+    WorkQueue queue = queues.get(key);
+    return queue == null ? List.of() : List.of(queue);
+  }
+}
