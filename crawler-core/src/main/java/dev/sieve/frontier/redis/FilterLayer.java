@@ -70,6 +70,18 @@ final class FilterLayer {
   }
 
   /**
+   * The URL's block as {@code lib-sieve.lua} reads it: its segment times 2³² plus the block's first
+   * byte in the segment, with its k bit positions in the block (each in [0, 512)) in {@code
+   * positions}.
+   */
+  long locateBlock(Hash128 hash, int[] positions) {
+    long block = BlockedBloomFilter.blockOf(hash, blocks);
+    BlockedBloomFilter.bitsOf(hash, hashes, positions);
+    return (block / blocksPerSegment << 32)
+        | (block % blocksPerSegment) * (BlockedBloomFilter.BLOCK_BITS / Byte.SIZE);
+  }
+
+  /**
    * The set bits at which the segment holds its share of the layer's capacity: a script seals it
    * there (when the filter grows), so no layer takes much more than its capacity however many
    * pushes run at once.
