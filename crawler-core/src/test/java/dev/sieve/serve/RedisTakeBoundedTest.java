@@ -99,6 +99,31 @@ class RedisTakeBoundedTest {
   }
 
   @Test
+  void take_askingMoreThanOneScriptLeases_takesFromEachQueueOnce() throws IOException {
+    CrawlStore crawl = store.getOrCreate("chunks");
+    List<PutItem> batch = new ArrayList<>();
+    int queues = RedisCrawl.TAKE_CHUNK + 500;
+    for (int q = 0; q < queues; q++) {
+      for (int u = 0; u < 2; u++) {
+        batch.add(new PutItem("chunks", "q" + q, "http://q" + q + ".test/" + u, true, 0, null,
+            null));
+      }
+      if (batch.size() >= 512 || q == queues - 1) {
+        crawl.putAll(batch, NOW);
+        batch.clear();
+      }
+    }
+    List<QueuedUrl> out = new ArrayList<>();
+    assertThat(redis.cli("CONFIG", "RESETSTAT")).startsWith("OK");
+
+    int produced = crawl.take(null, new TakeLimits(1, 100_000, 100_000, 30, 0), NOW, out);
+
+    assertThat(produced).isEqualTo(queues);
+    assertThat(out).hasSize(queues).extracting(QueuedUrl::key).doesNotHaveDuplicates();
+    assertThat(redis.cli("INFO", "commandstats")).contains("cmdstat_evalsha:calls=2,");
+  }
+
+  @Test
   void take_idleQueuesComingDue_areHandedOutInTurn() {
     CrawlStore crawl = crawl("due-later", 300);
     List<QueuedUrl> now = new ArrayList<>();

@@ -1,18 +1,32 @@
 -- GetURLs from one shard of a serve crawl: leases due URLs from the queues that ready (see
 -- lib-serve-shard.lua) holds as ready by now, soonest first, or from queue key only; a queue's
 -- leases ended by now first go back to its waiting URLs (due as they were). ARGV = P, key (''
--- for every queue), max per queue, max queues, max URLs, now, lease end, default delay. Returns
--- the queues that produced (each goes to the back of the turn), then key, URL, due, metadata per
--- URL leased. Its work is bounded by what it returns and at most STALE queues whose score proved
--- early, each scored anew after now; it never walks the shard's other queues.
+-- for every queue), max per queue, max queues, max URLs, now, lease end, default delay, since (the
+-- shard's seq when the GetURLs call began, -1 on its first script: a call asking many URLs runs
+-- several, and a queue whose turn is past since produced in it already, so the script stops
+-- there). Returns the queues that produced (each goes to the back of the turn), since, then key,
+-- URL, due, metadata per URL leased. Its work is bounded by what it returns and at most STALE
+-- queues whose score proved early, each scored anew after now; it never walks the other queues,
+-- except once after the service's default delay was shortened (those not ready by now).
 --! include lib-serve-shard.lua
 local STALE = 256
 local maxPerQueue = tonumber(ARGV[3])
 local maxQueues, maxUrls = tonumber(ARGV[4]), tonumber(ARGV[5])
 local now = tonumber(ARGV[6])
 local defaultDelay = tonumber(ARGV[8])
-if redis.call('GET', P .. 'delay') ~= ARGV[8] then redis.call('SET', P .. 'delay', ARGV[8]) end
-local out = {0}
+local stored = redis.call('GET', P .. 'delay')
+if stored ~= ARGV[8] then
+  redis.call('SET', P .. 'delay', ARGV[8])
+  -- A shorter default delay (SetDelay, rare) may make queues due sooner than ready says.
+  if stored and tonumber(stored) > defaultDelay then
+    for _, k in ipairs(redis.call('ZRANGEBYSCORE', READY, '(' .. (now + 1), '+inf')) do
+      rescore(k, defaultDelay)
+    end
+  end
+end
+local since = tonumber(ARGV[9])
+if since < 0 then since = tonumber(redis.call('GET', P .. 'seq') or '0') end
+local out = {0, since}
 local produced = {}
 local n = 0
 local function release(k)
@@ -23,8 +37,9 @@ local function release(k)
   end
 end
 -- Leases from queue k what it may give now: true when it produced, else k is scored anew (after
--- now, or out of ready).
+-- now, or out of ready); nil when k produced in this GetURLs call already.
 local function lease(k)
+  if tonumber(redis.call('ZSCORE', QUEUES, k) or '0') > since then return nil end
   local f = redis.call('HMGET', qk(k), 'blocked', 'limit', 'completed', 'delay', 'last')
   local limit = tonumber(f[2] or '0')
   local delay = tonumber(f[4] or '-1')
@@ -73,7 +88,12 @@ else
     if #batch == 0 then break end
     for _, k in ipairs(batch) do
       if #produced >= maxQueues or n >= maxUrls or stale >= STALE then break end
-      if not lease(k) then stale = stale + 1 end
+      local leased = lease(k)
+      if leased == nil then
+        stale = STALE
+      elseif not leased then
+        stale = stale + 1
+      end
     end
   end
 end
