@@ -58,15 +58,17 @@ final class FilterLayer {
         Long.parseLong(f[2]), segmentBits);
   }
 
-  /** Fills {@code offsets} with the URL's k bit offsets in its segment and returns the segment. */
+  /**
+   * Fills {@code offsets} with the URL's k bit offsets in its segment and returns the segment: the
+   * bits of {@link #locateBlock}, as BITFIELD counts them.
+   */
   int locate(Hash128 hash, String[] offsets, int[] positions) {
-    long block = BlockedBloomFilter.blockOf(hash, blocks);
-    long base = (block % blocksPerSegment) * BlockedBloomFilter.BLOCK_BITS;
-    BlockedBloomFilter.bitsOf(hash, hashes, positions);
+    long block = locateBlock(hash, positions);
+    long base = (block & 0xFFFF_FFFFL) * Byte.SIZE;
     for (int j = 0; j < hashes; j++) {
       offsets[j] = Long.toString(base + positions[j]);
     }
-    return (int) (block / blocksPerSegment);
+    return (int) (block >>> 32);
   }
 
   /**
