@@ -34,6 +34,8 @@ import java.util.zip.CRC32;
  * and the rest answer as for an empty crawl. Thread-safe.
  */
 final class RedisCrawl extends CrawlStore {
+  /** URLs one take script leases at most (GetURLs may ask 100,000): a few ms of Redis each. */
+  static final int TAKE_CHUNK = 1_000;
   private final String id;
   final String generation;
   private final List<RedisShard> shards;
@@ -143,17 +145,37 @@ final class RedisCrawl extends CrawlStore {
     return produced;
   }
 
+  /**
+   * Leases from one shard in scripts of at most {@link #TAKE_CHUNK} URLs each, so that no script
+   * runs long however many URLs the call asks for; a queue produces in one of them only.
+   */
   private static int takeFrom(RedisShard shard, String key, TakeLimits limits, long now,
       List<QueuedUrl> out) {
-    List<?> answer = shard.call("get URLs", RedisServeScripts.TAKE, key,
-        Integer.toString(limits.maxPerQueue()), Integer.toString(limits.maxQueues()),
-        Integer.toString(limits.maxUrls()), Long.toString(now),
-        Long.toString(now + limits.leaseSeconds()), Integer.toString(limits.defaultDelaySeconds()));
-    if (answer == null) {
-      return 0;
+    int produced = 0;
+    int taken = 0;
+    String since = "-1";
+    while (true) {
+      TakeLimits left = limits.after(taken, produced);
+      if (left.maxQueues() <= 0 || left.maxUrls() <= 0) {
+        return produced;
+      }
+      int chunk = Math.min(left.maxUrls(), TAKE_CHUNK);
+      List<?> answer = shard.call("get URLs", RedisServeScripts.TAKE, key,
+          Integer.toString(left.maxPerQueue()), Integer.toString(left.maxQueues()),
+          Integer.toString(chunk), Long.toString(now), Long.toString(now + left.leaseSeconds()),
+          Integer.toString(left.defaultDelaySeconds()), since);
+      if (answer == null) {
+        return produced;
+      }
+      int before = out.size();
+      readUrls(answer, 2, out);
+      produced += (int) asLong(answer.get(0));
+      taken += out.size() - before;
+      since = Long.toString(asLong(answer.get(1)));
+      if (out.size() - before < chunk) {
+        return produced;
+      }
     }
-    readUrls(answer, 1, out);
-    return (int) asLong(answer.get(0));
   }
 
   @Override

@@ -98,7 +98,7 @@ final class BenchServeCommand implements Callable<Integer> {
 
   /** What one service did: its put and drain phases and its live heap after each. */
   record Result(long urls, long created, long seen, long failed, double putSeconds, double putCpu,
-      double putP99, long drained, double drainSeconds, double drainCpu, double ackP99,
+      double putServerCpu, double putP99, long drained, double drainSeconds, double drainCpu, double ackP99,
       long heapAfterPut, long heapAfterDrain, long diskAfterPut) {}
 
   /** CPU seconds used so far by servers outside this JVM (the Redis of {@code --redis}). */
@@ -248,7 +248,8 @@ final class BenchServeCommand implements Callable<Integer> {
         channels.add(own);
         puts.add(new PutStream(own, window, putLatencies));
       }
-      double cpu = cpuSeconds() + serverCpu.getAsDouble();
+      double serverBefore = serverCpu.getAsDouble();
+      double cpu = cpuSeconds() + serverBefore;
       Timing.Run put = Timing.parallel(streams, s -> {
         PutStream stream = puts.get(s);
         for (long i = s; i < count; i += streams) {
@@ -257,7 +258,8 @@ final class BenchServeCommand implements Callable<Integer> {
         stream.finish();
         return 0;
       });
-      double putCpu = cpuSeconds() + serverCpu.getAsDouble() - cpu;
+      double serverAfter = serverCpu.getAsDouble();
+      double putCpu = cpuSeconds() + serverAfter - cpu;
       long created = puts.stream().mapToLong(p -> p.ok.get()).sum();
       long seen = puts.stream().mapToLong(p -> p.skipped.get()).sum();
       long failed = puts.stream().mapToLong(p -> p.failed.get()).sum();
@@ -280,6 +282,7 @@ final class BenchServeCommand implements Callable<Integer> {
       failed += twice[0];
       long afterDrain = liveHeap() - before;
       return new Result(count, created, seen, failed, put.seconds(), putCpu,
+          serverAfter - serverBefore,
           putLatencies.percentileMillis(0.99), drained, drainSeconds, drainCpu,
           ackLatencies.percentileMillis(0.99), afterPut, afterDrain, diskAfterPut);
     } finally {

@@ -14,9 +14,10 @@ import java.util.Locale;
  * {@code bench serve --redis}: the same puts and drain as {@code bench serve}, through {@code
  * serve} in memory, then through {@code serve --frontier redis://} on a redis-server the bench
  * starts on loopback and/or on a three-master Redis Cluster it starts likewise; prints put/s, its
- * ratio to memory, the CPU per put (this JVM's, client included, plus redis-server's) and the
- * drain rate side by side, with the load average before and after (the machine may be shared:
- * a single-threaded redis-server then gets a smaller share of it than the JVM's many threads).
+ * ratio to memory, the CPU per put (this JVM's, client included, plus redis-server's; then
+ * redis-server's alone) and the drain rate side by side, with the load average before and after
+ * (the machine may be shared: a single-threaded redis-server then gets a smaller share of it than
+ * the JVM's many threads).
  */
 final class BenchServeRedis {
   /** Which Redis the bench runs {@code serve} on besides memory. */
@@ -58,9 +59,9 @@ final class BenchServeRedis {
     }
     out.printf(Locale.ROOT, "load average after: %.2f%n%n", loadAverage());
     BenchServeCommand.Result base = columns.get(0).result();
-    Table table = Table.of(out, -30, 20, 10, 10, 14, 10, 12, 8);
+    Table table = Table.of(out, -30, 20, 10, 10, 14, 10, 12, 12, 8);
     table.row("serve", "created / dropped", "puts/s", "vs memory", "CPU per put", "vs memory",
-        "gets+acks/s", "result");
+        "of it Redis", "gets+acks/s", "result");
     boolean ok = true;
     for (Column column : columns) {
       BenchServeCommand.Result r = column.result();
@@ -71,6 +72,7 @@ final class BenchServeRedis {
           Table.format("%.2f", base.putSeconds() / r.putSeconds()),
           Table.format("%.1f µs", r.putCpu() / r.urls() * 1e6),
           Table.format("%.2f", r.putCpu() / base.putCpu()),
+          Table.format("%.1f µs", r.putServerCpu() / r.urls() * 1e6),
           Table.format("%,.0f", r.drained() / r.drainSeconds()), good ? "OK" : "FAILED");
     }
     return ok ? 0 : 1;

@@ -2,7 +2,6 @@ package dev.sieve.frontier.redis;
 
 import dev.sieve.bloom.Hash128;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -12,7 +11,9 @@ import java.util.Map;
  * (the script includes {@code lib-sieve.lua}). KEYS: the caller's {@code lead} keys, then one
  * (segment, counter, seal) triple per segment the URLs touch. ARGV: the caller's header, the layer
  * count, the newest layer's triples with their seal-at counts, then per URL the caller's payload
- * and, per layer oldest first, its triple, k and k bit offsets. After the call, {@link
+ * and, per layer oldest first, its triple, the first byte of its 512-bit block in the segment and
+ * its k bit positions in the block, two characters each ({@code '0' + position / 64}, {@code '0'
+ * + position % 64}): three arguments per layer, however many bits. After the call, {@link
  * #noteCounts} records the set-bit counts the script returned.
  */
 final class FilterCall {
@@ -39,8 +40,8 @@ final class FilterCall {
       urlArgs.addAll(payloads.get(i));
       for (int l = 0; l < layers.size(); l++) {
         FilterLayer layer = layers.get(l);
-        String[] offsets = new String[layer.hashes];
-        int segment = layer.locate(hashes[i], offsets, positions[l]);
+        long block = layer.locateBlock(hashes[i], positions[l]);
+        int segment = (int) (block >>> 32);
         Integer triple = tripleOf.get(((long) l << 32) | segment);
         if (triple == null) {
           triple = tripleOf.size() + 1;
@@ -55,8 +56,8 @@ final class FilterCall {
           newest.put(triple, grow ? layer.sealAt(segment) : -1);
         }
         urlArgs.add(Integer.toString(triple));
-        urlArgs.add(Integer.toString(layer.hashes));
-        urlArgs.addAll(Arrays.asList(offsets));
+        urlArgs.add(Long.toString(block & 0xFFFF_FFFFL));
+        urlArgs.add(packed(positions[l], layer.hashes));
       }
     }
     args.addAll(header);
@@ -67,6 +68,16 @@ final class FilterCall {
       args.add(Long.toString(sealAt));
     });
     args.addAll(urlArgs);
+  }
+
+  /** The first {@code k} positions, each in [0, 4096), as two characters from {@code '0'}. */
+  private static String packed(int[] positions, int k) {
+    char[] text = new char[2 * k];
+    for (int j = 0; j < k; j++) {
+      text[2 * j] = (char) ('0' + (positions[j] >>> 6));
+      text[2 * j + 1] = (char) ('0' + (positions[j] & 63));
+    }
+    return new String(text);
   }
 
   /** Records each triple's set-bit count, which the script returned from {@code out[from]} on. */

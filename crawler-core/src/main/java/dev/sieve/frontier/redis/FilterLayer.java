@@ -58,15 +58,29 @@ final class FilterLayer {
         Long.parseLong(f[2]), segmentBits);
   }
 
-  /** Fills {@code offsets} with the URL's k bit offsets in its segment and returns the segment. */
+  /**
+   * Fills {@code offsets} with the URL's k bit offsets in its segment and returns the segment: the
+   * bits of {@link #locateBlock}, as BITFIELD counts them.
+   */
   int locate(Hash128 hash, String[] offsets, int[] positions) {
-    long block = BlockedBloomFilter.blockOf(hash, blocks);
-    long base = (block % blocksPerSegment) * BlockedBloomFilter.BLOCK_BITS;
-    BlockedBloomFilter.bitsOf(hash, hashes, positions);
+    long block = locateBlock(hash, positions);
+    long base = (block & 0xFFFF_FFFFL) * Byte.SIZE;
     for (int j = 0; j < hashes; j++) {
       offsets[j] = Long.toString(base + positions[j]);
     }
-    return (int) (block / blocksPerSegment);
+    return (int) (block >>> 32);
+  }
+
+  /**
+   * The URL's block as {@code lib-sieve.lua} reads it: its segment times 2³² plus the block's first
+   * byte in the segment, with its k bit positions in the block (each in [0, 512)) in {@code
+   * positions}.
+   */
+  long locateBlock(Hash128 hash, int[] positions) {
+    long block = BlockedBloomFilter.blockOf(hash, blocks);
+    BlockedBloomFilter.bitsOf(hash, hashes, positions);
+    return (block / blocksPerSegment << 32)
+        | (block % blocksPerSegment) * (BlockedBloomFilter.BLOCK_BITS / Byte.SIZE);
   }
 
   /**

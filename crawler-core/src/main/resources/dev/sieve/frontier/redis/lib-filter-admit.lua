@@ -23,3 +23,20 @@ local function admit(seg, cnt, k, args, base, flips)
   end
   return flipped
 end
+-- admit_block(seg, at, bytes, codes) sets the bits codes packs in the block at byte at of segment
+-- seg, whose bytes block_bits read (lib-filter-has.lua), writing it back in one SETRANGE when a bit
+-- was new; returns how many it flipped.
+local function admit_block(seg, at, bytes, codes)
+  local flipped = 0
+  for j = 1, #codes, 2 do
+    local p = (codes[j] - 48) * 64 + codes[j + 1] - 48
+    local mask = 2 ^ (7 - p % 8)
+    local b = math.floor(p / 8) + 1
+    if math.floor(bytes[b] / mask) % 2 == 0 then
+      bytes[b] = bytes[b] + mask
+      flipped = flipped + 1
+    end
+  end
+  if flipped > 0 then redis.call('SETRANGE', seg, at, string.char(unpack(bytes))) end
+  return flipped
+end

@@ -13,3 +13,20 @@ local function has(seg, k, args, base)
   end
   return true
 end
+-- block_bits(seg, at) reads the 512-bit block at byte at of segment seg: its 64 byte values (0
+-- past the end of the string), in one GETRANGE. has_block(bytes, codes) tells whether it holds
+-- every bit whose position in the block codes packs, two character codes each ('0' + p / 64,
+-- '0' + p % 64; bit 0 is the first byte's highest, as BITFIELD counts).
+local function block_bits(seg, at)
+  local bytes = {string.byte(redis.call('GETRANGE', seg, at, at + 63), 1, 64)}
+  for j = #bytes + 1, 64 do bytes[j] = 0 end
+  return bytes
+end
+local function has_block(bytes, codes)
+  for j = 1, #codes, 2 do
+    local p = (codes[j] - 48) * 64 + codes[j + 1] - 48
+    local mask = 2 ^ (7 - p % 8)
+    if math.floor(bytes[math.floor(p / 8) + 1] / mask) % 2 == 0 then return false end
+  end
+  return true
+end

@@ -4,10 +4,20 @@
 -- slot). Answers {-2} and changes nothing when the shard is gone. Per queue K: q:K (salt,
 -- completed, blocked, delay, limit, last), w:K (waiting URLs by due time), l:K (leased URLs by
 -- lease end), d:K (the due time of leased URLs), m:K (metadata, Base64); queues (queue keys by
--- turn), seq, salt, stats (counters).
+-- turn: the seq of their creation or last production), ready (queue keys by the time they may
+-- next produce, see below), seq, salt, stats (counters), delay (the service's default delay, as
+-- the last GetURLs was given it).
+-- ready holds every queue that has URLs pending and is under its crawl limit, scored by when it may
+-- produce: the latest of its block end, its last production plus its delay, and the soonest of its
+-- earliest due URL and earliest lease end, in whole seconds, plus its turn as a fraction below 1/2
+-- (queues ready in the same second come in turn). A score is never later than that time (a script
+-- that changes a queue lowers it; GetURLs corrects a score that proved early, e.g. a queue with
+-- max URLs in flight), so GetURLs reads only the queues it may lease from:
+-- ZRANGEBYSCORE ready -inf (now+1.
 local P = ARGV[1]
 if redis.call('EXISTS', KEYS[1]) == 1 then return {-2} end
 local QUEUES = P .. 'queues'
+local READY = P .. 'ready'
 local function qk(k) return P .. 'q:' .. k end
 local function wk(k) return P .. 'w:' .. k end
 local function lk(k) return P .. 'l:' .. k end
@@ -17,4 +27,42 @@ local function candidates(key)
   if key == '' then return redis.call('ZRANGE', QUEUES, 0, -1) end
   if redis.call('EXISTS', qk(key)) == 1 then return {key} end
   return {}
+end
+-- Scores queue k in ready at time t (whole seconds) in its turn.
+local function ready_at(k, t)
+  local turn = tonumber(redis.call('ZSCORE', QUEUES, k) or '0') % 524288
+  redis.call('ZADD', READY, string.format('%.17g', t + turn / 1048576), k)
+end
+-- Sets queue k's score in ready from its state (out of ready when it cannot produce), with the
+-- service's default delay defaultDelay (nil: as the last GetURLs was given it).
+local function rescore(k, defaultDelay)
+  local f = redis.call('HMGET', qk(k), 'blocked', 'limit', 'completed', 'delay', 'last')
+  local limit = tonumber(f[2] or '0')
+  if limit > 0 and tonumber(f[3] or '0') >= limit then
+    redis.call('ZREM', READY, k)
+    return
+  end
+  local w = redis.call('ZRANGE', wk(k), 0, 0, 'WITHSCORES')
+  local l = redis.call('ZRANGE', lk(k), 0, 0, 'WITHSCORES')
+  if #w == 0 and #l == 0 then
+    redis.call('ZREM', READY, k)
+    return
+  end
+  local t = math.min(tonumber(w[2] or l[2]), tonumber(l[2] or w[2]))
+  t = math.max(t, tonumber(f[1] or '0'))
+  local last = tonumber(f[5] or '0')
+  if last ~= 0 then
+    local delay = tonumber(f[4] or '-1')
+    if delay < 0 then
+      delay = tonumber(defaultDelay or redis.call('GET', P .. 'delay') or '0')
+    end
+    t = math.max(t, last + delay)
+  end
+  ready_at(k, t)
+end
+-- After a change that may make queue k produce from time t on (a URL due at t, a lease ended):
+-- rescores k unless ready already holds it at t or earlier.
+local function touch(k, t)
+  local s = redis.call('ZSCORE', READY, k)
+  if not s or math.floor(tonumber(s)) > t then rescore(k) end
 end

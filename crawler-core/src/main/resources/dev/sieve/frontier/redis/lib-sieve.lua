@@ -3,9 +3,11 @@
 -- sieve_begin(lead, a), with the layer count at ARGV[a], returns false when a segment of the newest
 -- layer is sealed (sealing it when it holds its seal-at bits: the script must then change nothing
 -- and return {-1}), else true, the layer count and the index of the first URL's arguments.
--- sieve_url(lead, layers, i, mode) reads one URL's filter arguments from ARGV[i] and returns whether
+-- sieve_url(lead, layers, i, mode) reads one URL's filter arguments from ARGV[i] (per layer: its
+-- triple, its block's first byte, its bits' positions packed; see FilterCall) and returns whether
 -- it was seen and the index after them: mode 'set' sets its bits in the newest layer (seen: an
--- older layer holds it, or no bit was new), 'has' only reads, 'skip' neither.
+-- older layer holds it, or no bit was new), 'has' only reads, 'skip' neither. Each layer costs
+-- one GETRANGE of the URL's 512-bit block, and a SETRANGE when 'set' found a bit new.
 -- Setting bits, sieve_url keeps each newest segment's count: sieve_full tells that one reached
 -- its seal-at bits, and a script that then stops setting calls sieve_seal(lead) to seal it (the
 -- next call finds it sealed and the filter grows), so a batch never overfills a layer by more
@@ -38,15 +40,20 @@ end
 local function sieve_url(lead, layers, i, mode)
   local seen = false
   for l = 1, layers do
-    local t = tonumber(ARGV[i])
-    local k = tonumber(ARGV[i + 1])
     if mode ~= 'skip' and not seen then
+      local t = tonumber(ARGV[i])
+      local seg, at = KEYS[lead + 3 * t - 2], tonumber(ARGV[i + 1])
+      local bytes = block_bits(seg, at)
+      local codes = {string.byte(ARGV[i + 2], 1, -1)}
       if l < layers or mode == 'has' then
-        seen = has(KEYS[lead + 3 * t - 2], k, ARGV, i + 2)
+        seen = has_block(bytes, codes)
       else
-        local flipped = admit(KEYS[lead + 3 * t - 2], KEYS[lead + 3 * t - 1], k, ARGV, i + 2,
-          sieve_flips)
+        local flipped = admit_block(seg, at, bytes, codes)
         seen = flipped == 0
+        if flipped > 0 then
+          local cnt = KEYS[lead + 3 * t - 1]
+          sieve_flips[cnt] = (sieve_flips[cnt] or 0) + flipped
+        end
         local fill = sieve_fill[t]
         if fill then
           fill[1] = fill[1] + flipped
@@ -54,7 +61,7 @@ local function sieve_url(lead, layers, i, mode)
         end
       end
     end
-    i = i + 2 + k
+    i = i + 3
   end
   return seen, i
 end

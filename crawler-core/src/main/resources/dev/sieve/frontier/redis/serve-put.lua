@@ -6,7 +6,7 @@
 -- created, 1 seen, 2 scheduled, 3 completed), 4 when the queue's salt is another (deleted and
 -- created again: the item was not applied) or 5 when a Sieve segment filled up before it (not
 -- applied: the segment is sealed, the caller grows the filter and puts it again), then the
--- filter's counts.
+-- filter's counts. Each queue the batch changed is touched in ready once (lib-serve-shard.lua).
 --! include lib-serve-shard.lua
 --! include lib-sieve.lua
 local now = ARGV[2]
@@ -17,6 +17,21 @@ local names = {'put.discovered.created', 'put.discovered.seen', 'put.known.sched
 local counts = {0, 0, 0, 0}
 local out = {}
 local full = false
+-- Per queue changed, the soonest time the batch may have made it produce from.
+local touched = {}
+-- Each queue's salt, read once per batch.
+local salts = {}
+local function saltOf(key)
+  local salt = salts[key]
+  if salt == nil then
+    salt = redis.call('HGET', qk(key), 'salt') or false
+    salts[key] = salt
+  end
+  return salt
+end
+local function changed(key, t)
+  if not touched[key] or t < touched[key] then touched[key] = t end
+end
 while i <= #ARGV do
   local key, url, discovered, refetch, meta, salt =
     ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], ARGV[i + 5]
@@ -26,7 +41,7 @@ while i <= #ARGV do
     local _
     _, i = sieve_url(1, layers, i, 'skip')
     result = 5
-  elseif redis.call('HGET', qk(key), 'salt') ~= salt then
+  elseif saltOf(key) ~= salt then
     local _
     _, i = sieve_url(1, layers, i, 'skip')
     result = 4
@@ -43,6 +58,7 @@ while i <= #ARGV do
       else
         redis.call('ZADD', W, now, url)
         if meta ~= '' then redis.call('HSET', M, url, meta) end
+        changed(key, tonumber(now))
         result = 0
       end
     else
@@ -60,6 +76,7 @@ while i <= #ARGV do
       if leased then
         redis.call('ZREM', L, url)
         redis.call('HDEL', D, url)
+        changed(key, tonumber(now))
       end
       if refetch == '0' then
         if waiting or leased then
@@ -71,6 +88,7 @@ while i <= #ARGV do
       else
         redis.call('ZADD', W, refetch, url)
         metadata()
+        changed(key, tonumber(refetch))
         result = 2
       end
     end
@@ -82,6 +100,7 @@ while i <= #ARGV do
   end
   out[#out + 1] = result
 end
+for key, t in pairs(touched) do touch(key, t) end
 for r = 1, 4 do
   if counts[r] > 0 then redis.call('HINCRBY', P .. 'stats', names[r], counts[r]) end
 end

@@ -3,6 +3,7 @@ package dev.sieve.frontier.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.sieve.bloom.Hash128;
 import dev.sieve.frontier.redis.RedisConnection.Script;
 import dev.sieve.testing.RedisServers;
 import java.io.IOException;
@@ -89,6 +90,31 @@ class LuaScriptsTest {
 
     assertThat(Script.load("crawl-push").source).contains(library);
     assertThat(Script.load("serve-put").source).contains(library);
+  }
+
+  @Test
+  void sieveBlocks_setByAPush_areTheBitsBitfieldReadsForTheCluster() {
+    FilterLayer layer = new FilterLayer("blocks", true, 0, 4096, 20, 10_000, 1 << 20);
+    List<Hash128> pushed = new ArrayList<>();
+    List<List<String>> payloads = new ArrayList<>();
+    for (int i = 0; i < 50; i++) {
+      pushed.add(Hash128.of("http://a.test/" + i));
+      payloads.add(List.of("a.test", "entry" + i));
+    }
+    FilterCall call = new FilterCall(List.of(layer), false, List.of("sieve:{blocks}:stats"),
+        List.of("sieve:{blocks}:", "1000", "1"), pushed.toArray(new Hash128[0]), payloads);
+    client.eval(Script.load("crawl-push").source, call.keys, call.args);
+
+    String check = Script.load("filter-check").source;
+    int[] positions = new int[20];
+    for (int i = 0; i < 60; i++) {
+      String[] offsets = new String[20];
+      int segment = layer.locate(Hash128.of("http://a.test/" + i), offsets, positions);
+      List<String> args = new ArrayList<>(List.of("20"));
+      args.addAll(List.of(offsets));
+      Object held = client.eval(check, List.of(layer.segmentKey(segment)), args);
+      assertThat(held).as("URL %d", i).isEqualTo(List.of(i < 50 ? 1L : 0L));
+    }
   }
 
   @Test
