@@ -25,7 +25,8 @@ import java.util.stream.Stream;
  * archive (picocli is compiled for Java 5, which CDS skips), so those lambdas are left out of the
  * list. Any failure leaves a launcher without the archive and a one-line warning, never a failed
  * build: the archive only saves time. A JVM that does not match the archive (another JDK, a jar
- * rebuilt since) ignores it silently ({@code -Xshare:auto}).
+ * rebuilt since) ignores it silently ({@code -Xshare:auto}). Then, when a Java 24 or later is at
+ * hand, the ahead-of-time cache for it ({@link AotCache}).
  */
 public final class StartupArchive {
   private StartupArchive() {}
@@ -64,6 +65,8 @@ public final class StartupArchive {
           Files.writeString(madeWith, Path.of(java).toRealPath() + "\n" + jar.toRealPath() + "\n");
         }
       }
+      AotCache.make(AotCache.java(System.getProperty("sieve.aot.java"), System.getenv("SIEVE_AOT_JAVA"),
+          Path.of(java), Runtime.version().feature()), jar, work);
       copyLauncher(Path.of(args[1]), dir.resolve("sieve"));
     } finally {
       deleteTree(work);
@@ -86,7 +89,7 @@ public final class StartupArchive {
     }
   }
 
-  private static int run(Path log, String... command) throws IOException, InterruptedException {
+  static int run(Path log, String... command) throws IOException, InterruptedException {
     return new ProcessBuilder(command).directory(log.getParent().toFile()).redirectErrorStream(true)
         .redirectOutput(log.toFile()).start().waitFor();
   }

@@ -4,8 +4,6 @@ import dev.sieve.fetch.AddressPolicy;
 import dev.sieve.scope.UrlRules;
 import dev.sieve.url.Url;
 import dev.sieve.url.UrlScope;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -57,7 +55,7 @@ final class LinkFilter {
     if (link.length() > maxUrlLength) {
       return LinkFate.TOO_LONG;
     }
-    if (isTrap(link.path())) {
+    if (PathTrap.isTrap(link.path(), maxPathDepth, maxRepeatedSegments)) {
       return LinkFate.PATH_TRAP;
     }
     if (!allowPrivate && !seedHosts.contains(link.host())
@@ -65,22 +63,5 @@ final class LinkFilter {
       return LinkFate.PRIVATE_ADDRESS;
     }
     return null;
-  }
-
-  /** Too many path segments, or one segment repeated too often ({@code /a/b/a/b/a/b/…}). */
-  private boolean isTrap(String pathAndQuery) {
-    int query = pathAndQuery.indexOf('?');
-    String path = query < 0 ? pathAndQuery : pathAndQuery.substring(0, query);
-    String[] segments = path.split("/");
-    if (segments.length - 1 > maxPathDepth) {
-      return true;
-    }
-    Map<String, Integer> counts = new HashMap<>();
-    for (String segment : segments) {
-      if (!segment.isEmpty() && counts.merge(segment, 1, Integer::sum) > maxRepeatedSegments) {
-        return true;
-      }
-    }
-    return false;
   }
 }

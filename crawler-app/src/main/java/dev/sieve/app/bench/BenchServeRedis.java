@@ -4,7 +4,6 @@ import dev.sieve.loopback.LoopbackRedis;
 import dev.sieve.serve.FrontierServer;
 import dev.sieve.serve.ServeSettings;
 import java.io.PrintStream;
-import java.lang.management.ManagementFactory;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,7 +34,7 @@ final class BenchServeRedis {
   static int compare(BenchServeCommand bench, Mode mode, ServeSettings.Builder settings,
       long distinct) throws Exception {
     PrintStream out = System.out;
-    out.printf(Locale.ROOT, "load average before: %.2f%n", loadAverage());
+    out.printf(Locale.ROOT, "load average before: %.2f%n", Machine.loadAverage());
     ServeSettings memory = settings.build();
     BenchServeCommand.Starter serve = s -> FrontierServer.start(s, Clock.systemUTC(), null);
     List<Column> columns = new ArrayList<>();
@@ -57,7 +56,7 @@ final class BenchServeRedis {
         }
       }
     }
-    out.printf(Locale.ROOT, "load average after: %.2f%n%n", loadAverage());
+    out.printf(Locale.ROOT, "load average after: %.2f%n%n", Machine.loadAverage());
     BenchServeCommand.Result base = columns.get(0).result();
     Table table = Table.of(out, -30, 20, 10, 10, 14, 10, 12, 12, 8);
     table.row("serve", "created / dropped", "puts/s", "vs memory", "CPU per put", "vs memory",
@@ -76,9 +75,5 @@ final class BenchServeRedis {
           Table.format("%,.0f", r.drained() / r.drainSeconds()), good ? "OK" : "FAILED");
     }
     return ok ? 0 : 1;
-  }
-
-  private static double loadAverage() {
-    return ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
   }
 }

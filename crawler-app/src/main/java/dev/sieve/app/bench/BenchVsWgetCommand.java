@@ -103,6 +103,8 @@ final class BenchVsWgetCommand implements Callable<Integer> {
       String scope = seedUrl.substring(0, seedUrl.lastIndexOf('/') + 1);
       Files.writeString(work.resolve("seeds.txt"), seedUrl + "\n");
       out.printf(Locale.ROOT, "Corpus %s served by nginx (pid %d); seed %s%n", corpus, server.pid(), seedUrl);
+      // The java the crawl runs: a launcher's is JAVA, else the one on the PATH.
+      out.println(Machine.describe(launcher == null ? SiteProcess.java() : System.getenv().getOrDefault("JAVA", "java")));
       List<String> wgetCommand = List.of(wget.toString(), "-r", "-l", "inf", "-np", "-nv", "-e", "robots=on",
           "-P", work.resolve("wget").toString(), "-o", work.resolve("wget.log").toString(), seedUrl);
       List<String> crawlCommand = crawlCommand(jar, scope.equals(server.base() + "/") ? null : scope);
@@ -127,6 +129,8 @@ final class BenchVsWgetCommand implements Callable<Integer> {
         }
       }
       boolean same = Comparison.print(out, wgetRuns, sieveRuns);
+      out.printf(Locale.ROOT, "Load average after: %.2f (%s, %d cores)%n", Machine.loadAverage(), Machine.cpuModel(),
+          Machine.cores());
       return same ? 0 : 1;
     } finally {
       NginxServer.deleteTree(work);

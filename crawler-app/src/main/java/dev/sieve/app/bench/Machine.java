@@ -1,0 +1,75 @@
+package dev.sieve.app.bench;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The machine a bench ran on, for the line printed beside its figures: CPU model, cores, load
+ * average, and the Java a child process runs. A figure holds where it was measured; this says
+ * where that was.
+ */
+final class Machine {
+  private Machine() {}
+
+  /** The CPU's model name from {@code /proc/cpuinfo}, or {@code unknown CPU}. */
+  static String cpuModel() {
+    return cpuModel(Path.of("/proc/cpuinfo"));
+  }
+
+  static String cpuModel(Path cpuinfo) {
+    try {
+      for (String line : Files.readAllLines(cpuinfo, StandardCharsets.UTF_8)) {
+        if (line.startsWith("model name") && line.indexOf(':') > 0) {
+          return line.substring(line.indexOf(':') + 1).strip();
+        }
+      }
+    } catch (IOException e) {
+      // not Linux, or no /proc: the model stays unknown
+    }
+    return "unknown CPU";
+  }
+
+  /** Cores this JVM may use. */
+  static int cores() {
+    return Runtime.getRuntime().availableProcessors();
+  }
+
+  /** The system's load average over the last minute, or a negative number where there is none. */
+  static double loadAverage() {
+    return ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+  }
+
+  /**
+   * The first line {@code java -version} prints ({@code openjdk version "17.0.15" 2025-04-15}),
+   * or {@code unknown} when it cannot be run within 30 s.
+   */
+  static String javaVersion(String java) {
+    try {
+      Process process = new ProcessBuilder(java, "-version").redirectErrorStream(true).start();
+      byte[] output = process.getInputStream().readAllBytes();
+      if (!process.waitFor(30, TimeUnit.SECONDS) || process.exitValue() != 0) {
+        process.destroy();
+        return "unknown";
+      }
+      List<String> lines = new String(output, StandardCharsets.UTF_8).lines().toList();
+      return lines.isEmpty() ? "unknown" : lines.get(0).strip();
+    } catch (IOException e) {
+      return "unknown";
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return "unknown";
+    }
+  }
+
+  /** {@code Machine: MODEL, N cores, load average L; JVM: VERSION (JAVA)}. */
+  static String describe(String java) {
+    return String.format(Locale.ROOT, "Machine: %s, %d cores, load average %.2f; crawler's Java: %s (%s)",
+        cpuModel(), cores(), loadAverage(), javaVersion(java), java);
+  }
+}

@@ -1,0 +1,69 @@
+package dev.sieve.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The launcher crawler-app/src/main/sh/sieve run by sh with a java that prints its arguments. */
+class LauncherScriptTest {
+  @TempDir Path dir;
+  private Path java;
+
+  @BeforeEach
+  void launcherBesideAJarAndAJavaThatEchoes() throws IOException {
+    Files.copy(Path.of("src/main/sh/sieve"), dir.resolve("sieve"));
+    Files.writeString(dir.resolve("crawler.jar"), "");
+    java = dir.resolve("java");
+    Files.writeString(java, "#!/bin/sh\necho \"$@\"\n");
+    Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));
+  }
+
+  @Test
+  void launcher_noJavaOpts_parallelCollectorWithASmallGrowingYoungGeneration() throws Exception {
+    assertThat(run(Map.of())).startsWith("-XX:+UseParallelGC -XX:NewSize=32m -XX:GCTimeRatio=19 ")
+        .endsWith("-jar " + dir.toRealPath().resolve("crawler.jar") + " crawl");
+  }
+
+  @Test
+  void launcher_javaOptsSizingTheYoungGenerationOrNamingACollector_addsNoSizing() throws Exception {
+    assertThat(run(Map.of("JAVA_OPTS", "-Xmn64m"))).doesNotContain("NewSize").contains("-XX:+UseParallelGC")
+        .contains(" -Xmn64m -jar");
+    assertThat(run(Map.of("JAVA_OPTS", "-XX:+UseG1GC"))).doesNotContain("NewSize").doesNotContain("Parallel");
+    assertThat(run(Map.of("JAVA_OPTS", "-Xmx2g"))).contains("-XX:NewSize=32m").contains(" -Xmx2g -jar");
+  }
+
+  @Test
+  void launcher_aotCacheMadeForThisJavaAndJar_isUsed_elseTheArchiveForItsJava() throws Exception {
+    Files.writeString(dir.resolve("crawler.aot"), "");
+    Files.writeString(dir.resolve("crawler.jsa"), "");
+    Files.writeString(dir.resolve("crawler.jsa.java"), "/other/java\n" + dir.toRealPath().resolve("crawler.jar") + "\n");
+    Files.writeString(dir.resolve("crawler.aot.java"), "/other/java\n" + dir.toRealPath().resolve("crawler.jar") + "\n");
+    assertThat(run(Map.of())).doesNotContain("AOTCache").doesNotContain("SharedArchiveFile");
+
+    Files.writeString(dir.resolve("crawler.jsa.java"), java.toRealPath() + "\n" + dir.toRealPath().resolve("crawler.jar") + "\n");
+    assertThat(run(Map.of())).startsWith("-XX:SharedArchiveFile=" + dir.toRealPath().resolve("crawler.jsa"));
+
+    Files.writeString(dir.resolve("crawler.aot.java"), java.toRealPath() + "\n" + dir.toRealPath().resolve("crawler.jar") + "\n");
+    assertThat(run(Map.of())).startsWith("-XX:AOTCache=" + dir.toRealPath().resolve("crawler.aot") + " ")
+        .doesNotContain("SharedArchiveFile");
+  }
+
+  private String run(Map<String, String> environment) throws Exception {
+    ProcessBuilder builder = new ProcessBuilder("sh", dir.resolve("sieve").toString(), "crawl").redirectErrorStream(true);
+    builder.environment().remove("JAVA_OPTS");
+    builder.environment().put("JAVA", java.toString());
+    builder.environment().putAll(environment);
+    Process process = builder.start();
+    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+    assertThat(process.waitFor()).as(output).isZero();
+    return output;
+  }
+}

@@ -1,0 +1,43 @@
+package dev.sieve.app.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class MachineTest {
+  @TempDir Path dir;
+
+  @Test
+  void cpuModel_readsTheFirstModelNameOfCpuinfo() throws Exception {
+    Path cpuinfo = dir.resolve("cpuinfo");
+    Files.writeString(cpuinfo, "processor\t: 0\nvendor_id\t: AuthenticAMD\nmodel name\t: AMD EPYC 7B13\n"
+        + "processor\t: 1\nmodel name\t: other\n");
+
+    assertThat(Machine.cpuModel(cpuinfo)).isEqualTo("AMD EPYC 7B13");
+  }
+
+  @Test
+  void cpuModel_noCpuinfo_isUnknown() {
+    assertThat(Machine.cpuModel(dir.resolve("missing"))).isEqualTo("unknown CPU");
+  }
+
+  @Test
+  void javaVersion_ofThisJava_namesItsVersion_andOfNoJava_isUnknown() {
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+
+    assertThat(Machine.javaVersion(java)).contains("version \"" + System.getProperty("java.version"));
+    assertThat(Machine.javaVersion(dir.resolve("no-java").toString())).isEqualTo("unknown");
+  }
+
+  @Test
+  void describe_namesCoresAndTheJavaRun() {
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+
+    assertThat(Machine.describe(java)).startsWith("Machine: ")
+        .contains(Runtime.getRuntime().availableProcessors() + " cores")
+        .endsWith("(" + java + ")");
+  }
+}
