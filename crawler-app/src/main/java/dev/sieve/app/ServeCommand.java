@@ -29,7 +29,8 @@ import picocli.CommandLine.Option;
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
     sortOptions = false,
-    description = "Serve the URL Frontier API 2.5 (gRPC) from memory (durable with --state, shared"
+    description = "Serve the URL Frontier API " + FrontierServer.API_VERSION + " (gRPC; clients of"
+        + " 2.5 too) from memory (durable with --state, shared"
         + " by several nodes with --frontier), so that"
         + " any crawler that speaks"
         + " it (StormCrawler, ...) can use the Sieve: each crawl ID gets its own Bloom filter of the"
@@ -132,7 +133,8 @@ final class ServeCommand implements Callable<Integer> {
         }
       }
     }, "serve-shutdown"));
-    System.out.println("Serving the URL Frontier API 2.5 on " + server.address());
+    System.out.println("Serving the URL Frontier API " + FrontierServer.API_VERSION + " on "
+        + server.address());
     if (metrics != null) {
       metrics.watch(server);
       System.out.println("Serving metrics on http://" + metricsOptions.host + ":"

@@ -26,12 +26,13 @@ import java.util.zip.CheckedOutputStream;
  * (active, default delay); per crawl its ID, the salt of its next queue, its Sieve's filter in the
  * filters' own saved form ({@link MembershipFilter#writeTo}, read back by {@link
  * MembershipFilter#readFrom}) and its queues, each with its salt, completed count, block, delay,
- * crawl limit and pending URLs (URL, due time, metadata); the magic again, then a CRC32C of it all.
+ * crawl limit and pending URLs (URL, due time, metadata, creation date); the magic again, then a CRC32C of it all.
  * Leases are not saved: a URL leased at the checkpoint is saved pending, due as it was.
  */
 final class Checkpoint {
   private static final int MAGIC = 0x53535256; // "SSRV"
-  private static final int VERSION = 1;
+  /** 2 adds each pending URL's creation date; a version 1 file is read with it unknown (its due time). */
+  private static final int VERSION = 2;
 
   private Checkpoint() {}
 
@@ -79,6 +80,7 @@ final class Checkpoint {
         out.writeUTF(url.url());
         out.writeLong(url.refetchFrom());
         Change.writeBytes(out, url.metadata());
+        out.writeLong(url.created());
       }
     }
   }
@@ -105,21 +107,22 @@ final class Checkpoint {
       throw new IOException("checkpoint " + file + " is not a serve checkpoint (bad magic)");
     }
     int version = in.readInt();
-    if (version != VERSION) {
+    if (version != VERSION && version != 1) {
       throw new IOException("checkpoint " + file + ": version " + version + " is not " + VERSION);
     }
     crawls.active(in.readBoolean());
     crawls.defaultDelaySeconds(in.readInt());
     int count = in.readInt();
     for (int i = 0; i < count; i++) {
-      readCrawl(in, crawls);
+      readCrawl(in, crawls, version);
     }
     if (in.readInt() != MAGIC) {
       throw new IOException("checkpoint " + file + " has no end marker");
     }
   }
 
-  private static void readCrawl(DataInputStream in, Crawls crawls) throws IOException {
+  private static void readCrawl(DataInputStream in, Crawls crawls, int version)
+      throws IOException {
     String id = in.readUTF();
     int nextSalt = in.readInt();
     int filterBytes = in.readInt();
@@ -140,7 +143,10 @@ final class Checkpoint {
       queue.crawlLimit(in.readLong());
       int pending = in.readInt();
       for (int p = 0; p < pending; p++) {
-        queue.restorePending(in.readUTF(), in.readLong(), Change.readBytes(in));
+        String url = in.readUTF();
+        long due = in.readLong();
+        byte[] metadata = Change.readBytes(in);
+        queue.restorePending(url, due, metadata, version == 1 ? due : in.readLong());
       }
     }
   }
