@@ -49,8 +49,9 @@ class ServeOptionsTest {
   @Test
   void version_namesTheUrlFrontierApiVersionServed() {
     StringWriter out = new StringWriter();
-    serve.setOut(new PrintWriter(out));
-    assertThat(serve.execute("--version")).isZero();
+    CommandLine main = new CommandLine(new Main());
+    main.setOut(new PrintWriter(out));
+    assertThat(main.execute("serve", "--version")).isZero();
     assertThat(out.toString()).startsWith("Sieve ").contains("\nURL Frontier API 2.6 ");
   }
 
