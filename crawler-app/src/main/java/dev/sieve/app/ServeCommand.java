@@ -27,14 +27,26 @@ import picocli.CommandLine.Option;
 @Command(
     name = "serve",
     mixinStandardHelpOptions = true,
-    versionProvider = Main.Version.class,
+    versionProvider = ServeCommand.Version.class,
     sortOptions = false,
-    description = "Serve the URL Frontier API 2.5 (gRPC) from memory (durable with --state, shared"
+    description = "Serve the URL Frontier API " + FrontierServer.API_VERSION + " (gRPC; clients of"
+        + " 2.5 too) from memory (durable with --state, shared"
         + " by several nodes with --frontier), so that"
         + " any crawler that speaks"
         + " it (StormCrawler, ...) can use the Sieve: each crawl ID gets its own Bloom filter of the"
         + " URLs it has seen; completed URLs are only bits in it.")
 final class ServeCommand implements Callable<Integer> {
+  /** {@code serve --version}: Sieve's version, then the URL Frontier API version it serves. */
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      String[] sieve = new Main.Version().getVersion();
+      String[] out = java.util.Arrays.copyOf(sieve, sieve.length + 1);
+      out[sieve.length] = "URL Frontier API " + FrontierServer.API_VERSION + " (clients of 2.5 too)";
+      return out;
+    }
+  }
+
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Option(names = "--port", defaultValue = "" + ServeSettings.DEFAULT_PORT, paramLabel = "PORT",
@@ -135,7 +147,8 @@ final class ServeCommand implements Callable<Integer> {
         }
       }
     }, "serve-shutdown"));
-    System.out.println("Serving the URL Frontier API 2.5 on " + server.address());
+    System.out.println("Serving the URL Frontier API " + FrontierServer.API_VERSION + " on "
+        + server.address());
     if (metrics != null) {
       metrics.watch(server);
       System.out.println("Serving metrics on http://" + metricsOptions.host + ":"

@@ -42,6 +42,7 @@ class ServeKillIT {
   void killDashNine_underPutsAndGets_losesNoAcknowledgedUrl() throws Exception {
     long seed = System.nanoTime();
     long started = System.nanoTime();
+    long startedEpoch = java.time.Instant.now().getEpochSecond();
     Random random = new Random(seed);
     int killAfter = 2_000 + random.nextInt(15_000);
     Path state = dir.resolve("state");
@@ -77,6 +78,7 @@ class ServeKillIT {
     }
     assertThat(first.finish().exitCode()).as("killed, seed " + seed).isEqualTo(137);
     long killedAt = System.nanoTime();
+    long killedEpoch = java.time.Instant.now().getEpochSecond();
 
     CrawlerJar.Started second = jar.start("serve", "--port", "0", "--state", state.toString());
     ManagedChannel again = ManagedChannelBuilder
@@ -95,14 +97,19 @@ class ServeKillIT {
       // ListURLs lists completed URLs too (refetch date 0): pending ones are the others.
       Set<String> listed = new HashSet<>();
       Set<String> listedPending = new HashSet<>();
+      List<Long> created = new ArrayList<>();
       client.listURLs(ListUrlParams.newBuilder().setSize((int) count + 10).build())
           .forEachRemaining(item -> {
             listed.add(info(item));
             if (item.getKnown().getRefetchableFromDate() != 0) {
               listedPending.add(info(item));
+              created.add(item.getCreationDate());
             }
           });
       assertThat(listed).as("ListURLs lists what CountURLs counts").hasSize((int) count);
+      assertThat(created).as("creation dates (URL Frontier 2.6) survive kill -9, from"
+          + " checkpoints and the journal").isNotEmpty()
+          .allSatisfy(date -> assertThat(date).isBetween(startedEpoch, killedEpoch));
       Set<String> pending = new HashSet<>(acked);
       pending.retainAll(listedPending);
       List<String> lost = new ArrayList<>();

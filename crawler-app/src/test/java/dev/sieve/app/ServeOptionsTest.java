@@ -47,6 +47,15 @@ class ServeOptionsTest {
   }
 
   @Test
+  void version_namesTheUrlFrontierApiVersionServed() {
+    StringWriter out = new StringWriter();
+    CommandLine main = new CommandLine(new Main());
+    main.setOut(new PrintWriter(out));
+    assertThat(main.execute("serve", "--version")).isZero();
+    assertThat(out.toString()).startsWith("Sieve ").contains("\nURL Frontier API 2.6 ");
+  }
+
+  @Test
   void badOption_isAUsageErrorNamingIt() {
     assertThat(usageError("--fpp", "2")).contains("--fpp (2.0) must be in (0, 1)");
     assertThat(usageError("--port", "70000")).contains("--port (70000) must be between 0 and 65535");

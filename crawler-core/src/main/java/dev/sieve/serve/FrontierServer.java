@@ -26,6 +26,8 @@ import java.util.concurrent.TimeUnit;
  * the settings' Redis frontier, shared with the other nodes registered there.
  */
 public final class FrontierServer implements AutoCloseable {
+  /** The URL Frontier API version served; clients of 2.5 and earlier are served too. */
+  public static final String API_VERSION = "2.6";
   /** Threads running calls against Redis (its connection pool's size). */
   private static final int REDIS_HANDLERS = 16;
 

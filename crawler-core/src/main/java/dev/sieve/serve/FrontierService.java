@@ -39,8 +39,8 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
- * The URL Frontier API 2.5 over a {@link FrontierStore}: the queue and crawl RPCs here, PutURLs
- * in {@link PutUrlsCall}, GetURLs in {@link GetUrls}, the URL queries in {@link UrlQueries}. Bad
+ * The URL Frontier API 2.6 over a {@link FrontierStore}: the queue and crawl RPCs here, PutURLs
+ * in {@link PutUrlsCall}, PutDiscovered in {@link PutDiscoveredCall}, GetURLs in {@link GetUrls}, the URL queries in {@link UrlQueries}. Bad
  * arguments get INVALID_ARGUMENT, a queue or crawl that a change names but that does not exist NOT_FOUND,
  * each counted; queries about an unknown crawl answer empty, as the reference service does.
  */
@@ -82,6 +82,35 @@ final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
   public StreamObserver<URLItem> putURLs(StreamObserver<AckMessage> responses) {
     return PutUrlsCall.start(responses, crawls, settings, counters, clock, durability,
         storeLimits);
+  }
+
+  @Override
+  public StreamObserver<Urlfrontier.DiscoveredBatch> putDiscovered(
+      StreamObserver<Urlfrontier.BatchAck> responses) {
+    return PutDiscoveredCall.start(responses, crawls, settings, counters, clock, durability);
+  }
+
+  /**
+   * Drops the pending URLs of a queue (or of the crawl, with no key) created more than {@code
+   * days} days ago; journaled as a queue control. UNIMPLEMENTED from a store that cannot purge.
+   */
+  @Override
+  public void purgeURLs(Urlfrontier.PurgeUrlParams request,
+      StreamObserver<Urlfrontier.Long> responses) {
+    long cutoff = now() - Integer.toUnsignedLong(request.getDays()) * 86_400L;
+    String key = request.getKey();
+    long[] removed = {0};
+    try {
+      change(() -> {
+        removed[0] = crawls.get(request.getCrawlID())
+            .map(crawl -> crawl.purge(key.isEmpty() ? null : key, cutoff)).orElse(0L);
+        return removed[0] == 0 ? null
+            : Change.queue(request.getCrawlID(), key, CrawlStore.PURGE, cutoff);
+      }, () -> Protos.reply(responses,
+          Urlfrontier.Long.newBuilder().setValue(removed[0]).build()), responses);
+    } catch (UnsupportedOperationException e) {
+      Protos.fail(responses, counters, Status.UNIMPLEMENTED, "PurgeURLs: " + e.getMessage());
+    }
   }
 
   @Override

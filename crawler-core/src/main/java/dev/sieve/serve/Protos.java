@@ -49,12 +49,16 @@ final class Protos {
     return info.setUrl(url.url()).setKey(url.key()).setCrawlID(crawlId).build();
   }
 
-  /** A known item: what GetURLStatus and ListURLs answer, with its refetch date (0: completed). */
+  /**
+   * A known item: what GetURLStatus and ListURLs answer, with its refetch date (0: completed) and
+   * its creation date (0 where the store does not know it).
+   */
   static URLItem known(String crawlId, QueuedUrl url) {
     return URLItem.newBuilder()
         .setKnown(KnownURLItem.newBuilder()
             .setInfo(info(crawlId, url))
             .setRefetchableFromDate(url.refetchFrom()))
+        .setCreationDate(url.created())
         .build();
   }
 

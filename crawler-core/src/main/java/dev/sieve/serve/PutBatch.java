@@ -99,15 +99,21 @@ final class PutBatch {
       }
     }
     long now = Math.floorDiv(clock.millis(), 1000);
-    byCrawl.forEach((crawlId, positions) -> apply(crawlId, positions, read, now, status));
+    byCrawl.forEach((crawlId, positions) ->
+        apply(crawls, counters, crawlId, positions, read, now, status));
     for (int i = 0; i < items.size(); i++) {
       call.ack(PutItem.ackId(items.get(i)), status[i]);
     }
   }
 
-  /** Puts the items at {@code positions} into their crawl, setting their ack status. */
-  private void apply(String crawlId, List<Integer> positions, List<PutItem> read, long now,
-      AckMessage.Status[] status) {
+  /**
+   * Puts the items at {@code positions} of {@code read} into crawl {@code crawlId} with one {@link
+   * CrawlStore#putAll} (again into the crawl created anew if it was deleted meanwhile), setting
+   * their ack status: OK, SKIPPED when already known, FAIL (counted and logged) when the store
+   * failed.
+   */
+  static void apply(FrontierStore crawls, Counters counters, String crawlId,
+      List<Integer> positions, List<PutItem> read, long now, AckMessage.Status[] status) {
     List<Integer> todo = positions;
     try {
       for (int attempt = 0; !todo.isEmpty(); attempt++) {
@@ -132,7 +138,7 @@ final class PutBatch {
     } catch (RuntimeException e) {
       long failed = positions.stream().filter(i -> status[i] == null).count();
       counters.adder("put.failed").add(failed);
-      log.error("PutURLs: {} items of crawl '{}' failed: {}", failed, crawlId, e.getMessage());
+      log.error("{} URLs put into crawl '{}' failed: {}", failed, crawlId, e.getMessage());
       positions.forEach(i -> {
         if (status[i] == null) {
           status[i] = AckMessage.Status.FAIL;

@@ -26,7 +26,19 @@ record PutItem(String crawlId, String key, String url, boolean discovered, long 
     if (!item.hasDiscovered() && !item.hasKnown()) {
       return rejected("empty_item");
     }
-    URLInfo info = info(item);
+    boolean discovered = item.hasDiscovered();
+    return read(info(item), discovered,
+        discovered ? 0 : Protos.unsigned64(item.getKnown().getRefetchableFromDate()),
+        settings);
+  }
+
+  /** One URL of a PutDiscovered batch, read and checked as a discovered PutURLs item. */
+  static PutItem discovered(URLInfo info, ServeSettings settings) {
+    return read(info, true, 0, settings);
+  }
+
+  private static PutItem read(URLInfo info, boolean discovered, long refetchFrom,
+      ServeSettings settings) {
     String url = info.getUrl();
     if (url.length() > settings.maxUrlLength) {
       return rejected("url_too_long");
@@ -51,9 +63,6 @@ record PutItem(String crawlId, String key, String url, boolean discovered, long 
     if (metadata != null && metadata.length > settings.maxMetadataBytes) {
       return rejected("metadata_too_large");
     }
-    boolean discovered = item.hasDiscovered();
-    long refetchFrom = discovered ? 0
-        : Protos.unsigned64(item.getKnown().getRefetchableFromDate());
     return new PutItem(FrontierStore.normalise(info.getCrawlID()), key, url, discovered, refetchFrom,
         metadata, null);
   }

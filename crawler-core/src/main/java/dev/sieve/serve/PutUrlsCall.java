@@ -193,13 +193,21 @@ final class PutUrlsCall implements StreamObserver<URLItem> {
   }
 
   void reject(String reason, String id) {
+    reject("PutURLs", counters, reason, id);
+  }
+
+  /**
+   * Counts a bad item of {@code rpc} as {@code put.rejected.REASON}, logging the first of each
+   * reason at WARN and the others at DEBUG.
+   */
+  static void reject(String rpc, Counters counters, String reason, String id) {
     String counter = "put.rejected." + reason;
     counters.increment(counter);
     if (counters.get(counter) == 1) {
-      log.warn("PutURLs: item {} skipped: {} (further ones are counted as {} in GetStats)",
-          id, reason.replace('_', ' '), counter);
+      log.warn("{}: item {} skipped: {} (further ones are counted as {} in GetStats)",
+          rpc, id, reason.replace('_', ' '), counter);
     } else {
-      log.debug("PutURLs: item {} skipped: {}", id, reason.replace('_', ' '));
+      log.debug("{}: item {} skipped: {}", rpc, id, reason.replace('_', ' '));
     }
   }
 

@@ -120,9 +120,9 @@ final class RedisCrawl extends CrawlStore {
     }
     long answer = asLong(out.get(0));
     if (answer == -4) {
-      return Optional.of(new QueuedUrl(key, url, asLong(out.get(1)), metadata(out.get(2))));
+      return Optional.of(new QueuedUrl(key, url, asLong(out.get(1)), metadata(out.get(2)), 0));
     }
-    return answer == 2 ? Optional.of(new QueuedUrl(key, url, 0, null)) : Optional.empty();
+    return answer == 2 ? Optional.of(new QueuedUrl(key, url, 0, null, 0)) : Optional.empty();
   }
 
   @Override
@@ -258,7 +258,7 @@ final class RedisCrawl extends CrawlStore {
   private static void readUrls(List<?> out, int from, List<QueuedUrl> urls) {
     for (int i = from; i + 3 < out.size(); i += 4) {
       urls.add(new QueuedUrl(asString(out.get(i)), asString(out.get(i + 1)),
-          asLong(out.get(i + 2)), metadata(out.get(i + 3))));
+          asLong(out.get(i + 2)), metadata(out.get(i + 3)), 0));
     }
   }
 

@@ -2,6 +2,8 @@ package dev.sieve.serve;
 
 import crawlercommons.urlfrontier.URLFrontierGrpc;
 import crawlercommons.urlfrontier.Urlfrontier.AckMessage;
+import crawlercommons.urlfrontier.Urlfrontier.BatchAck;
+import crawlercommons.urlfrontier.Urlfrontier.DiscoveredBatch;
 import crawlercommons.urlfrontier.Urlfrontier.DiscoveredURLItem;
 import crawlercommons.urlfrontier.Urlfrontier.KnownURLItem;
 import crawlercommons.urlfrontier.Urlfrontier.URLInfo;
@@ -41,12 +43,34 @@ public final class FrontierClient {
 
   /** As {@link #put(Channel, List)}, waiting at most {@code seconds}. */
   public static List<AckMessage> put(Channel channel, List<URLItem> items, int seconds) {
-    List<AckMessage> acks = new ArrayList<>();
+    return stream(items, acks -> URLFrontierGrpc.newStub(channel).putURLs(acks), seconds);
+  }
+
+  /**
+   * Streams {@code batches} through one PutDiscovered call (URL Frontier 2.6) and returns the
+   * batch acks, in order (60 s at most).
+   */
+  public static List<BatchAck> putDiscovered(Channel channel, List<DiscoveredBatch> batches) {
+    return stream(batches, acks -> URLFrontierGrpc.newStub(channel).putDiscovered(acks), 60);
+  }
+
+  /** A batch {@code id} of discovered URLs, with no key, in the default crawl. */
+  public static DiscoveredBatch batch(String id, String... urls) {
+    DiscoveredBatch.Builder batch = DiscoveredBatch.newBuilder().setID(id);
+    for (String url : urls) {
+      batch.addItems(URLInfo.newBuilder().setUrl(url));
+    }
+    return batch.build();
+  }
+
+  private static <I, A> List<A> stream(List<I> items,
+      java.util.function.Function<StreamObserver<A>, StreamObserver<I>> call, int seconds) {
+    List<A> acks = new ArrayList<>();
     CompletableFuture<Void> done = new CompletableFuture<>();
-    StreamObserver<URLItem> requests = URLFrontierGrpc.newStub(channel).putURLs(
+    StreamObserver<I> requests = call.apply(
         new StreamObserver<>() {
           @Override
-          public void onNext(AckMessage ack) {
+          public void onNext(A ack) {
             synchronized (acks) {
               acks.add(ack);
             }

@@ -194,7 +194,7 @@ class ServiceFrontierOnServeTest {
 
     assertThatThrownBy(() -> frontier.push(url("http://a.example/"), 0, null, null))
         .isInstanceOf(UncheckedIOException.class)
-        .hasMessageStartingWith("URL Frontier at urlfrontier://127.0.0.1:1: PutURLs failed (UNAVAILABLE")
+        .hasMessageStartingWith("URL Frontier at urlfrontier://127.0.0.1:1: PutDiscovered failed (UNAVAILABLE")
         .hasMessageNotContaining("\n");
   }
 

@@ -19,10 +19,10 @@ import java.lang.management.ManagementFactory;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.BitSet;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import io.grpc.stub.StreamObserver;
 import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
@@ -96,6 +96,13 @@ final class BenchServeCommand implements Callable<Integer> {
           + " without the exact-set baseline (default: none).")
   BenchServeRedis.Mode redis;
 
+  @Option(names = "--discovered-batch", defaultValue = "0", paramLabel = "N",
+      description = "Also put the same URLs through PutDiscovered (URL Frontier 2.6) in batches of"
+          + " N, into serve in memory, and compare it with PutURLs (default ${DEFAULT-VALUE}: off).")
+  int discoveredBatch;
+
+  int putBatch; // the batch size of the next run's puts: 0 for PutURLs, else PutDiscovered's
+
   /** What one service did: its put and drain phases and its live heap after each. */
   record Result(long urls, long created, long seen, long failed, double putSeconds, double putCpu,
       double putServerCpu, double putP99, long drained, double drainSeconds, double drainCpu, double ackP99,
@@ -117,7 +124,9 @@ final class BenchServeCommand implements Callable<Integer> {
         : window <= 0 ? "--window (" + window + ") must be > 0"
         : warmup < 0 ? "--warmup (" + warmup + ") must be >= 0"
         : !(fpp > 0 && fpp < 1) ? "--fpp (" + fpp + ") must be in (0, 1)"
-        : pendingMemory <= 0 ? "--pending-memory (" + pendingMemory + ") must be > 0" : null;
+        : pendingMemory <= 0 ? "--pending-memory (" + pendingMemory + ") must be > 0"
+        : discoveredBatch < 0 || discoveredBatch > window ? "--discovered-batch ("
+            + discoveredBatch + ") must be in [0, --window (" + window + ")]" : null;
     if (misuse != null) {
       throw new CommandLine.ParameterException(spec.commandLine(), misuse);
     }
@@ -131,6 +140,10 @@ final class BenchServeCommand implements Callable<Integer> {
         .pendingMemoryBytes(pendingMemory);
     if (redis != null) {
       return BenchServeRedis.compare(this, redis, settings.expectedUrls(distinct), distinct);
+    }
+    if (discoveredBatch > 0) {
+      return BenchServeDiscovered.compare(this, discoveredBatch,
+          settings.expectedUrls(distinct).build(), distinct);
     }
     ServeSettings sieveSettings = settings.expectedUrls(distinct).build();
     ServeSettings exactSettings = settings.expectedUrls(1_000).build();
@@ -199,9 +212,7 @@ final class BenchServeCommand implements Callable<Integer> {
     return ok ? 0 : 1;
   }
 
-  private static String micros(double seconds) {
-    return Table.format("%.1f µs", seconds * 1e6);
-  }
+  private static String micros(double seconds) { return Table.format("%.1f µs", seconds * 1e6); }
 
   /** CPU seconds this process used so far, all threads (client, server and GC alike). */
   private static double cpuSeconds() {
@@ -246,7 +257,7 @@ final class BenchServeCommand implements Callable<Integer> {
       for (int s = 0; s < streams; s++) {
         ManagedChannel own = channel(server);
         channels.add(own);
-        puts.add(new PutStream(own, window, putLatencies));
+        puts.add(new PutStream(own, window, putLatencies, putBatch));
       }
       double serverBefore = serverCpu.getAsDouble();
       double cpu = cpuSeconds() + serverBefore;
@@ -297,8 +308,7 @@ final class BenchServeCommand implements Callable<Integer> {
     }
   }
 
-  /** Ends a GetURLs answer in the drain's queue. */
-  private static final URLInfo END = URLInfo.newBuilder().setUrl("end").build();
+  private static final URLInfo END = URLInfo.newBuilder().setUrl("end").build(); // ends a GetURLs answer
 
   /** A connection of its own: a server serves each on one transport thread. */
   private static ManagedChannel channel(FrontierServer server) {

@@ -27,12 +27,15 @@ import java.util.zip.CheckedOutputStream;
  * name and length (forced to disk first), its Sieve's filter in the
  * filters' own saved form ({@link MembershipFilter#writeTo}, read back by {@link
  * MembershipFilter#readFrom}) and its queues, each with its salt, completed count, block, delay,
- * crawl limit and pending URLs (URL, due time, metadata); the magic again, then a CRC32C of it all.
+ * crawl limit and pending URLs (URL, due time, metadata, creation date); the magic again, then a CRC32C of it all.
  * Leases are not saved: a URL leased at the checkpoint is saved pending, due as it was.
  */
 final class Checkpoint {
   private static final int MAGIC = 0x53535256; // "SSRV"
-  /** 2 added each crawl's completed-URL log (name and length); 1 is read as having none. */
+  /**
+   * 2 added each crawl's completed-URL log (name and length) and each pending URL's creation date;
+   * a version 1 file is read as having no log and each creation date unknown (its due time).
+   */
   private static final int VERSION = 2;
 
   private Checkpoint() {}
@@ -84,6 +87,7 @@ final class Checkpoint {
         out.writeUTF(url.url());
         out.writeLong(url.refetchFrom());
         Change.writeBytes(out, url.metadata());
+        out.writeLong(url.created());
       }
     }
   }
@@ -154,7 +158,10 @@ final class Checkpoint {
       queue.crawlLimit(in.readLong());
       int pending = in.readInt();
       for (int p = 0; p < pending; p++) {
-        queue.restorePending(in.readUTF(), in.readLong(), Change.readBytes(in));
+        String url = in.readUTF();
+        long due = in.readLong();
+        byte[] metadata = Change.readBytes(in);
+        queue.restorePending(url, due, metadata, version == 1 ? due : in.readLong());
       }
     }
   }

@@ -103,7 +103,7 @@ public final class CrawlSpace extends CrawlStore {
     String seenKey = queue.seenKey(url);
     if (discovered) {
       if (seen.admit(seenKey)) {
-        queue.addFresh(url, now, metadata);
+        queue.addFresh(url, now, metadata, now);
         store.enforceBudget();
         result = PutResult.CREATED;
       } else {
@@ -112,7 +112,9 @@ public final class CrawlSpace extends CrawlStore {
     } else {
       PendingUrl entry = queue.hotEntry(url);
       // Only a URL the Sieve saw can wait in the fresh part: the others cost no read.
-      boolean fresh = entry == null && seen.mightHaveSeen(seenKey) && queue.freshEntry(url) != null;
+      PendingUrl freshEntry = entry == null && seen.mightHaveSeen(seenKey)
+          ? queue.freshEntry(url) : null;
+      boolean fresh = freshEntry != null;
       boolean isNew = entry == null && !fresh && seen.admit(seenKey);
       if (refetchFrom == 0) {
         if (entry != null || fresh) {
@@ -125,20 +127,54 @@ public final class CrawlSpace extends CrawlStore {
         }
         result = PutResult.COMPLETED;
       } else {
-        queue.schedule(url, entry, fresh, refetchFrom, metadata);
+        queue.schedule(url, entry, fresh, refetchFrom, metadata,
+            fresh ? freshEntry.created : now);
         if (entry == null && !fresh && !isNew) {
           queue.hotEntry(url).completedLogged = true; // completed before: in the log already
         }
         result = PutResult.SCHEDULED;
       }
     }
+    count(result);
+    return result;
+  }
+
+  private void count(PutResult result) {
     LongAdder counter = results[result.ordinal()];
     if (counter == null) {
       counter = counters.adder(result.counter());
       results[result.ordinal()] = counter;
     }
     counter.increment();
-    return result;
+  }
+
+  /**
+   * As {@link #put} each, but a batch of discovered URLs only (PutDiscovered's, or PutURLs' when
+   * it holds no known URL) asks the Sieve in one pass ({@link SeenKeys#admitAll}).
+   */
+  @Override
+  public synchronized PutResult[] putAll(List<? extends UrlPut> items, long now) {
+    if (retired || !items.stream().allMatch(UrlPut::discovered)) {
+      return retired ? new PutResult[items.size()] : super.putAll(items, now);
+    }
+    List<String> seenKeys = new ArrayList<>(items.size());
+    WorkQueue[] into = new WorkQueue[items.size()];
+    for (int i = 0; i < into.length; i++) {
+      into[i] = queues.computeIfAbsent(items.get(i).key(), k -> new WorkQueue(k, nextSalt++, store));
+      seenKeys.add(into[i].seenKey(items.get(i).url()));
+    }
+    boolean[] isNew = new boolean[into.length];
+    seen.admitAll(seenKeys, isNew);
+    PutResult[] out = new PutResult[into.length];
+    for (int i = 0; i < into.length; i++) {
+      if (isNew[i]) {
+        into[i].addFresh(items.get(i).url(), now, items.get(i).metadata(), now);
+      }
+      out[i] = isNew[i] ? PutResult.CREATED : PutResult.SEEN;
+      count(out[i]);
+    }
+    store.enforceBudget();
+    return out;
   }
 
   /**
@@ -185,6 +221,15 @@ public final class CrawlSpace extends CrawlStore {
       stats = stats.plus(queue, now);
     }
     return stats;
+  }
+
+  @Override
+  public synchronized long purge(String key, long cutoff) {
+    long removed = 0;
+    for (WorkQueue queue : key == null ? queues.values() : single(key)) {
+      removed += queue.purge(cutoff);
+    }
+    return removed;
   }
 
   /** Removes queue {@code key}; returns how many URLs were pending in it, -1 if there was none. */
@@ -289,7 +334,7 @@ public final class CrawlSpace extends CrawlStore {
       return Optional.of(QueuedUrl.of(key, entry));
     }
     return seen.mightHaveSeen(queue.seenKey(url))
-        ? Optional.of(new QueuedUrl(key, url, 0, null))
+        ? Optional.of(new QueuedUrl(key, url, 0, null, 0))
         : Optional.empty();
   }
 
@@ -352,6 +397,10 @@ public final class CrawlSpace extends CrawlStore {
   public boolean control(String key, byte op, long value) {
     if (op == DELETE_QUEUE) {
       return deleteQueue(key) >= 0;
+    }
+    if (op == PURGE) {
+      purge(key.isEmpty() ? null : key, value);
+      return true;
     }
     return withQueue(key, queue -> {
       switch (op) {

@@ -18,6 +18,8 @@ public abstract class CrawlStore {
   public static final byte BLOCK = 'B';
   public static final byte DELAY = 'L';
   public static final byte LIMIT = 'C';
+  /** PurgeURLs as a control: {@code value} the cutoff, an empty key every queue. */
+  public static final byte PURGE = 'P';
 
   public abstract String id();
 
@@ -73,6 +75,15 @@ public abstract class CrawlStore {
   /** Whether queue {@code key} exists; true from a store that cannot tell cheaply. */
   public boolean hasQueue(String key) {
     return true;
+  }
+
+  /**
+   * Drops the pending URLs of queue {@code key} (every queue when null) first stored before the
+   * epoch second {@code cutoff}; returns how many. The Sieve cannot forget them: discovered again,
+   * they are still known. A store that cannot purge throws {@link UnsupportedOperationException}.
+   */
+  public long purge(String key, long cutoff) {
+    throw new UnsupportedOperationException("this store cannot purge URLs");
   }
 
   /**

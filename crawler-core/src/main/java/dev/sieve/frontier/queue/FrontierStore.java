@@ -1,6 +1,5 @@
 package dev.sieve.frontier.queue;
 
-import crawlercommons.urlfrontier.CrawlID;
 import java.util.List;
 import java.util.Optional;
 
@@ -11,9 +10,12 @@ import java.util.Optional;
  * Thread-safe.
  */
 public abstract class FrontierStore implements AutoCloseable {
+  /** The ID a blank crawl ID stands for, as the URL Frontier API names it. */
+  public static final String DEFAULT_CRAWL = "DEFAULT";
+
   /** {@code crawlId} with blank turned into the default crawl's ID. */
   public static String normalise(String crawlId) {
-    return CrawlID.normaliseCrawlID(crawlId == null ? "" : crawlId);
+    return crawlId == null || crawlId.isBlank() ? DEFAULT_CRAWL : crawlId;
   }
 
   /**

@@ -28,13 +28,20 @@ final class PendingUrl implements IndexedHeap.Slotted {
   byte[] metadata;
   /** Whether its crawl's {@link CompletedLog} holds it already: it was completed, then put again. */
   boolean completedLogged;
+  /** Epoch second the service first stored it (URL Frontier 2.6's creation date). */
+  final long created;
   /** Where it is in its {@link IndexedHeap}; -1 in none. */
   private int slot = -1;
 
   PendingUrl(String url, long due, byte[] metadata) {
+    this(url, due, metadata, due);
+  }
+
+  PendingUrl(String url, long due, byte[] metadata, long created) {
     this.url = url;
     this.due = due;
     this.metadata = metadata;
+    this.created = created;
   }
 
   @Override

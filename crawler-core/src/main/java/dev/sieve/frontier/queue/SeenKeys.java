@@ -2,6 +2,7 @@ package dev.sieve.frontier.queue;
 
 import dev.sieve.frontier.Sieve;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -15,6 +16,13 @@ public interface SeenKeys {
 
   /** True if {@code key} might have been seen; false if it surely was not. */
   boolean mightHaveSeen(String key);
+
+  /** {@link #admit} for each of {@code keys} in order, setting {@code isNew} at its position. */
+  default void admitAll(List<String> keys, boolean[] isNew) {
+    for (int i = 0; i < keys.size(); i++) {
+      isNew[i] = admit(keys.get(i));
+    }
+  }
 
   /**
    * Every key ever admitted, as a string in an exact set: never wrong, never forgetting, and
@@ -46,6 +54,11 @@ public interface SeenKeys {
       @Override
       public boolean mightHaveSeen(String key) {
         return sieve.mightHaveSeen(key);
+      }
+
+      @Override
+      public void admitAll(List<String> keys, boolean[] isNew) {
+        sieve.admitAll(keys, isNew); // one filter pass for the batch
       }
     };
   }

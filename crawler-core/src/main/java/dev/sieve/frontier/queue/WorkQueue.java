@@ -81,17 +81,17 @@ public final class WorkQueue {
     return found[0];
   }
 
-  /** Adds a URL that is not pending, due at {@code due}, to the fresh part. */
-  void addFresh(String url, long due, byte[] metadata) {
+  /** Adds a URL that is not pending, due at {@code due}, first stored at {@code created}. */
+  void addFresh(String url, long due, byte[] metadata, long created) {
     if (fresh == null) {
       fresh = store.queue(salt + " " + key);
     }
-    fresh.addLastEntry(SpilledUrl.encode(url, due, metadata));
+    fresh.addLastEntry(SpilledUrl.encode(url, due, metadata, created));
   }
 
   /** Adds a pending URL read back from a checkpoint. */
-  public void restorePending(String url, long due, byte[] metadata) {
-    addFresh(url, due, metadata);
+  public void restorePending(String url, long due, byte[] metadata, long created) {
+    addFresh(url, due, metadata, created);
   }
 
   /**
@@ -109,9 +109,11 @@ public final class WorkQueue {
 
   /**
    * Makes {@code url} due at {@code due} with {@code metadata}, any lease ended: {@code entry} is
-   * its hot entry, or null (then {@code wasFresh} says whether a fresh copy is to be dropped).
+   * its hot entry, or null (then {@code wasFresh} says whether a fresh copy is to be dropped, and
+   * {@code created} is the new hot entry's creation date).
    */
-  void schedule(String url, PendingUrl entry, boolean wasFresh, long due, byte[] metadata) {
+  void schedule(String url, PendingUrl entry, boolean wasFresh, long due, byte[] metadata,
+      long created) {
     if (entry != null) {
       hot.reschedule(entry, due, metadata);
       return;
@@ -119,7 +121,45 @@ public final class WorkQueue {
     if (wasFresh) {
       supersede(url);
     }
-    hot().add(new PendingUrl(url, due, metadata));
+    hot().add(new PendingUrl(url, due, metadata, created));
+  }
+
+  /**
+   * Drops the pending URLs first stored before the epoch second {@code cutoff}, leased or not;
+   * returns how many. The crawl's Sieve still remembers them.
+   */
+  long purge(long cutoff) {
+    long removed = 0;
+    if (hot != null) {
+      List<PendingUrl> old = new ArrayList<>();
+      for (PendingUrl url : hot.waitingInOrder()) {
+        if (url.created < cutoff) {
+          old.add(url);
+        }
+      }
+      for (PendingUrl url : hot.leasedInOrder()) {
+        if (url.created < cutoff) {
+          old.add(url);
+        }
+      }
+      old.forEach(url -> hot.remove(url.url));
+      removed += old.size();
+      if (hot.isEmpty()) {
+        hot = null;
+      }
+    }
+    if (fresh != null) {
+      List<String> old = new ArrayList<>();
+      fresh.forEachEntry((bytes, offset, length) -> {
+        PendingUrl url = SpilledUrl.decode(bytes, offset, length);
+        if (url.created < cutoff && (superseded == null || !superseded.contains(url.url))) {
+          old.add(url.url);
+        }
+      });
+      old.forEach(this::supersede);
+      removed += old.size();
+    }
+    return removed;
   }
 
   private void supersede(String url) {

@@ -2,6 +2,9 @@ package dev.sieve.frontier.urlfrontier;
 
 import crawlercommons.urlfrontier.URLFrontierGrpc;
 import crawlercommons.urlfrontier.Urlfrontier.AckMessage;
+import crawlercommons.urlfrontier.Urlfrontier.BatchAck;
+import crawlercommons.urlfrontier.Urlfrontier.DiscoveredBatch;
+import crawlercommons.urlfrontier.Urlfrontier.DiscoveredURLItem;
 import crawlercommons.urlfrontier.Urlfrontier.BlockQueueParams;
 import crawlercommons.urlfrontier.Urlfrontier.GetParams;
 import crawlercommons.urlfrontier.Urlfrontier.QueueDelayParams;
@@ -22,6 +25,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The RPCs a crawl makes of a URL Frontier service, for one crawl ID, each with a deadline. A call
@@ -30,12 +35,15 @@ import java.util.concurrent.TimeoutException;
  * answer, not a failure.
  */
 final class ServiceCalls implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(ServiceCalls.class);
   /** Seconds any one call may take before it counts as the service failing. */
   private static final long DEADLINE_SECONDS = 60;
 
   private final ServiceAddress address;
   private final String crawlId;
   private final ManagedChannel channel;
+  /** False once the service answered PutDiscovered UNIMPLEMENTED (API before 2.6). */
+  private volatile boolean putDiscovered = true;
 
   ServiceCalls(ServiceAddress address, String crawlId) {
     this.address = address;
@@ -56,15 +64,79 @@ final class ServiceCalls implements AutoCloseable {
         .withDeadlineAfter(DEADLINE_SECONDS, TimeUnit.SECONDS).putURLs(acks);
     items.forEach(requests::onNext);
     requests.onCompleted();
+    return await("PutURLs", acks.all);
+  }
+
+  /**
+   * Sends discovered URLs as one PutDiscovered batch (URL Frontier 2.6); to a service that answers
+   * UNIMPLEMENTED (before 2.6), as discovered items of a PutURLs call, then and from then on.
+   * Their statuses, in order.
+   */
+  List<AckMessage.Status> discover(List<URLInfo> urls) {
+    if (putDiscovered) {
+      CompletableFuture<List<AckMessage.Status>> acks = new CompletableFuture<>();
+      StreamObserver<DiscoveredBatch> requests = URLFrontierGrpc.newStub(channel)
+          .withDeadlineAfter(DEADLINE_SECONDS, TimeUnit.SECONDS).putDiscovered(
+              new BatchAcks(urls.size(), acks));
+      requests.onNext(DiscoveredBatch.newBuilder().addAllItems(urls).build());
+      requests.onCompleted();
+      try {
+        return await("PutDiscovered", acks);
+      } catch (UncheckedIOException e) {
+        if (!(e.getCause().getCause() instanceof StatusRuntimeException s)
+            || s.getStatus().getCode() != Status.Code.UNIMPLEMENTED) {
+          throw e;
+        }
+        putDiscovered = false;
+        log.info("URL Frontier at {} has no PutDiscovered (API before 2.6): discovered URLs go"
+            + " by PutURLs", address);
+      }
+    }
+    List<URLItem> items = new ArrayList<>(urls.size());
+    urls.forEach(info -> items.add(URLItem.newBuilder()
+        .setDiscovered(DiscoveredURLItem.newBuilder().setInfo(info)).build()));
+    return put(items);
+  }
+
+  /** Whether discovered URLs still go by PutDiscovered. */
+  boolean usesPutDiscovered() {
+    return putDiscovered;
+  }
+
+  private <T> T await(String rpc, CompletableFuture<T> answer) {
     try {
-      return acks.all.get(DEADLINE_SECONDS + 5, TimeUnit.SECONDS);
+      return answer.get(DEADLINE_SECONDS + 5, TimeUnit.SECONDS);
     } catch (ExecutionException e) {
-      throw failure("PutURLs", e.getCause());
+      throw failure(rpc, e.getCause());
     } catch (TimeoutException e) {
-      throw failure("PutURLs", e);
+      throw failure(rpc, e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw failure("PutURLs", e);
+      throw failure(rpc, e);
+    }
+  }
+
+  /** The ack of one PutDiscovered call of one batch: its statuses once the call ended. */
+  private record BatchAcks(int expected, CompletableFuture<List<AckMessage.Status>> all)
+      implements StreamObserver<BatchAck> {
+    @Override
+    public void onNext(BatchAck ack) {
+      if (ack.getStatusesCount() == expected) {
+        all.complete(List.copyOf(ack.getStatusesList()));
+      } else {
+        all.completeExceptionally(new IOException(
+            ack.getStatusesCount() + " statuses for " + expected + " URLs"));
+      }
+    }
+
+    @Override
+    public void onError(Throwable t) {
+      all.completeExceptionally(t);
+    }
+
+    @Override
+    public void onCompleted() {
+      all.completeExceptionally(new IOException("no ack for a batch of " + expected + " URLs"));
     }
   }
 

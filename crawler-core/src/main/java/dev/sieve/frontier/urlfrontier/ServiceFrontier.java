@@ -1,7 +1,6 @@
 package dev.sieve.frontier.urlfrontier;
 
 import crawlercommons.urlfrontier.Urlfrontier.AckMessage;
-import crawlercommons.urlfrontier.Urlfrontier.DiscoveredURLItem;
 import crawlercommons.urlfrontier.Urlfrontier.KnownURLItem;
 import crawlercommons.urlfrontier.Urlfrontier.Stats;
 import crawlercommons.urlfrontier.Urlfrontier.URLInfo;
@@ -24,12 +23,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A {@link Frontier} whose scheduling is done by a URL Frontier service (gRPC, API 2.5): Sieve's
+ * A {@link Frontier} whose scheduling is done by a URL Frontier service (gRPC, API 2.6 or earlier): Sieve's
  * own {@code serve}, or any other. Every crawl process given the same service and crawl ID works on
  * one crawl; the seen filter, the queues, the leases and the politeness schedule are the service's.
  *
  * <ul>
- *   <li><b>Push</b>: one PutURLs stream per call, discovered items keyed by their politeness key, with
+ *   <li><b>Push</b>: one PutDiscovered batch per call (a page's links; PutURLs items to a service
+ *       before 2.6, which answers it UNIMPLEMENTED), URLs keyed by their politeness key, with
  *       depth, via, lastmod and redirects as metadata ({@link LeaseMetadata}); an item acked OK was
  *       new, SKIPPED was seen. The first push of a key in this process sets the queue's delay to
  *       the politeness delay, in whole seconds rounded up (SetDelay).
@@ -117,7 +117,7 @@ public final class ServiceFrontier implements Frontier, FrontierLifecycle {
   }
 
   private int offer(List<Url> urls, int depth, List<String> chain, String via, Instant lastmod) {
-    List<URLItem> items = new ArrayList<>(urls.size());
+    List<URLInfo> items = new ArrayList<>(urls.size());
     List<String> keys = new ArrayList<>(urls.size());
     for (Url url : urls) {
       String key = hostKey(url);
@@ -126,21 +126,20 @@ public final class ServiceFrontier implements Frontier, FrontierLifecycle {
       }
       URLInfo.Builder info = info(url.toString(), key);
       LeaseMetadata.write(info, depth, 0, chain, via, lastmod);
-      items.add(URLItem.newBuilder().setDiscovered(DiscoveredURLItem.newBuilder().setInfo(info))
-          .build());
+      items.add(info.build());
       keys.add(key);
     }
     if (items.isEmpty()) {
       return 0;
     }
-    List<AckMessage.Status> acks = calls.put(items);
+    List<AckMessage.Status> acks = calls.discover(items);
     int created = 0;
     for (int i = 0; i < acks.size(); i++) {
       switch (acks.get(i)) {
         case OK -> created++;
         case SKIPPED -> { } // seen before, or refused by the service as bad input
-        default -> throw calls.failure("PutURLs", new IllegalStateException(
-            "item " + items.get(i).getDiscovered().getInfo().getUrl() + " acked " + acks.get(i)));
+        default -> throw calls.failure("a put", new IllegalStateException(
+            "item " + items.get(i).getUrl() + " acked " + acks.get(i)));
       }
     }
     keys.stream().distinct().forEach(hosts::queued);

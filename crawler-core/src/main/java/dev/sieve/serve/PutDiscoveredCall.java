@@ -1,0 +1,161 @@
+package dev.sieve.serve;
+
+import crawlercommons.urlfrontier.Urlfrontier.AckMessage;
+import crawlercommons.urlfrontier.Urlfrontier.BatchAck;
+import crawlercommons.urlfrontier.Urlfrontier.DiscoveredBatch;
+import dev.sieve.frontier.durable.Change;
+import dev.sieve.frontier.durable.Durability;
+import dev.sieve.frontier.queue.Counters;
+import dev.sieve.frontier.queue.FrontierStore;
+import dev.sieve.frontier.queue.PutResult;
+import io.grpc.Status;
+import io.grpc.stub.ServerCallStreamObserver;
+import io.grpc.stub.StreamObserver;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One PutDiscovered stream (URL Frontier 2.6): each batch of discovered URLs is applied and
+ * answered by one BatchAck holding a status per URL in the batch's order: OK when created, SKIPPED
+ * when already known (a duplicate, also within the batch) or bad (counted by reason as PutURLs
+ * counts it), FAIL when the service could not apply it. In memory a batch goes into each of its
+ * crawls with one {@link dev.sieve.frontier.queue.CrawlStore#putAll}, one Sieve pass; with a
+ * journal each created URL is journaled as a PutURLs item is, and the batch is acked once they are
+ * durable. At most {@link #WINDOW} batches are read ahead of their acks (flow control).
+ */
+final class PutDiscoveredCall implements StreamObserver<DiscoveredBatch> {
+  private static final Logger log = LoggerFactory.getLogger(PutDiscoveredCall.class);
+  /** Batches read and not acked yet. */
+  static final int WINDOW = 8;
+  /** Prefix of the counters of URL statuses sent: {@code discovered.acked.ok}, {@code .skipped}… */
+  static final String ACKED = "discovered.acked.";
+
+  private final ServerCallStreamObserver<BatchAck> acks;
+  private final FrontierStore crawls;
+  private final ServeSettings settings;
+  private final Counters counters;
+  private final Clock clock;
+  private final Durability durability;
+  /** Statuses sent, by {@link AckMessage.Status} ordinal (OK, SKIPPED, FAIL). */
+  private final LongAdder[] acked = new LongAdder[3];
+
+  private PutDiscoveredCall(ServerCallStreamObserver<BatchAck> acks, FrontierStore crawls,
+      ServeSettings settings, Counters counters, Clock clock, Durability durability) {
+    this.acks = acks;
+    this.crawls = crawls;
+    this.settings = settings;
+    this.counters = counters;
+    this.clock = clock;
+    this.durability = durability;
+    for (AckMessage.Status status : List.of(AckMessage.Status.OK, AckMessage.Status.SKIPPED,
+        AckMessage.Status.FAIL)) {
+      acked[status.ordinal()] = counters.adder(ACKED + status.name().toLowerCase(Locale.ROOT));
+    }
+  }
+
+  static StreamObserver<DiscoveredBatch> start(StreamObserver<BatchAck> responses,
+      FrontierStore crawls, ServeSettings settings, Counters counters, Clock clock,
+      Durability durability) {
+    ServerCallStreamObserver<BatchAck> acks = (ServerCallStreamObserver<BatchAck>) responses;
+    PutDiscoveredCall call =
+        new PutDiscoveredCall(acks, crawls, settings, counters, clock, durability);
+    acks.disableAutoRequest();
+    acks.setOnCancelHandler(() -> { }); // acks to a vanished client are dropped, not thrown
+    counters.increment("discovered.streams");
+    acks.request(WINDOW);
+    return call;
+  }
+
+  @Override
+  public void onNext(DiscoveredBatch batch) {
+    counters.increment("discovered.batches");
+    counters.adder("discovered.items").add(batch.getItemsCount());
+    AckMessage.Status[] status = new AckMessage.Status[batch.getItemsCount()];
+    List<PutItem> read = new ArrayList<>(status.length);
+    Map<String, List<Integer>> byCrawl = new LinkedHashMap<>();
+    for (int i = 0; i < status.length; i++) {
+      PutItem put = PutItem.discovered(batch.getItems(i), settings);
+      read.add(put);
+      if (put.rejection() != null) {
+        PutUrlsCall.reject("PutDiscovered", counters, put.rejection(), batch.getItems(i).getUrl());
+        status[i] = AckMessage.Status.SKIPPED;
+      } else {
+        byCrawl.computeIfAbsent(put.crawlId(), id -> new ArrayList<>()).add(i);
+      }
+    }
+    long now = Math.floorDiv(clock.millis(), 1000);
+    if (!durability.journaled()) {
+      byCrawl.forEach((crawlId, positions) ->
+          PutBatch.apply(crawls, counters, crawlId, positions, read, now, status));
+      ack(batch.getID(), status);
+      return;
+    }
+    try {
+      for (List<Integer> positions : byCrawl.values()) {
+        for (int i : positions) {
+          durability.apply(() -> applyOne(read.get(i), i, now, status), () -> { });
+        }
+      }
+      durability.apply(() -> null, () -> ack(batch.getID(), status)); // once all are durable
+    } catch (RuntimeException e) {
+      counters.increment("discovered.failed");
+      log.error("PutDiscovered: batch {} failed: {}", batch.getID(), e.getMessage());
+      Arrays.setAll(status, i -> status[i] == null ? AckMessage.Status.FAIL : status[i]);
+      ack(batch.getID(), status);
+    }
+  }
+
+  /** Applies one URL as PutURLs does, setting its status; returns the change to journal. */
+  private Change applyOne(PutItem put, int at, long now, AckMessage.Status[] status) {
+    PutResult result;
+    do {
+      result = crawls.getOrCreate(put.crawlId()).put(put.key(), put.url(), true, 0,
+          put.metadata(), now);
+    } while (result == null);
+    status[at] = result == PutResult.SEEN ? AckMessage.Status.SKIPPED : AckMessage.Status.OK;
+    return result == PutResult.SEEN ? null
+        : Change.put(put.crawlId(), put.key(), put.url(), true, 0, put.metadata(), now);
+  }
+
+  private synchronized void ack(String id, AckMessage.Status[] status) {
+    if (acks.isCancelled()) {
+      return;
+    }
+    BatchAck.Builder ack = BatchAck.newBuilder().setID(id);
+    for (AckMessage.Status each : status) {
+      ack.addStatuses(each);
+      acked[each.ordinal()].increment();
+    }
+    acks.onNext(ack.build());
+    acks.request(1);
+  }
+
+  @Override
+  public void onError(Throwable t) {
+    counters.increment("discovered.streams_broken");
+    log.debug("PutDiscovered stream ended by the client: {}", Status.fromThrowable(t));
+  }
+
+  @Override
+  public void onCompleted() {
+    try {
+      durability.apply(() -> null, this::complete); // after the acks still to come
+    } catch (RuntimeException e) {
+      complete();
+    }
+  }
+
+  private synchronized void complete() {
+    if (!acks.isCancelled()) {
+      acks.onCompleted();
+    }
+  }
+}
