@@ -7,6 +7,7 @@ import dev.sieve.serve.FrontierServer;
 import dev.sieve.serve.FrontierServer.LogLevels;
 import dev.sieve.serve.FrontierServer.RpcListener;
 import dev.sieve.serve.ServeSettings;
+import dev.sieve.serve.access.Access;
 import dev.sieve.frontier.durable.DurableStateException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -82,11 +83,28 @@ final class ServeCommand implements Callable<Integer> {
 
   @CommandLine.Mixin MetricsOptions metricsOptions;
 
+  @CommandLine.Mixin ServeAccessOptions accessOptions;
+
   @Override
   public Integer call() throws InterruptedException {
+    Access access;
+    try {
+      access = accessOptions.access();
+    } catch (IllegalArgumentException e) {
+      System.err.println("serve: " + e.getMessage());
+      return CommandLine.ExitCode.USAGE;
+    }
+    String exposed = access.exposure("--host", host);
+    exposed = exposed != null || !metricsOptions.enabled() ? exposed
+        : access.exposure("--metrics-host", metricsOptions.host);
+    if (exposed != null) {
+      System.err.println("serve: " + exposed);
+      return CommandLine.ExitCode.USAGE;
+    }
     ServeSettings settings;
     try {
-      settings = ServeSettings.builder().host(host).port(port).expectedUrls(expectedUrls)
+      settings = ServeSettings.builder().host(host).port(port).access(access)
+          .expectedUrls(expectedUrls)
           .falsePositiveRate(fpp).stateDir(stateDir).checkpointSeconds(checkpointSeconds)
           .frontier(frontier).pendingMemoryBytes(pendingMemory).build();
     } catch (IllegalArgumentException e) {
@@ -98,7 +116,8 @@ final class ServeCommand implements Callable<Integer> {
     ServeMetrics metrics = metricsOptions.enabled() ? new ServeMetrics() : null;
     MetricsEndpoint endpoint;
     try {
-      endpoint = metrics == null ? null : metricsOptions.start(metrics.registry());
+      endpoint = metrics == null ? null : MetricsEndpoint.start(metricsOptions.host,
+          metricsOptions.port, metrics.registry(), access, metrics::scrapeRefused);
     } catch (UncheckedIOException e) {
       System.err.println("serve: " + e.getMessage());
       return CommandLine.ExitCode.USAGE;
@@ -133,10 +152,16 @@ final class ServeCommand implements Callable<Integer> {
       }
     }, "serve-shutdown"));
     System.out.println("Serving the URL Frontier API 2.5 on " + server.address());
+    if (!access.insecureNetworks().isEmpty()) {
+      LoggerFactory.getLogger(ServeCommand.class).warn("--allow-insecure-from: only {} may"
+          + " connect, {} and {}", access.insecureNetworks(),
+          access.tls() ? "over TLS" : "in plaintext",
+          access.tokensRequired() ? "with a token" : "without a token");
+    }
     if (metrics != null) {
       metrics.watch(server);
-      System.out.println("Serving metrics on http://" + metricsOptions.host + ":"
-          + endpoint.port() + "/metrics");
+      System.out.println("Serving metrics on " + (access.tls() ? "https" : "http") + "://"
+          + metricsOptions.host + ":" + endpoint.port() + "/metrics");
     }
     System.out.flush();
     server.awaitTermination();

@@ -6,7 +6,9 @@ import dev.sieve.frontier.queue.CrawlSnapshot;
 import dev.sieve.frontier.queue.Crawls;
 import dev.sieve.frontier.queue.FrontierStore;
 import dev.sieve.frontier.queue.SeenKeys;
+import dev.sieve.frontier.queue.Counters;
 import io.grpc.Server;
+import io.grpc.ServerInterceptor;
 import io.grpc.ServerInterceptors;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import java.io.IOException;
@@ -134,15 +136,19 @@ public final class FrontierServer implements AutoCloseable {
 
   private static Server listen(ServeSettings settings, FrontierService service,
       RpcListener rpcs, ExecutorService handlers) throws IOException {
-    NettyServerBuilder builder = NettyServerBuilder
-        .forAddress(new InetSocketAddress(settings.host, settings.port));
+    NettyServerBuilder builder = NettyServerBuilder.forAddress(
+        new InetSocketAddress(settings.host, settings.port), settings.access.credentials());
+    Counters counters = service.counterSet();
+    builder.addTransportFilter(settings.access.connectionFilter(counters::increment));
+    // Outermost: a call without a valid token reaches neither the timing nor the service.
+    ServerInterceptor tokens = settings.access.callCheck(counters::increment);
     RpcTiming timing = new RpcTiming(rpcs, System::nanoTime);
     if (handlers != null) {
       builder.addService(ServerInterceptors.intercept(service,
-          new StoreFailures(service.counterSet()), timing));
+          new StoreFailures(counters), timing, tokens));
       builder.executor(handlers);
     } else {
-      builder.addService(ServerInterceptors.intercept(service, timing));
+      builder.addService(ServerInterceptors.intercept(service, timing, tokens));
       // Every handler is short and never blocks (a crawl's lock is held for one item or one
       // answer): running them on the transport's threads saves a hand-off per message, about
       // 1.7x PutURLs throughput.

@@ -2,6 +2,7 @@ package dev.sieve.serve;
 
 import dev.sieve.frontier.FrontierSettings;
 import dev.sieve.frontier.queue.QueueSettings;
+import dev.sieve.serve.access.Access;
 import dev.sieve.settings.Check;
 import java.nio.file.Path;
 
@@ -51,6 +52,8 @@ public final class ServeSettings {
   public final int nodeTtlSeconds;
   /** Heap each crawl's pending URLs may take before they spill to disk. */
   public final long pendingMemoryBytes;
+  /** TLS, tokens and the networks allowed in; {@link Access#open()} by default. */
+  public final Access access;
 
   private ServeSettings(Builder b) {
     this.host = b.host;
@@ -68,6 +71,7 @@ public final class ServeSettings {
     this.frontier = b.frontier;
     this.nodeTtlSeconds = b.nodeTtlSeconds;
     this.pendingMemoryBytes = b.pendingMemoryBytes;
+    this.access = b.access;
   }
 
   /** What the engine needs of these settings to create a crawl. */
@@ -98,8 +102,15 @@ public final class ServeSettings {
     private String frontier;
     private int nodeTtlSeconds = DEFAULT_NODE_TTL_SECONDS;
     private long pendingMemoryBytes = FrontierSettings.DEFAULT_PENDING_MEMORY_BYTES;
+    private Access access = Access.open();
 
     private Builder() {}
+
+    /** Who may connect and call; a host beyond loopback needs more than {@link Access#open()}. */
+    public Builder access(Access access) {
+      this.access = access;
+      return this;
+    }
 
     public Builder host(String host) {
       this.host = host;
@@ -176,7 +187,10 @@ public final class ServeSettings {
       return this;
     }
 
-    /** @throws IllegalArgumentException naming the first bad setting */
+    /**
+     * @throws IllegalArgumentException naming the first bad setting, or refusing a host beyond
+     *     loopback that the access leaves open ({@link Access#exposure})
+     */
     public ServeSettings build() {
       Check.notBlank("--host", host);
       Check.between("--port", port, 0, 65_535);
@@ -199,6 +213,10 @@ public final class ServeSettings {
       if (frontier != null && stateDir != null) {
         throw new IllegalArgumentException("--frontier and --state cannot be used together:"
             + " with --frontier the crawls are kept (and made durable) by Redis");
+      }
+      String exposed = access.exposure("--host", host);
+      if (exposed != null) {
+        throw new IllegalArgumentException(exposed);
       }
       return new ServeSettings(this);
     }
