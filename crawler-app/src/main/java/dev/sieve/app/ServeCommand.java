@@ -23,7 +23,8 @@ import picocli.CommandLine.Option;
  * {@code serve}: the URL Frontier API (gRPC, 2.5) from memory, durable in a state directory, or
  * from a Redis shared by several nodes, each crawl ID with its own Sieve, until SIGINT or SIGTERM.
  * Exit codes: 2 for a bad option, an address it cannot listen on, a state directory in use or
- * unusable, or a Redis it cannot reach.
+ * unusable, a Redis it cannot reach, an address beyond loopback left unprotected, or an unusable
+ * TLS or token file.
  */
 @Command(
     name = "serve",
@@ -43,7 +44,8 @@ final class ServeCommand implements Callable<Integer> {
   int port;
 
   @Option(names = "--host", defaultValue = ServeSettings.DEFAULT_HOST, paramLabel = "ADDRESS",
-      description = "Address to listen on; 0.0.0.0 for every interface (default ${DEFAULT-VALUE}).")
+      description = "Address to listen on; 0.0.0.0 for every interface, which needs TLS and"
+          + " tokens or --allow-insecure-from (default ${DEFAULT-VALUE}).")
   String host;
 
   @Option(names = "--expected-urls", defaultValue = "" + ServeSettings.DEFAULT_EXPECTED_URLS,
