@@ -2,11 +2,11 @@ package dev.sieve.serve;
 
 import dev.sieve.frontier.durable.Durability;
 import dev.sieve.frontier.durable.DurableState;
+import dev.sieve.frontier.queue.Counters;
 import dev.sieve.frontier.queue.CrawlSnapshot;
 import dev.sieve.frontier.queue.Crawls;
 import dev.sieve.frontier.queue.FrontierStore;
 import dev.sieve.frontier.queue.SeenKeys;
-import dev.sieve.frontier.queue.Counters;
 import io.grpc.Server;
 import io.grpc.ServerInterceptor;
 import io.grpc.ServerInterceptors;
