@@ -1,19 +1,28 @@
 package dev.sieve.app;
 
 import dev.sieve.frontier.FrontierSettings;
+import java.nio.file.Path;
 import java.time.Duration;
 import picocli.CommandLine.Option;
 
 /**
  * {@code crawl}'s options for where the frontier lives: in this process, in Redis as a crawl that
  * processes create or join by name, or in a URL Frontier service that
- * schedules the crawl ({@code urlfrontier://HOST:PORT}).
+ * schedules the crawl ({@code urlfrontier[+tls]://HOST:PORT}, with a CA file and a token file).
  */
 final class FrontierOptions {
   @Setting("frontier")
-  @Option(names = "--frontier", defaultValue = FrontierSettings.LOCAL, paramLabel = "local|redis://HOST:PORT[/DB]|redis-cluster://HOST:PORT,...|urlfrontier://HOST:PORT",
+  @Option(names = "--frontier", defaultValue = FrontierSettings.LOCAL, paramLabel = "local|redis://HOST:PORT[/DB]|redis-cluster://HOST:PORT,...|urlfrontier[+tls]://HOST:PORT",
       description = "Where the frontier lives: in this process (local), in Redis, shared by every process given the same --crawl-id, or in a URL Frontier service (e.g. serve) that schedules the crawl for every process given the same service and --crawl-id; --expected-urls and --fpp are then the service's (default ${DEFAULT-VALUE}).")
   String frontier;
+
+  @Option(names = "--frontier-ca-cert", paramLabel = "FILE",
+      description = "With --frontier urlfrontier+tls://HOST:PORT: trust the certificate authorities in this PEM file besides the system's for the service's certificate, as --ca-cert does for the web; without it the system's only (default: none).")
+  Path frontierCaCert;
+
+  @Option(names = "--frontier-token-file", paramLabel = "FILE",
+      description = "With a URL Frontier service: send the bearer token in FILE (its one line besides # comments; readable by its owner only) with every call, as serve --token-file expects (default: none).")
+  Path frontierTokenFile;
 
   @Option(names = "--crawl-id", paramLabel = "NAME",
       description = "With a Redis frontier: the crawl to create or join (letters, digits, . _ -); with a URL Frontier service: its crawlID (default: the service's default crawl).")
@@ -40,7 +49,7 @@ final class FrontierOptions {
 
   /** Whether a URL Frontier service schedules the crawl. */
   boolean urlFrontier() {
-    return frontier.strip().toLowerCase(java.util.Locale.ROOT).startsWith("urlfrontier:");
+    return frontier.strip().toLowerCase(java.util.Locale.ROOT).matches("urlfrontier(\\+tls)?:.*");
   }
 
   /** Whether the frontier is in Redis. */
@@ -50,6 +59,10 @@ final class FrontierOptions {
 
   /** The usage error of options that do not go together, or null when they do. */
   String misuse() {
+    if (!urlFrontier() && (frontierCaCert != null || frontierTokenFile != null)) {
+      return (frontierCaCert != null ? "--frontier-ca-cert" : "--frontier-token-file")
+          + " needs --frontier urlfrontier://HOST:PORT or urlfrontier+tls://HOST:PORT";
+    }
     if (urlFrontier() && status) {
       return "--status needs --frontier redis://HOST:PORT (a URL Frontier service has its own GetStats)";
     }
@@ -68,7 +81,8 @@ final class FrontierOptions {
 
   /** Sets where the frontier lives, {@code connections} to Redis, and the recrawl interval. */
   FrontierSettings.Builder applyTo(FrontierSettings.Builder settings, int connections) {
-    return settings.where(frontier, crawlId, lease(), connections).recrawlAfter(recrawlAfter);
+    return settings.where(frontier, crawlId, lease(), connections).recrawlAfter(recrawlAfter)
+        .urlFrontierAccess(frontierCaCert, frontierTokenFile);
   }
 
   /** How long a URL taken from Redis or the service stays leased to this process. */

@@ -7,6 +7,7 @@ import dev.sieve.serve.FrontierServer;
 import dev.sieve.serve.FrontierServer.LogLevels;
 import dev.sieve.serve.FrontierServer.RpcListener;
 import dev.sieve.serve.ServeSettings;
+import dev.sieve.serve.access.Access;
 import dev.sieve.frontier.durable.DurableStateException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -22,7 +23,8 @@ import picocli.CommandLine.Option;
  * {@code serve}: the URL Frontier API (gRPC, 2.5) from memory, durable in a state directory, or
  * from a Redis shared by several nodes, each crawl ID with its own Sieve, until SIGINT or SIGTERM.
  * Exit codes: 2 for a bad option, an address it cannot listen on, a state directory in use or
- * unusable, or a Redis it cannot reach.
+ * unusable, a Redis it cannot reach, an address beyond loopback left unprotected, or an unusable
+ * TLS or token file.
  */
 @Command(
     name = "serve",
@@ -54,7 +56,8 @@ final class ServeCommand implements Callable<Integer> {
   int port;
 
   @Option(names = "--host", defaultValue = ServeSettings.DEFAULT_HOST, paramLabel = "ADDRESS",
-      description = "Address to listen on; 0.0.0.0 for every interface (default ${DEFAULT-VALUE}).")
+      description = "Address to listen on; 0.0.0.0 for every interface, which needs TLS and"
+          + " tokens or --allow-insecure-from (default ${DEFAULT-VALUE}).")
   String host;
 
   @Option(names = "--expected-urls", defaultValue = "" + ServeSettings.DEFAULT_EXPECTED_URLS,
@@ -95,13 +98,28 @@ final class ServeCommand implements Callable<Integer> {
   @CommandLine.Mixin MetricsOptions metricsOptions;
 
   @CommandLine.Mixin ServeLimitOptions limitOptions;
+  @CommandLine.Mixin ServeAccessOptions accessOptions;
 
   @Override
   public Integer call() throws InterruptedException {
+    Access access;
+    try {
+      access = accessOptions.access();
+    } catch (IllegalArgumentException e) {
+      System.err.println("serve: " + e.getMessage());
+      return CommandLine.ExitCode.USAGE;
+    }
+    String exposed = access.exposure("--host", host);
+    exposed = exposed != null || !metricsOptions.enabled() ? exposed
+        : access.exposure("--metrics-host", metricsOptions.host);
+    if (exposed != null) {
+      System.err.println("serve: " + exposed);
+      return CommandLine.ExitCode.USAGE;
+    }
     ServeSettings settings;
     try {
       settings = limitOptions.applyTo(ServeSettings.builder()).host(host).port(port)
-          .expectedUrls(expectedUrls).falsePositiveRate(fpp).stateDir(stateDir)
+          .access(access).expectedUrls(expectedUrls).falsePositiveRate(fpp).stateDir(stateDir)
           .checkpointSeconds(checkpointSeconds).frontier(frontier)
           .pendingMemoryBytes(pendingMemory).build();
     } catch (IllegalArgumentException e) {
@@ -113,7 +131,8 @@ final class ServeCommand implements Callable<Integer> {
     ServeMetrics metrics = metricsOptions.enabled() ? new ServeMetrics() : null;
     MetricsEndpoint endpoint;
     try {
-      endpoint = metrics == null ? null : metricsOptions.start(metrics.registry());
+      endpoint = metrics == null ? null : MetricsEndpoint.start(metricsOptions.host,
+          metricsOptions.port, metrics.registry(), access, metrics::scrapeRefused);
     } catch (UncheckedIOException e) {
       System.err.println("serve: " + e.getMessage());
       return CommandLine.ExitCode.USAGE;
@@ -149,10 +168,16 @@ final class ServeCommand implements Callable<Integer> {
     }, "serve-shutdown"));
     System.out.println("Serving the URL Frontier API " + FrontierServer.API_VERSION + " on "
         + server.address());
+    if (!access.insecureNetworks().isEmpty()) {
+      LoggerFactory.getLogger(ServeCommand.class).warn("--allow-insecure-from: only {} may"
+          + " connect, {} and {}", access.insecureNetworks(),
+          access.tls() ? "over TLS" : "in plaintext",
+          access.tokensRequired() ? "with a token" : "without a token");
+    }
     if (metrics != null) {
       metrics.watch(server);
-      System.out.println("Serving metrics on http://" + metricsOptions.host + ":"
-          + endpoint.port() + "/metrics");
+      System.out.println("Serving metrics on " + (access.tls() ? "https" : "http") + "://"
+          + metricsOptions.host + ":" + endpoint.port() + "/metrics");
     }
     System.out.flush();
     server.awaitTermination();

@@ -3,6 +3,7 @@ package dev.sieve.app;
 import dev.sieve.frontier.queue.CrawlSnapshot;
 import dev.sieve.serve.FrontierServer;
 import dev.sieve.serve.FrontierServer.RpcListener;
+import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -25,6 +26,7 @@ final class ServeMetrics implements MultiCollector, RpcListener {
 
   private final PrometheusRegistry registry = new PrometheusRegistry();
   private final Histogram rpcSeconds;
+  private final Counter scrapesRefused;
   private volatile FrontierServer server;
 
   ServeMetrics() {
@@ -33,7 +35,16 @@ final class ServeMetrics implements MultiCollector, RpcListener {
             + " gRPC status code")
         .labelNames("method", "code").classicOnly().classicUpperBounds(RPC_BUCKETS)
         .register(registry);
+    scrapesRefused = Counter.builder().name("sieve_serve_scrapes_refused")
+        .help("Metrics requests refused: unauthenticated (no or a wrong token, 401),"
+            + " refused_connections (outside --allow-insecure-from, 403)")
+        .labelNames("reason").register(registry);
     registry.register(this);
+  }
+
+  /** Counts a metrics request refused for {@code reason} ({@code metrics.unauthenticated}…). */
+  void scrapeRefused(String reason) {
+    scrapesRefused.labelValues(reason.substring(reason.indexOf('.') + 1)).inc();
   }
 
   PrometheusRegistry registry() {
@@ -70,7 +81,10 @@ final class ServeMetrics implements MultiCollector, RpcListener {
         .counters("sieve_serve_limit_rejections", "Calls refused by a serve limit, by limit",
             "limit", withPrefix(service, "limit."))
         .counters("sieve_serve_errors", "RPCs answered with an error status, by code",
-            "code", statusCodes(service));
+            "code", statusCodes(service))
+        .counter("sieve_serve_refused_connections", "gRPC connections closed before any call:"
+            + " from outside --allow-insecure-from",
+            service.getOrDefault("access.refused_connections", 0L));
     for (CrawlSnapshot crawl : source.crawls()) {
       String id = crawl.crawlId();
       Map<String, Long> counters = crawl.counters();

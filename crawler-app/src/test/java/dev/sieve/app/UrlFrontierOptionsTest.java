@@ -39,6 +39,15 @@ class UrlFrontierOptionsTest {
         .contains("--frontier (urlfrontier://no-port) must be urlfrontier://HOST:PORT");
   }
 
+  @Test
+  void serviceCredentials_withoutAService_orCaWithoutTls_areRefused() throws IOException {
+    assertThat(usageError("--frontier-token-file", "t"))
+        .contains("--frontier-token-file needs --frontier urlfrontier://HOST:PORT or"
+            + " urlfrontier+tls://HOST:PORT");
+    assertThat(usageError("--frontier", "urlfrontier://127.0.0.1:1", "--frontier-ca-cert",
+        "ca.pem")).contains("--frontier-ca-cert needs --frontier urlfrontier+tls://HOST:PORT");
+  }
+
   private String usageError(String... args) throws IOException {
     return CrawlUsage.error(dir, args);
   }

@@ -91,9 +91,9 @@ public final class TlsSettings {
   /**
    * A trust manager for the system's anchors and the added ones; one PKIX validation over all of
    * them, so a chain to either kind is accepted and every other check (expiry, names) is the
-   * JDK's.
+   * JDK's. Also what a crawl trusts in a URL Frontier service over TLS.
    */
-  X509TrustManager trustManager() {
+  public X509TrustManager trustManager() {
     try {
       TrustManagerFactory system = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
       system.init((KeyStore) null);

@@ -57,6 +57,10 @@ public final class FrontierSettings {
   public final int connections;
   /** {@code urlfrontier://HOST:PORT} for a URL Frontier service doing the scheduling, or null. */
   public final String urlFrontierUri;
+  /** With a URL Frontier service: a PEM file of CAs its TLS certificate may chain to, or null. */
+  public final Path urlFrontierCaCert;
+  /** With a URL Frontier service: the file holding the bearer token sent with each call, or null. */
+  public final Path urlFrontierTokenFile;
   /** How long after its fetch a URL done is due again (a local frontier), or null: never. */
   public final Duration recrawlAfter;
 
@@ -81,6 +85,8 @@ public final class FrontierSettings {
     this.leaseDuration = b.leaseDuration;
     this.connections = b.connections;
     this.urlFrontierUri = b.urlFrontierUri;
+    this.urlFrontierCaCert = b.urlFrontierCaCert;
+    this.urlFrontierTokenFile = b.urlFrontierTokenFile;
     this.recrawlAfter = b.recrawlAfter;
   }
 
@@ -149,6 +155,8 @@ public final class FrontierSettings {
     private Duration leaseDuration = Duration.ofSeconds(DEFAULT_LEASE_SECONDS);
     private int connections = DEFAULT_CONNECTIONS;
     private String urlFrontierUri;
+    private Path urlFrontierCaCert;
+    private Path urlFrontierTokenFile;
     private Duration recrawlAfter;
 
     private Builder() {}
@@ -283,7 +291,7 @@ public final class FrontierSettings {
       if (uri.equalsIgnoreCase(LOCAL)) {
         return this;
       }
-      return uri.toLowerCase(Locale.ROOT).startsWith("urlfrontier:")
+      return uri.toLowerCase(Locale.ROOT).matches("urlfrontier(\\+tls)?:.*")
           ? urlFrontier(uri, crawlId, leaseDuration)
           : redis(uri, crawlId, leaseDuration, connections);
     }
@@ -309,6 +317,17 @@ public final class FrontierSettings {
       this.urlFrontierUri = Objects.requireNonNull(uri, "uri");
       this.crawlId = crawlId;
       this.leaseDuration = Objects.requireNonNull(leaseDuration, "leaseDuration");
+      return this;
+    }
+
+    /**
+     * How to reach the URL Frontier service: {@code caCert} a PEM file of CAs its certificate may
+     * chain to besides the system's ({@code urlfrontier+tls://} only), {@code tokenFile} a file
+     * holding the bearer token to send; null for none. Read when the frontier is opened.
+     */
+    public Builder urlFrontierAccess(Path caCert, Path tokenFile) {
+      this.urlFrontierCaCert = caCert;
+      this.urlFrontierTokenFile = tokenFile;
       return this;
     }
 

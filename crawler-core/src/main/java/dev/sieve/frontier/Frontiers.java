@@ -53,7 +53,8 @@ public final class Frontiers {
     switch (settings.where()) {
       case URL_FRONTIER: {
         ServiceFrontier service = ServiceFrontier.connect(settings.urlFrontierUri,
-            settings.crawlId, settings.politeness, settings.leaseDuration, Clock.systemUTC());
+            settings.crawlId, settings.politeness, settings.leaseDuration, Clock.systemUTC(),
+            settings.urlFrontierCaCert, settings.urlFrontierTokenFile);
         return OpenFrontier.kept(service, service);
       }
       case REDIS: {

@@ -2,6 +2,7 @@ package dev.sieve.serve;
 
 import dev.sieve.frontier.durable.Durability;
 import dev.sieve.frontier.durable.DurableState;
+import dev.sieve.frontier.queue.Counters;
 import dev.sieve.frontier.queue.CrawlSnapshot;
 import dev.sieve.frontier.queue.Crawls;
 import dev.sieve.frontier.queue.FrontierStore;
@@ -9,6 +10,7 @@ import dev.sieve.frontier.queue.SeenKeys;
 import dev.sieve.serve.limits.CallLimits;
 import dev.sieve.serve.limits.MessageSizeTracer;
 import io.grpc.Server;
+import io.grpc.ServerInterceptor;
 import io.grpc.ServerInterceptors;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import java.io.IOException;
@@ -138,20 +140,23 @@ public final class FrontierServer implements AutoCloseable {
 
   private static Server listen(ServeSettings settings, FrontierService service,
       RpcListener rpcs, ExecutorService handlers) throws IOException {
-    NettyServerBuilder builder = NettyServerBuilder
-        .forAddress(new InetSocketAddress(settings.host, settings.port))
+    NettyServerBuilder builder = NettyServerBuilder.forAddress(
+            new InetSocketAddress(settings.host, settings.port), settings.access.credentials())
         .maxInboundMessageSize(settings.limits.maxMessageBytes)
         .addStreamTracerFactory(new MessageSizeTracer(settings.limits, service.rejections()));
+    Counters counters = service.counterSet();
+    builder.addTransportFilter(settings.access.connectionFilter(counters::increment));
+    // Outermost: a call without a valid token reaches neither the limits, the timing nor the service.
+    ServerInterceptor tokens = settings.access.callCheck(counters::increment);
     RpcTiming timing = new RpcTiming(rpcs, System::nanoTime);
     // The last interceptor runs first: a call past a limit is refused before anything else.
-    CallLimits calls = new CallLimits(settings.limits, service.rejections(),
-        service.counterSet());
+    CallLimits calls = new CallLimits(settings.limits, service.rejections(), counters);
     if (handlers != null) {
       builder.addService(ServerInterceptors.intercept(service,
-          new StoreFailures(service.counterSet()), timing, calls));
+          new StoreFailures(counters), timing, calls, tokens));
       builder.executor(handlers);
     } else {
-      builder.addService(ServerInterceptors.intercept(service, timing, calls));
+      builder.addService(ServerInterceptors.intercept(service, timing, calls, tokens));
       // Every handler is short and never blocks (a crawl's lock is held for one item or one
       // answer): running them on the transport's threads saves a hand-off per message, about
       // 1.7x PutURLs throughput.

@@ -3,6 +3,7 @@ package dev.sieve.serve;
 import dev.sieve.frontier.FrontierSettings;
 import dev.sieve.frontier.queue.QueueSettings;
 import dev.sieve.serve.limits.ServeLimits;
+import dev.sieve.serve.access.Access;
 import dev.sieve.settings.Check;
 import java.nio.file.Path;
 
@@ -54,6 +55,8 @@ public final class ServeSettings {
   public final long pendingMemoryBytes;
   /** What clients can make the service hold. */
   public final ServeLimits limits;
+  /** TLS, tokens and the networks allowed in; {@link Access#open()} by default. */
+  public final Access access;
 
   private ServeSettings(Builder b) {
     this.host = b.host;
@@ -72,6 +75,7 @@ public final class ServeSettings {
     this.nodeTtlSeconds = b.nodeTtlSeconds;
     this.pendingMemoryBytes = b.pendingMemoryBytes;
     this.limits = b.limits;
+    this.access = b.access;
   }
 
   /** What the engine needs of these settings to create a crawl. */
@@ -104,11 +108,18 @@ public final class ServeSettings {
     private int nodeTtlSeconds = DEFAULT_NODE_TTL_SECONDS;
     private long pendingMemoryBytes = FrontierSettings.DEFAULT_PENDING_MEMORY_BYTES;
     private ServeLimits limits = ServeLimits.defaults();
+    private Access access = Access.open();
 
     private Builder() {}
 
     public Builder limits(ServeLimits limits) {
       this.limits = limits;
+      return this;
+    }
+
+    /** Who may connect and call; a host beyond loopback needs more than {@link Access#open()}. */
+    public Builder access(Access access) {
+      this.access = access;
       return this;
     }
 
@@ -192,7 +203,10 @@ public final class ServeSettings {
       return this;
     }
 
-    /** @throws IllegalArgumentException naming the first bad setting */
+    /**
+     * @throws IllegalArgumentException naming the first bad setting, or refusing a host beyond
+     *     loopback that the access leaves open ({@link Access#exposure})
+     */
     public ServeSettings build() {
       Check.notBlank("--host", host);
       Check.between("--port", port, 0, 65_535);
@@ -221,6 +235,10 @@ public final class ServeSettings {
       if (frontier != null && stateDir != null) {
         throw new IllegalArgumentException("--frontier and --state cannot be used together:"
             + " with --frontier the crawls are kept (and made durable) by Redis");
+      }
+      String exposed = access.exposure("--host", host);
+      if (exposed != null) {
+        throw new IllegalArgumentException(exposed);
       }
       return new ServeSettings(this);
     }

@@ -203,7 +203,8 @@ class ServiceFrontierOnServeTest {
     assertThatThrownBy(() -> ServiceFrontier.connect("http://127.0.0.1:7071", "x", POLITE,
         Duration.ofSeconds(30), serve.clock))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("--frontier (http://127.0.0.1:7071) must be urlfrontier://HOST:PORT");
+        .hasMessage("--frontier (http://127.0.0.1:7071) must be urlfrontier://HOST:PORT or"
+            + " urlfrontier+tls://HOST:PORT");
   }
 
   private static Url url(String text) {

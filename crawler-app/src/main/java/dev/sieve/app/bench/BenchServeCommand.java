@@ -15,6 +15,7 @@ import dev.sieve.serve.ServeSettings;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.lang.management.ManagementFactory;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -103,6 +104,12 @@ final class BenchServeCommand implements Callable<Integer> {
 
   int putBatch; // the batch size of the next run's puts: 0 for PutURLs, else PutDiscovered's
 
+  @Option(names = "--tls", description = "Serve and connect over TLS, with a self-signed"
+      + " certificate made for the run (default: plaintext).")
+  boolean tls;
+
+  private BenchTls transport = BenchTls.PLAINTEXT;
+
   /** What one service did: its put and drain phases and its live heap after each. */
   record Result(long urls, long created, long seen, long failed, double putSeconds, double putCpu,
       double putServerCpu, double putP99, long drained, double drainSeconds, double drainCpu, double ackP99,
@@ -134,10 +141,11 @@ final class BenchServeCommand implements Callable<Integer> {
     long distinct = urls - (long) Math.floor(urls * duplicates);
     out.printf(Locale.ROOT, "bench serve: %,d URLs put (%,d distinct, %.0f%% duplicates) over %,d"
             + " queues, %d PutURLs stream(s), window %d; client and server in this JVM over"
-            + " loopback gRPC, %d cores shared%n", urls, distinct, duplicates * 100, queues,
-        streams, window, Runtime.getRuntime().availableProcessors());
+            + " loopback gRPC%s, %d cores shared%n", urls, distinct, duplicates * 100, queues,
+        streams, window, tls ? " over TLS" : "", Runtime.getRuntime().availableProcessors());
+    transport = tls ? BenchTls.selfSigned(Files.createTempDirectory("bench-tls")) : transport;
     ServeSettings.Builder settings = ServeSettings.builder().port(0).falsePositiveRate(fpp)
-        .pendingMemoryBytes(pendingMemory);
+        .pendingMemoryBytes(pendingMemory).access(transport.access());
     if (redis != null) {
       return BenchServeRedis.compare(this, redis, settings.expectedUrls(distinct), distinct);
     }
@@ -311,8 +319,8 @@ final class BenchServeCommand implements Callable<Integer> {
   private static final URLInfo END = URLInfo.newBuilder().setUrl("end").build(); // ends a GetURLs answer
 
   /** A connection of its own: a server serves each on one transport thread. */
-  private static ManagedChannel channel(FrontierServer server) {
-    return NettyChannelBuilder.forAddress("127.0.0.1", server.port()).usePlaintext()
+  private ManagedChannel channel(FrontierServer server) {
+    return NettyChannelBuilder.forAddress("127.0.0.1", server.port(), transport.client())
         .directExecutor().build();
   }
 

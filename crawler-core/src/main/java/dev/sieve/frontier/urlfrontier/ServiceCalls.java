@@ -46,10 +46,14 @@ final class ServiceCalls implements AutoCloseable {
   private volatile boolean putDiscovered = true;
 
   ServiceCalls(ServiceAddress address, String crawlId) {
+    this(address, crawlId, ServiceCredentials.of(address, null, null));
+  }
+
+  ServiceCalls(ServiceAddress address, String crawlId, ServiceCredentials credentials) {
     this.address = address;
     this.crawlId = crawlId;
-    this.channel = NettyChannelBuilder.forAddress(address.host(), address.port()).usePlaintext()
-        .build();
+    this.channel = NettyChannelBuilder.forAddress(address.host(), address.port(),
+        credentials.channel()).intercept(credentials.interceptors()).build();
   }
 
   private URLFrontierGrpc.URLFrontierBlockingStub blocking() {

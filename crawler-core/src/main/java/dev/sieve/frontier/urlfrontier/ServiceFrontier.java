@@ -11,6 +11,7 @@ import dev.sieve.frontier.FrontierStats;
 import dev.sieve.frontier.Lease;
 import dev.sieve.frontier.Politeness;
 import dev.sieve.url.Url;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -92,9 +93,22 @@ public final class ServiceFrontier implements Frontier, FrontierLifecycle {
    */
   public static ServiceFrontier connect(String uri, String crawlId, Politeness politeness,
       Duration lease, Clock clock) {
+    return connect(uri, crawlId, politeness, lease, clock, null, null);
+  }
+
+  /**
+   * As {@link #connect(String, String, Politeness, Duration, Clock)}, over TLS for {@code
+   * urlfrontier+tls://HOST:PORT} (trusting the CAs of the PEM file {@code caCert} besides the
+   * system's; null: the system's), sending the bearer token of {@code tokenFile} (null: none).
+   *
+   * @throws IllegalArgumentException naming the option whose value or file is bad
+   */
+  public static ServiceFrontier connect(String uri, String crawlId, Politeness politeness,
+      Duration lease, Clock clock, Path caCert, Path tokenFile) {
     ServiceAddress address = ServiceAddress.parse(uri);
     String id = crawlId == null ? "" : crawlId.strip();
-    return new ServiceFrontier(new ServiceCalls(address, id), id, politeness, lease, clock);
+    return new ServiceFrontier(new ServiceCalls(address, id,
+        ServiceCredentials.of(address, caCert, tokenFile)), id, politeness, lease, clock);
   }
 
   // ---------------------------------------------------------------- push
