@@ -41,7 +41,7 @@ final class CrawlListing {
             cursor.skip--;
             return true;
           }
-          out.add(new QueuedUrl(queue.key, url, 0, null));
+          out.add(new QueuedUrl(queue.key, url, 0, null, 0));
           bytes[0] += url.length();
           return out.size() < max && bytes[0] < maxBytes;
         });

@@ -32,7 +32,7 @@ class ServiceCallsTest {
   void discover_toServe26_goesByPutDiscovered_acksPerUrl() throws Exception {
     try (FrontierServer serve = FrontierServer.start(
         ServeSettings.builder().host("127.0.0.1").port(0).build(), Clock.systemUTC(), null);
-        ServiceCalls calls = new ServiceCalls(new ServiceAddress("127.0.0.1", serve.port()), "c")) {
+        ServiceCalls calls = new ServiceCalls(new ServiceAddress("127.0.0.1", serve.port(), false), "c")) {
       assertThat(calls.discover(LINKS)).containsExactly(AckMessage.Status.OK,
           AckMessage.Status.OK, AckMessage.Status.SKIPPED);
       assertThat(calls.usesPutDiscovered()).isTrue();
@@ -48,7 +48,7 @@ class ServiceCallsTest {
     Server server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
         .addService(old).build().start();
     try (ServiceCalls calls =
-        new ServiceCalls(new ServiceAddress("127.0.0.1", server.getPort()), "c")) {
+        new ServiceCalls(new ServiceAddress("127.0.0.1", server.getPort(), false), "c")) {
       assertThat(calls.discover(LINKS)).hasSize(3).containsOnly(AckMessage.Status.OK);
       assertThat(calls.usesPutDiscovered()).isFalse();
       calls.discover(List.of(info("http://b.test/")));
