@@ -1,13 +1,11 @@
-package dev.sieve.serve;
+package dev.sieve.frontier.redis;
 
 import dev.sieve.frontier.queue.PutResult;
 import dev.sieve.frontier.queue.UrlPut;
 import static dev.sieve.frontier.redis.RedisConnection.asLong;
 import static dev.sieve.frontier.redis.RedisConnection.asString;
 
-import dev.sieve.frontier.redis.RedisConnection;
 import dev.sieve.frontier.redis.RedisConnection.Script;
-import dev.sieve.frontier.redis.SharedSieve;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashSet;
@@ -19,7 +17,7 @@ import redis.clients.jedis.exceptions.JedisException;
 
 /**
  * One shard of a crawl generation in Redis: some of its queues and their Sieve, every key in one
- * slot ({@code serve:{serve.NS.GEN.S}:…}, see {@link RedisServeScripts}), so that each change is
+ * slot ({@code serve:{serve.NS.GEN.S}:…}, see {@link RedisScripts}), so that each change is
  * one script, atomic in Redis Cluster too. A script answering that the shard was dropped (the crawl
  * deleted, on any node) makes {@link #gone} true and the call answer null. Thread-safe.
  */
@@ -82,7 +80,7 @@ final class RedisShard {
             item.metadata() == null ? "" : Base64.getEncoder().encodeToString(item.metadata()),
             salt));
       }
-      List<?> out = withFilter("put URLs", RedisServeScripts.PUT,
+      List<?> out = withFilter("put URLs", RedisScripts.STORE_PUT,
           List.of(prefix, Long.toString(now)), texts, payloads);
       if (out == null) {
         return;
@@ -114,7 +112,7 @@ final class RedisShard {
       if (salt == null) {
         return List.of(0L);
       }
-      List<?> out = withFilter("read the status of " + url, RedisServeScripts.STATUS,
+      List<?> out = withFilter("read the status of " + url, RedisScripts.STORE_STATUS,
           List.of(prefix, key, url, salt), List.of(salt + " " + url), List.of(List.of()));
       if (out == null) {
         return null;
@@ -163,7 +161,7 @@ final class RedisShard {
     List<String> args = new ArrayList<>(keys.size() + 1);
     args.add(create ? "1" : "0");
     args.addAll(keys);
-    List<?> out = call("create queues", RedisServeScripts.QUEUE, args.toArray(new String[0]));
+    List<?> out = call("create queues", RedisScripts.STORE_QUEUE, args.toArray(new String[0]));
     if (out == null) {
       return false;
     }
@@ -186,14 +184,14 @@ final class RedisShard {
 
   /** Removes queue {@code key}: the URLs that were pending in it, -1 if there was none. */
   long deleteQueue(String key) {
-    List<?> out = call("delete queue " + key, RedisServeScripts.DELETE_QUEUE, key);
+    List<?> out = call("delete queue " + key, RedisScripts.STORE_DELETE_QUEUE, key);
     salts.remove(key);
     return out == null ? -1 : asLong(out.get(0));
   }
 
   /** Drops the shard of a deleted crawl: the URLs that were pending in it. */
   long drop() {
-    List<?> out = call("delete a crawl's queues", RedisServeScripts.DROP_SHARD);
+    List<?> out = call("delete a crawl's queues", RedisScripts.STORE_DROP_SHARD);
     sieve.delete();
     return out == null ? 0 : asLong(out.get(0));
   }
