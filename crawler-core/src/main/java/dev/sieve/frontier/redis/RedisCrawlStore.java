@@ -3,7 +3,6 @@ package dev.sieve.frontier.redis;
 import static dev.sieve.frontier.redis.RedisConnection.asLong;
 import static dev.sieve.frontier.redis.RedisConnection.asString;
 
-import java.nio.charset.StandardCharsets;
 import dev.sieve.frontier.queue.CrawlSnapshot;
 import dev.sieve.frontier.queue.CrawlStore;
 import dev.sieve.frontier.queue.PutResult;
@@ -11,7 +10,7 @@ import dev.sieve.frontier.queue.QueueStats;
 import dev.sieve.frontier.queue.QueuedUrl;
 import dev.sieve.frontier.queue.TakeLimits;
 import dev.sieve.frontier.queue.UrlPut;
-import dev.sieve.frontier.redis.RedisConnection.Script;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;

@@ -53,25 +53,20 @@ final class RedisNodes implements FrontierStore.Nodes {
   /** Marks this node alive until a TTL from now. */
   @Override
   public void beat() {
-    try {
-      redis.redis.zadd(KEY, clock.millis() + ttlMillis, address);
-    } catch (JedisException e) {
-      throw redis.failure("register serve node " + address, e);
-    }
+    redis.command("register serve node " + address,
+        r -> r.zadd(KEY, clock.millis() + ttlMillis, address));
   }
 
   /** The live nodes' addresses, sorted; forgets the expired ones. */
   @Override
   public List<String> live() {
     long now = clock.millis();
-    try {
-      redis.redis.zremrangeByScore(KEY, Double.NEGATIVE_INFINITY, now);
-      List<String> nodes = new ArrayList<>(redis.redis.zrangeByScore(KEY, "(" + now, "+inf"));
-      nodes.sort(null);
-      return nodes;
-    } catch (JedisException e) {
-      throw redis.failure("list serve nodes", e);
-    }
+    List<String> nodes = redis.command("list serve nodes", r -> {
+      r.zremrangeByScore(KEY, Double.NEGATIVE_INFINITY, now);
+      return new ArrayList<>(r.zrangeByScore(KEY, "(" + now, "+inf"));
+    });
+    nodes.sort(null);
+    return nodes;
   }
 
   /** Stops beating and leaves the list. */

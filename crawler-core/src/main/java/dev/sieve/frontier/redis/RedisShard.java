@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import redis.clients.jedis.exceptions.JedisException;
 
 /**
  * One shard of a crawl generation in Redis: some of its queues and their Sieve, every key in one
@@ -128,12 +127,7 @@ final class RedisShard {
   /** Runs a script over this shard's Sieve; its answer, or null when the shard is gone. */
   private List<?> withFilter(String what, Script script, List<String> header, List<String> texts,
       List<List<String>> payloads) {
-    List<?> out;
-    try {
-      out = sieve.run(script, tombstone, header, texts, payloads);
-    } catch (JedisException e) {
-      throw redis.failure(what, e);
-    }
+    List<?> out = redis.command(what, r -> sieve.run(script, tombstone, header, texts, payloads));
     if (out.size() == 1 && asLong(out.get(0)) == GONE) {
       gone = true;
       return null;
@@ -198,11 +192,7 @@ final class RedisShard {
 
   /** This shard's counters by name. */
   Map<String, String> counters() {
-    try {
-      return redis.redis.hgetAll(prefix + "stats");
-    } catch (JedisException e) {
-      throw redis.failure("read a crawl's counters", e);
-    }
+    return redis.command("read a crawl's counters", r -> r.hgetAll(prefix + "stats"));
   }
 
   /** Runs a script of this shard without the Sieve; null when the shard is gone. */
@@ -210,12 +200,7 @@ final class RedisShard {
     List<String> all = new ArrayList<>(args.length + 1);
     all.add(prefix);
     all.addAll(List.of(args));
-    List<?> out;
-    try {
-      out = (List<?>) redis.eval(script, tombstone, all);
-    } catch (JedisException e) {
-      throw redis.failure(what, e);
-    }
+    List<?> out = (List<?>) redis.run(what, script, tombstone, all);
     if (out.size() == 1 && out.get(0) instanceof Long code && code == GONE) {
       gone = true;
       return null;

@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
-import redis.clients.jedis.exceptions.JedisException;
 
 /**
  * Every crawl in one Redis or Redis Cluster ({@code serve --frontier redis://…} or {@code
@@ -93,14 +92,9 @@ public final class RedisStore extends FrontierStore {
       }
     }
     String namespace = namespace(id);
-    List<?> created;
-    try {
-      created = (List<?>) redis.eval(RedisScripts.STORE_CREATE,
-          List.of(crawlKey(namespace), GENERATIONS, CRAWLS),
-          List.of(namespace, id, Integer.toString(shards)));
-    } catch (JedisException e) {
-      throw redis.failure("create crawl " + id, e);
-    }
+    List<?> created = (List<?>) redis.run("create crawl " + id, RedisScripts.STORE_CREATE,
+        List.of(crawlKey(namespace), GENERATIONS, CRAWLS),
+        List.of(namespace, id, Integer.toString(shards)));
     return adopt(id, namespace, asString(created.get(0)), (int) asLong(created.get(1)));
   }
 
@@ -139,12 +133,8 @@ public final class RedisStore extends FrontierStore {
   public Optional<RedisCrawlStore> get(String crawlId) {
     String id = FrontierStore.normalise(crawlId);
     String namespace = namespace(id);
-    List<String> crawl;
-    try {
-      crawl = redis.redis.hmget(crawlKey(namespace), "gen", "shards");
-    } catch (JedisException e) {
-      throw redis.failure("read crawl " + id, e);
-    }
+    List<String> crawl = redis.command("read crawl " + id,
+        r -> r.hmget(crawlKey(namespace), "gen", "shards"));
     if (crawl.get(0) == null) {
       forget(id);
       return Optional.empty();
@@ -163,13 +153,8 @@ public final class RedisStore extends FrontierStore {
   public long delete(String crawlId) {
     String id = FrontierStore.normalise(crawlId);
     String namespace = namespace(id);
-    List<?> out;
-    try {
-      out = (List<?>) redis.eval(RedisScripts.STORE_DELETE_CRAWL,
-          List.of(crawlKey(namespace), CRAWLS), List.of(namespace));
-    } catch (JedisException e) {
-      throw redis.failure("delete crawl " + id, e);
-    }
+    List<?> out = (List<?>) redis.run("delete crawl " + id, RedisScripts.STORE_DELETE_CRAWL,
+        List.of(crawlKey(namespace), CRAWLS), List.of(namespace));
     forget(id);
     if (out.get(0) instanceof Long none && none < 0) {
       return -1;
@@ -184,19 +169,10 @@ public final class RedisStore extends FrontierStore {
 
   @Override
   public List<RedisCrawlStore> all() {
-    List<String> members;
-    try {
-      members = new ArrayList<>(redis.redis.smembers(CRAWLS));
-    } catch (JedisException e) {
-      throw redis.failure("list crawls", e);
-    }
+    List<String> members = new ArrayList<>(redis.command("list crawls", r -> r.smembers(CRAWLS)));
     for (String namespace : members) {
-      Map<String, String> crawl;
-      try {
-        crawl = redis.redis.hgetAll(crawlKey(namespace));
-      } catch (JedisException e) {
-        throw redis.failure("read crawl " + namespace, e);
-      }
+      Map<String, String> crawl = redis.command("read crawl " + namespace,
+          r -> r.hgetAll(crawlKey(namespace)));
       if (crawl.get("gen") != null) {
         adopt(crawl.get("id"), namespace, crawl.get("gen"), shardCount(crawl.get("shards")));
       }
@@ -221,21 +197,20 @@ public final class RedisStore extends FrontierStore {
 
   @Override
   public List<String> ids() {
-    List<String> ids = new ArrayList<>();
-    try {
-      for (String namespace : redis.redis.smembers(CRAWLS)) {
-        List<String> crawl = redis.redis.hmget(crawlKey(namespace), "gen", "id", "shards");
+    List<String> ids = redis.command("list crawls", r -> {
+      List<String> found = new ArrayList<>();
+      for (String namespace : r.smembers(CRAWLS)) {
+        List<String> crawl = r.hmget(crawlKey(namespace), "gen", "id", "shards");
         for (int s = 0; crawl.get(0) != null && s < shardCount(crawl.get(2)); s++) {
-          if (redis.redis.zcard("serve:{serve." + namespace + "." + crawl.get(0) + "." + s
-              + "}:queues") > 0) {
-            ids.add(crawl.get(1));
+          if (r.zcard("serve:{serve." + namespace + "." + crawl.get(0) + "." + s + "}:queues")
+              > 0) {
+            found.add(crawl.get(1));
             break;
           }
         }
       }
-    } catch (JedisException e) {
-      throw redis.failure("list crawls", e);
-    }
+      return found;
+    });
     ids.sort(null);
     return ids;
   }
@@ -266,19 +241,11 @@ public final class RedisStore extends FrontierStore {
   }
 
   private String service(String field) {
-    try {
-      return redis.redis.hget(SERVICE, field);
-    } catch (JedisException e) {
-      throw redis.failure("read the service's " + field, e);
-    }
+    return redis.command("read the service's " + field, r -> r.hget(SERVICE, field));
   }
 
   private void setService(String field, String value) {
-    try {
-      redis.redis.hset(SERVICE, field, value);
-    } catch (JedisException e) {
-      throw redis.failure("set the service's " + field, e);
-    }
+    redis.command("set the service's " + field, r -> r.hset(SERVICE, field, value));
   }
 
   @Override
