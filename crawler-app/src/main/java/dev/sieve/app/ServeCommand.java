@@ -2,6 +2,7 @@ package dev.sieve.app;
 
 import ch.qos.logback.classic.Level;
 import dev.sieve.frontier.FrontierSettings;
+import dev.sieve.frontier.Frontiers;
 import dev.sieve.frontier.FrontierStoreException;
 import dev.sieve.serve.FrontierServer;
 import dev.sieve.serve.FrontierServer.LogLevels;
@@ -139,8 +140,8 @@ final class ServeCommand implements Callable<Integer> {
     }
     FrontierServer server;
     try {
-      server = FrontierServer.start(settings, Clock.systemUTC(), logbackLevels(),
-          metrics == null ? RpcListener.NONE : metrics);
+      server = FrontierServer.start(settings, Frontiers.open(settings.frontierSettings()),
+          Clock.systemUTC(), logbackLevels(), metrics == null ? RpcListener.NONE : metrics);
     } catch (IOException e) {
       System.err.println("serve: cannot listen on " + host + ":" + port + ": "
           + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage()));

@@ -63,6 +63,8 @@ public final class FrontierSettings {
   public final Path urlFrontierTokenFile;
   /** How long after its fetch a URL done is due again (a local frontier), or null: never. */
   public final Duration recrawlAfter;
+  /** Whether this is a frontier service's, holding every crawl by ID, not one crawl's queues. */
+  public final boolean service;
 
   private FrontierSettings(Builder b) {
     this.seeds = List.copyOf(b.seeds);
@@ -88,6 +90,7 @@ public final class FrontierSettings {
     this.urlFrontierCaCert = b.urlFrontierCaCert;
     this.urlFrontierTokenFile = b.urlFrontierTokenFile;
     this.recrawlAfter = b.recrawlAfter;
+    this.service = b.service;
   }
 
   public static Builder builder() {
@@ -158,8 +161,20 @@ public final class FrontierSettings {
     private Path urlFrontierCaCert;
     private Path urlFrontierTokenFile;
     private Duration recrawlAfter;
+    private boolean service;
 
     private Builder() {}
+
+    /**
+     * Opens a frontier service's store ({@link OpenFrontier#crawls()}): every crawl by ID, each
+     * created with a Sieve of these settings' size and rate, its queues delayed by the politeness
+     * delay (whole seconds) until their client sets one; in memory (pending URLs past the memory
+     * budget spilled), in the state directory, or in Redis.
+     */
+    public Builder service() {
+      this.service = true;
+      return this;
+    }
 
     /**
      * Makes each URL done due again {@code interval} after it was done, for ever (null, the
@@ -356,6 +371,10 @@ public final class FrontierSettings {
       if (urlFrontierUri != null && politeness.maxUrlsPerHost() != Long.MAX_VALUE) {
         throw new IllegalArgumentException("maxUrlsPerHost (" + politeness.maxUrlsPerHost()
             + ") is not enforced by a URL Frontier service: leave it unset");
+      }
+      if (service && urlFrontierUri != null) {
+        throw new IllegalArgumentException("urlFrontierUri (" + urlFrontierUri + ") is a service"
+            + " already: a service's frontier lives in memory, a state directory or Redis");
       }
       if (recrawlAfter != null && recrawlAfter.compareTo(Duration.ofSeconds(1)) < 0) {
         throw new IllegalArgumentException("recrawlAfter (" + recrawlAfter + ") must be >= 1 s");

@@ -1,8 +1,14 @@
 package dev.sieve.frontier;
 
+import dev.sieve.frontier.durable.Durability;
+import dev.sieve.frontier.durable.DurableState;
 import dev.sieve.frontier.local.LocalFrontier;
+import dev.sieve.frontier.queue.Crawls;
+import dev.sieve.frontier.queue.FrontierStore;
+import dev.sieve.frontier.queue.QueueSettings;
 import dev.sieve.frontier.redis.CrawlStatus;
 import dev.sieve.frontier.redis.RedisFrontier;
+import dev.sieve.frontier.redis.RedisStore;
 import dev.sieve.frontier.state.KeptState;
 import dev.sieve.frontier.urlfrontier.ServiceFrontier;
 import java.io.IOException;
@@ -11,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Comparator;
+import java.util.Optional;
 
 /**
  * The one way to make a frontier: from {@link FrontierSettings}, which say where it lives ({@link
@@ -42,14 +49,24 @@ public final class Frontiers {
    *       deleted at exit; it has no lifecycle.
    * </ul>
    *
+   * <p>With {@link FrontierSettings#service} it opens a frontier service's store instead, every
+   * crawl by ID ({@link OpenFrontier#crawls()}): in Redis, in the state directory (a change
+   * journaled before it is answered, see {@link OpenFrontier#durability()}), or in memory. Its
+   * lifecycle's {@link FrontierLifecycle#end()} writes the last checkpoint, its {@link
+   * FrontierLifecycle#disconnect()} releases the store.
+   *
    * @throws dev.sieve.frontier.state.CrawlStateException if the state directory cannot be used
-   *     (the message says why)
+   *     (the message says why); for a service, a {@link
+   *     dev.sieve.frontier.durable.DurableStateException}
    * @throws FrontierStoreException if Redis is unreachable or the crawl there has other settings
    * @throws IllegalArgumentException for a setting out of range or a malformed URI (the message
    *     names it)
    * @throws UncheckedIOException if no temporary directory can be made
    */
   public static OpenFrontier open(FrontierSettings settings, FrontierListener listener) {
+    if (settings.service) {
+      return openService(settings);
+    }
     switch (settings.where()) {
       case URL_FRONTIER: {
         ServiceFrontier service = ServiceFrontier.connect(settings.urlFrontierUri,
@@ -69,6 +86,48 @@ public final class Frontiers {
             .settings(settings, spill, listener).build());
       }
     }
+  }
+
+  /**
+   * A service's crawls: in Redis; in memory, spilling to the state directory's {@code spill} (or
+   * the spill directory, or a temporary one); with a state directory, restored from it and
+   * journaled and checkpointed there until the lifecycle ends.
+   */
+  private static OpenFrontier openService(FrontierSettings settings) {
+    QueueSettings queues = QueueSettings.of(settings);
+    if (settings.where() == FrontierSettings.Where.REDIS) {
+      FrontierStore redis = RedisStore.open(settings.redisUri, queues, settings.connections);
+      return OpenFrontier.service(redis, Durability.NONE, new FrontierLifecycle() {
+        @Override
+        public void disconnect() {
+          redis.close();
+        }
+      });
+    }
+    Crawls crawls = new Crawls(queues);
+    DurableState state;
+    try {
+      state = settings.stateDir == null ? null : DurableState.open(settings.stateDir, crawls,
+          settings.checkpointInterval.toSeconds());
+    } catch (RuntimeException e) {
+      crawls.close();
+      throw e;
+    }
+    return OpenFrontier.service(crawls, state == null ? Durability.NONE : state,
+        new FrontierLifecycle() {
+          @Override
+          public Optional<String> end() {
+            if (state != null) {
+              state.close();
+            }
+            return Optional.empty();
+          }
+
+          @Override
+          public void disconnect() {
+            crawls.close();
+          }
+        });
   }
 
   /**

@@ -1,11 +1,15 @@
 package dev.sieve.serve;
 
+import dev.sieve.frontier.FrontierLifecycle;
+import dev.sieve.frontier.Frontiers;
+import dev.sieve.frontier.OpenFrontier;
 import dev.sieve.frontier.durable.Durability;
 import dev.sieve.frontier.durable.DurableState;
 import dev.sieve.frontier.queue.Counters;
 import dev.sieve.frontier.queue.CrawlSnapshot;
 import dev.sieve.frontier.queue.Crawls;
 import dev.sieve.frontier.queue.FrontierStore;
+import dev.sieve.frontier.queue.QueueSettings;
 import dev.sieve.frontier.queue.SeenKeys;
 import dev.sieve.serve.limits.CallLimits;
 import dev.sieve.serve.limits.MessageSizeTracer;
@@ -24,33 +28,31 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The URL Frontier gRPC server: the service on Netty, listening on the settings' host and port (0:
- * a free port, see {@link #port()}); in memory, durable in the settings' state directory, or in
- * the settings' Redis frontier, shared with the other nodes registered there.
+ * a free port, see {@link #port()}), over the crawls of a frontier engine ({@link
+ * OpenFrontier#crawls()}): in memory, durable in a state directory, or in Redis, shared with the
+ * other nodes registered there.
  */
 public final class FrontierServer implements AutoCloseable {
   /** The URL Frontier API version served; clients of 2.5 and earlier are served too. */
   public static final String API_VERSION = "2.6";
-  /** Threads running calls against Redis (its connection pool's size). */
-  private static final int REDIS_HANDLERS = 16;
+  /** Threads running calls against a store that waits on a round trip (Redis). */
+  private static final int BLOCKING_HANDLERS = 16;
 
   private final Server server;
   private final ServeSettings settings;
   private final FrontierService service;
-  /** Null in memory. */
-  private final DurableState state;
-  private final FrontierStore store;
-  /** Null unless in Redis. */
+  private final OpenFrontier engine;
+  /** Null unless the store waits on round trips. */
   private final ExecutorService handlers;
-  /** Null unless in Redis. */
-  private volatile ServeNodes nodes;
+  /** The nodes sharing the store; null until the server listens. */
+  private volatile FrontierStore.Nodes nodes;
 
   private FrontierServer(Server server, ServeSettings settings, FrontierService service,
-      DurableState state, FrontierStore store, ExecutorService handlers) {
+      OpenFrontier engine, ExecutorService handlers) {
     this.server = server;
     this.settings = settings;
     this.service = service;
-    this.state = state;
-    this.store = store;
+    this.engine = engine;
     this.handlers = handlers;
   }
 
@@ -59,9 +61,9 @@ public final class FrontierServer implements AutoCloseable {
    * {@code clock} is the service's time (leases, refetch dates, blocks).
    *
    * @throws IOException when the address cannot be bound
-   * @throws DurableStateException when the state directory is in use or cannot be used
-   * @throws dev.sieve.frontier.redis.RedisFrontierException when the Redis frontier cannot be
-   *     reached
+   * @throws dev.sieve.frontier.durable.DurableStateException when the state directory is in use
+   *     or cannot be used
+   * @throws dev.sieve.frontier.FrontierStoreException when the Redis frontier cannot be reached
    */
   public static FrontierServer start(ServeSettings settings, Clock clock, LogLevels logLevels)
       throws IOException {
@@ -69,15 +71,15 @@ public final class FrontierServer implements AutoCloseable {
   }
 
   /**
-   * Starts a server that also tells {@code rpcs} of every finished call (for latency metrics).
+   * Starts a server over the engine its settings describe ({@link ServeSettings#frontierSettings},
+   * opened by {@link Frontiers#open}) that also tells {@code rpcs} of every finished call (for
+   * latency metrics).
    *
    * @throws IOException when the address cannot be bound
    */
   public static FrontierServer start(ServeSettings settings, Clock clock, LogLevels logLevels,
       RpcListener rpcs) throws IOException {
-    return start(settings, clock, logLevels, rpcs,
-        settings.frontier != null ? RedisStore.open(settings)
-            : new Crawls(settings.queueSettings()));
+    return start(settings, Frontiers.open(settings.frontierSettings()), clock, logLevels, rpcs);
   }
 
   /**
@@ -93,46 +95,49 @@ public final class FrontierServer implements AutoCloseable {
     if (settings.stateDir != null || settings.frontier != null) {
       throw new IllegalArgumentException("the exact-set baseline runs in memory only");
     }
-    return start(settings, Clock.systemUTC(), null, RpcListener.NONE,
-        new Crawls(settings.queueSettings(), sieve -> SeenKeys.exact()));
+    Crawls exact = new Crawls(QueueSettings.of(settings.frontierSettings()),
+        sieve -> SeenKeys.exact());
+    return start(settings, OpenFrontier.service(exact, Durability.NONE, new FrontierLifecycle() {
+      @Override
+      public void disconnect() {
+        exact.close();
+      }
+    }), Clock.systemUTC(), null, RpcListener.NONE);
   }
 
-  /** Starts a server over {@code store}, which it closes when it stops. */
-  static FrontierServer start(ServeSettings settings, Clock clock, LogLevels logLevels,
-      RpcListener rpcs, FrontierStore store) throws IOException {
+  /**
+   * Starts a server over {@code engine}'s crawls ({@link Frontiers#open} of {@link
+   * ServeSettings#frontierSettings}), whose lifecycle it ends when it stops (or fails to start).
+   *
+   * @throws IOException when the address cannot be bound
+   */
+  public static FrontierServer start(ServeSettings settings, OpenFrontier engine, Clock clock,
+      LogLevels logLevels, RpcListener rpcs) throws IOException {
     FrontierServer[] self = new FrontierServer[1];
-    DurableState state = settings.stateDir != null && store instanceof Crawls crawls
-        ? DurableState.open(settings.stateDir, crawls, settings.checkpointSeconds)
-        : null;
-    // With Redis each handler waits for it: on a pool of their own, not on the transport's threads.
-    ExecutorService handlers = store instanceof RedisStore
-        ? Executors.newFixedThreadPool(REDIS_HANDLERS, r -> {
-          Thread thread = new Thread(r, "serve-redis");
+    FrontierStore store = engine.crawls();
+    // A handler that waits on the store runs on a pool of its own, not on the transport's threads.
+    ExecutorService handlers = store.batchesPuts()
+        ? Executors.newFixedThreadPool(BLOCKING_HANDLERS, r -> {
+          Thread thread = new Thread(r, "serve-store");
           thread.setDaemon(true);
           return thread;
         })
         : null;
-    FrontierService service = new FrontierService(store, settings, state == null ? Durability.NONE : state,
-        clock, () -> self[0].nodes(), logLevels);
+    FrontierService service = new FrontierService(store, settings, engine.durability(), clock,
+        () -> self[0].nodes(), logLevels);
     try {
       self[0] = new FrontierServer(listen(settings, service, rpcs, handlers), settings, service,
-          state, store, handlers);
-      if (store instanceof RedisStore redis) {
-        self[0].nodes = new ServeNodes(redis.connection(), self[0].address(), clock,
-            settings.nodeTtlSeconds * 1000L);
-        self[0].nodes.start();
-      }
+          engine, handlers);
+      self[0].nodes = store.join(self[0].address(), clock, settings.nodeTtlSeconds * 1000L);
+      self[0].nodes.keepBeating();
     } catch (IOException | RuntimeException e) {
       if (self[0] != null) {
         self[0].server.shutdownNow();
       }
-      if (state != null) {
-        state.close();
-      }
       if (handlers != null) {
         handlers.shutdownNow();
       }
-      store.close();
+      release(engine);
       throw e;
     }
     return self[0];
@@ -181,7 +186,8 @@ public final class FrontierServer implements AutoCloseable {
    * alone otherwise.
    */
   public List<String> nodes() {
-    return nodes == null ? List.of(address()) : nodes.live();
+    FrontierStore.Nodes known = nodes;
+    return known == null ? List.of(address()) : known.live();
   }
 
   /** Marks this node alive now (tests; a timer does it every third of the node TTL). */
@@ -207,14 +213,14 @@ public final class FrontierServer implements AutoCloseable {
 
   /** Writes a checkpoint now (tests; the state directory's timer does it periodically). */
   void checkpoint() throws IOException {
-    if (state != null) {
+    if (engine.durability() instanceof DurableState state) {
       state.checkpoint();
     }
   }
 
   /** Bytes of pending URLs spilled to disk now (0 when none, or in Redis). */
   public long spilledBytes() {
-    return store instanceof Crawls crawls ? crawls.spilledBytes() : 0;
+    return engine.crawls().spilledBytes();
   }
 
   /** Waits until the server has stopped. */
@@ -238,13 +244,19 @@ public final class FrontierServer implements AutoCloseable {
         server.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
       }
     } finally {
-      if (state != null) {
-        state.close();
-      }
       if (handlers != null) {
         handlers.shutdownNow();
       }
-      store.close();
+      release(engine);
+    }
+  }
+
+  /** Saves the engine's crawls a last time (a state directory's) and releases them. */
+  private static void release(OpenFrontier engine) {
+    try {
+      engine.lifecycle().ifPresent(FrontierLifecycle::end);
+    } finally {
+      engine.disconnect();
     }
   }
 

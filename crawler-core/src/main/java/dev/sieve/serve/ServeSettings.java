@@ -1,11 +1,12 @@
 package dev.sieve.serve;
 
 import dev.sieve.frontier.FrontierSettings;
-import dev.sieve.frontier.queue.QueueSettings;
-import dev.sieve.serve.limits.ServeLimits;
+import dev.sieve.frontier.Politeness;
 import dev.sieve.serve.access.Access;
+import dev.sieve.serve.limits.ServeLimits;
 import dev.sieve.settings.Check;
 import java.nio.file.Path;
+import java.time.Duration;
 
 /**
  * What {@code serve} runs with: where it listens, how each crawl's Sieve is sized, and the limits
@@ -78,11 +79,24 @@ public final class ServeSettings {
     this.access = b.access;
   }
 
-  /** What the engine needs of these settings to create a crawl. */
-  public QueueSettings queueSettings() {
-    return new QueueSettings(expectedUrls, falsePositiveRate, queueDelaySeconds,
-        pendingMemoryBytes, stateDir == null ? null : stateDir.resolve("spill"),
-        stateDir == null ? null : stateDir.resolve("completed"));
+  /** Connections to Redis: one per call handler ({@link FrontierServer}'s), a few to spare. */
+  static final int REDIS_CONNECTIONS = 20;
+
+  /**
+   * Where and how the service's crawls live, for {@link dev.sieve.frontier.Frontiers#open}: every
+   * crawl's Sieve size and rate, the queues' default delay, the pending URLs' heap; in Redis,
+   * in the state directory, or in memory.
+   */
+  public FrontierSettings frontierSettings() {
+    FrontierSettings.Builder engine = FrontierSettings.builder().service()
+        .expectedUrls(expectedUrls).falsePositiveRate(falsePositiveRate)
+        .politeness(Politeness.DEFAULT.withDelay(Duration.ofSeconds(queueDelaySeconds)))
+        .pendingMemoryBytes(pendingMemoryBytes)
+        .stateDir(stateDir).checkpointInterval(Duration.ofSeconds(checkpointSeconds));
+    if (frontier != null) {
+      engine.redis(frontier.strip(), null, Duration.ofSeconds(leaseSeconds), REDIS_CONNECTIONS);
+    }
+    return engine.build();
   }
 
   public static Builder builder() {

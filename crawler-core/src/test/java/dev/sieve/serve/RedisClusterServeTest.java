@@ -29,9 +29,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Two serve nodes on a real three-master Redis Cluster: a crawl's queues spread over {@value
- * RedisStore#CLUSTER_SHARDS} shards, each one slot with its own Sieve; puts, gets, stats, lists and
- * deletes span them as over one crawl.
+ * Two serve nodes on a real three-master Redis Cluster: a crawl's queues spread over the 16 shards
+ * of {@link dev.sieve.frontier.redis.RedisStore}, each one slot with its own Sieve; puts, gets,
+ * stats, lists and deletes span them as over one crawl.
  */
 class RedisClusterServeTest {
   private static final int QUEUES = 40;

@@ -10,7 +10,8 @@ import crawlercommons.urlfrontier.Urlfrontier.Empty;
 import crawlercommons.urlfrontier.Urlfrontier.GetParams;
 import crawlercommons.urlfrontier.Urlfrontier.Local;
 import crawlercommons.urlfrontier.Urlfrontier.URLItem;
-import dev.sieve.frontier.redis.RedisConnection;
+import dev.sieve.frontier.Frontiers;
+import dev.sieve.frontier.OpenFrontier;
 import dev.sieve.testing.Concurrently;
 import dev.sieve.testing.RedisServers;
 import io.grpc.StatusRuntimeException;
@@ -115,9 +116,11 @@ class SharedFrontierTest {
 
   @Test
   void listNodes_aNodeThatStopsBeating_dropsOutAfterTheTtl() {
-    try (RedisConnection redis = RedisConnection.open(ServeFixture.SharedRedis.uri(), 1)) {
+    OpenFrontier store = Frontiers.open(
+        settings().frontier(ServeFixture.SharedRedis.uri()).build().frontierSettings());
+    try {
       // A node killed -9 leaves its last heartbeat behind: this one beats once, then never.
-      new ServeNodes(redis, "127.0.0.1:1", a.clock, 10_000).beat();
+      store.crawls().join("127.0.0.1:1", a.clock, 10_000);
       assertThat(a.blocking.listNodes(Empty.getDefaultInstance()).getValuesList())
           .contains("127.0.0.1:1").hasSize(3);
 
@@ -130,6 +133,8 @@ class SharedFrontierTest {
       a.clock.advance(1);
       assertThat(b.blocking.listNodes(Empty.getDefaultInstance()).getValuesList())
           .containsExactlyInAnyOrder(a.server.address(), b.server.address());
+    } finally {
+      store.disconnect();
     }
   }
 

@@ -1,14 +1,13 @@
 package dev.sieve.frontier.durable;
 
 import dev.sieve.files.DirectoryLock;
+import dev.sieve.files.Fsync;
 import dev.sieve.frontier.queue.Crawls;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executors;
@@ -153,15 +152,9 @@ public final class DurableState implements Durability, AutoCloseable {
     } finally {
       changes.writeLock().unlock();
     }
-    try (FileChannel file = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
-      file.force(true);
-    }
+    Fsync.file(tmp);
     Files.move(tmp, dir.resolve(checkpointName(next)), StandardCopyOption.ATOMIC_MOVE);
-    try (FileChannel directory = FileChannel.open(dir, StandardOpenOption.READ)) {
-      directory.force(true);
-    } catch (IOException e) {
-      // Some platforms cannot open a directory for fsync; the rename is still atomic there.
-    }
+    Fsync.directory(dir);
     for (long old : indexes(CHECKPOINT)) {
       if (old < next) {
         Files.deleteIfExists(dir.resolve(checkpointName(old)));

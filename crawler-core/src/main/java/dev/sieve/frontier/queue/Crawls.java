@@ -105,6 +105,7 @@ public final class Crawls extends FrontierStore {
   }
 
   /** Bytes of spilled pending URLs on disk, over every crawl. */
+  @Override
   public long spilledBytes() {
     long total = 0;
     for (CrawlSpace crawl : all()) {

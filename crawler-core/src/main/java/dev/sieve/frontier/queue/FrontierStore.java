@@ -1,12 +1,14 @@
 package dev.sieve.frontier.queue;
 
+import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
 
 /**
  * Where the service keeps its crawls ({@link CrawlStore}s, one per crawl ID, a blank ID being
  * {@code DEFAULT}) and its service-wide switches (SetActive, SetDelay with no key): in memory
- * ({@link Crawls}) or in Redis, shared by every serve node given it ({@code serve}'s Redis store).
+ * ({@link Crawls}) or in Redis, shared by every serve node given it ({@link
+ * dev.sieve.frontier.redis.RedisStore}). {@link dev.sieve.frontier.Frontiers#open} makes one.
  * Thread-safe.
  */
 public abstract class FrontierStore implements AutoCloseable {
@@ -19,8 +21,8 @@ public abstract class FrontierStore implements AutoCloseable {
   }
 
   /**
-   * Whether PutURLs should hand this store its items in batches ({@link CrawlStore#putAll}): a
-   * store that pays a round trip per call does.
+   * Whether this store pays a round trip per call: PutURLs should then hand it its items in
+   * batches ({@link CrawlStore#putAll}), and calls wait on it (off the network's threads).
    */
   public boolean batchesPuts() {
     return false;
@@ -68,7 +70,37 @@ public abstract class FrontierStore implements AutoCloseable {
 
   public abstract void defaultDelaySeconds(int seconds);
 
+  /** Bytes of pending URLs spilled to disk now, over every crawl (0 where none spill). */
+  public long spilledBytes() {
+    return 0;
+  }
+
+  /**
+   * Joins the nodes sharing this store as {@code address} ({@code host:port}), beating once:
+   * listed until {@code ttlMillis} after its last beat ({@code clock}'s time), or until the
+   * answer is closed. A store in this process is shared by no other node: it lists {@code
+   * address} alone.
+   */
+  public Nodes join(String address, Clock clock, long ttlMillis) {
+    return () -> List.of(address);
+  }
+
   /** Releases what the store holds (connections); the in-memory store holds nothing. */
   @Override
   public void close() {}
+
+  /** The nodes sharing a store, as ListNodes lists them; closing leaves the list. */
+  public interface Nodes extends AutoCloseable {
+    /** The live nodes' addresses, sorted. */
+    List<String> live();
+
+    /** Marks this node alive for another TTL. */
+    default void beat() {}
+
+    /** Beats every third of the TTL from now on, until closed. */
+    default void keepBeating() {}
+
+    @Override
+    default void close() {}
+  }
 }

@@ -1,5 +1,6 @@
 package dev.sieve.frontier.queue;
 
+import dev.sieve.frontier.FrontierSettings;
 import java.nio.file.Path;
 
 /**
@@ -18,4 +19,17 @@ import java.nio.file.Path;
  *     for a directory inside the spill directory, deleted with it
  */
 public record QueueSettings(long expectedUrls, double falsePositiveRate, int queueDelaySeconds,
-    long pendingMemoryBytes, Path spillDir, Path completedDir) {}
+    long pendingMemoryBytes, Path spillDir, Path completedDir) {
+  /**
+   * What a service's crawls take of {@code settings}: the seen filter's size and rate, the
+   * politeness delay in whole seconds, the pending memory; spilling into the state directory's
+   * {@code spill}, or the spill directory; completed URLs logged in its {@code completed}, or
+   * inside the spill directory.
+   */
+  public static QueueSettings of(FrontierSettings settings) {
+    return new QueueSettings(settings.expectedUrls, settings.falsePositiveRate,
+        (int) settings.politeness.delay().toSeconds(), settings.pendingMemoryBytes,
+        settings.stateDir != null ? settings.stateDir.resolve("spill") : settings.spillDir,
+        settings.stateDir != null ? settings.stateDir.resolve("completed") : null);
+  }
+}

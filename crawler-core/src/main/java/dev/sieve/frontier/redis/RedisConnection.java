@@ -10,6 +10,7 @@ import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Function;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.Connection;
@@ -82,6 +83,34 @@ public final class RedisConnection implements AutoCloseable {
   /** Whether this is Redis Cluster, where a script's keys must lie in one slot. */
   public boolean cluster() {
     return cluster;
+  }
+
+  /**
+   * Runs {@code command} on the client; Redis failing is an I/O error naming Redis and {@code
+   * what} ({@link #failure}).
+   *
+   * @throws UncheckedIOException if Redis fails
+   */
+  public <T> T command(String what, Function<UnifiedJedis, T> command) {
+    try {
+      return command.apply(redis);
+    } catch (JedisException e) {
+      throw failure(what, e);
+    }
+  }
+
+  /**
+   * Runs {@code script} ({@link #eval}); Redis failing is an I/O error naming Redis and {@code
+   * what}.
+   *
+   * @throws UncheckedIOException if Redis fails
+   */
+  public Object run(String what, Script script, List<String> keys, List<String> args) {
+    try {
+      return eval(script, keys, args);
+    } catch (JedisException e) {
+      throw failure(what, e);
+    }
   }
 
   public Object eval(Script script, List<String> keys, List<String> args) {

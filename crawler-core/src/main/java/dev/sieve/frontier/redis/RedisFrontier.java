@@ -20,7 +20,6 @@ import java.util.Map;
 import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import redis.clients.jedis.exceptions.JedisException;
 
 /**
  * A {@link Frontier} kept in Redis, so that every crawler process given the same Redis and crawl
@@ -189,20 +188,13 @@ public final class RedisFrontier implements Frontier, FrontierLifecycle {
       return 0;
     }
     recoveredAt = t;
-    try {
-      return pushes.cluster().recover(leaseMs);
-    } catch (JedisException e) {
-      throw connection.failure("recover interrupted pushes", e);
-    }
+    return connection.command("recover interrupted pushes", r -> pushes.cluster().recover(leaseMs));
   }
 
   private List<?> takeOnce() {
-    try {
-      return (List<?>) connection.eval(take, List.of(statsKey), List.of(prefix, Long.toString(leaseMs),
-          Integer.toString(settings.maxInFlightPerHost()), Long.toString(settings.delayMs())));
-    } catch (JedisException e) {
-      throw connection.failure("take", e);
-    }
+    return (List<?>) connection.run("take", take, List.of(statsKey), List.of(prefix,
+        Long.toString(leaseMs), Integer.toString(settings.maxInFlightPerHost()),
+        Long.toString(settings.delayMs())));
   }
 
   private Lease lease(List<?> out) {
@@ -220,14 +212,9 @@ public final class RedisFrontier implements Frontier, FrontierLifecycle {
     if (closed) {
       return List.of();
     }
-    List<?> out;
-    try {
-      out = (List<?>) connection.eval(takeAll, List.of(statsKey), List.of(prefix, hostKey,
-          Integer.toString(max), Long.toString(leaseMs),
-          Integer.toString(settings.maxInFlightPerHost())));
-    } catch (JedisException e) {
-      throw connection.failure("take the URLs of " + hostKey, e);
-    }
+    List<?> out = (List<?>) connection.run("take the URLs of " + hostKey, takeAll,
+        List.of(statsKey), List.of(prefix, hostKey, Integer.toString(max), Long.toString(leaseMs),
+            Integer.toString(settings.maxInFlightPerHost())));
     List<Lease> leases = new ArrayList<>(out.size() / 2);
     for (int i = 0; i + 1 < out.size(); i += 2) {
       Lease lease = QueueEntry.decode(asString(out.get(i + 1)), hostKey);
@@ -258,14 +245,9 @@ public final class RedisFrontier implements Frontier, FrontierLifecycle {
     if (id == null) {
       throw new IllegalStateException("lease not taken from this frontier: " + lease);
     }
-    Object out;
-    try {
-      out = connection.eval(release, List.of(statsKey), List.of(prefix, id, mode,
-          Integer.toString(settings.maxInFlightPerHost()), Long.toString(settings.delayMs()),
-          Long.toString(backoffMs), QueueEntry.encode(requeued)));
-    } catch (JedisException e) {
-      throw connection.failure("give back a lease", e);
-    }
+    Object out = connection.run("give back a lease", release, List.of(statsKey), List.of(prefix,
+        id, mode, Integer.toString(settings.maxInFlightPerHost()),
+        Long.toString(settings.delayMs()), Long.toString(backoffMs), QueueEntry.encode(requeued)));
     if (asLong(out) == 0) {
       log.warn("Lease of {} had expired and was queued again before it was given back ({});"
           + " it may be fetched twice: raise the lease duration", lease.url(), mode);
@@ -292,13 +274,9 @@ public final class RedisFrontier implements Frontier, FrontierLifecycle {
   }
 
   private long hostOp(String op, String hostKey, long value) {
-    try {
-      return asLong(connection.eval(host, List.of(statsKey), List.of(prefix, op, hostKey,
-          Long.toString(value), Integer.toString(settings.maxInFlightPerHost()),
-          Long.toString(settings.delayMs()))));
-    } catch (JedisException e) {
-      throw connection.failure("update host " + hostKey, e);
-    }
+    return asLong(connection.run("update host " + hostKey, host, List.of(statsKey),
+        List.of(prefix, op, hostKey, Long.toString(value),
+            Integer.toString(settings.maxInFlightPerHost()), Long.toString(settings.delayMs()))));
   }
 
   /** Stops handing out URLs in this process and closes the connections. */
@@ -346,12 +324,8 @@ public final class RedisFrontier implements Frontier, FrontierLifecycle {
 
   /** The crawl's shared counters. */
   private Map<String, Long> counters() {
-    List<String> values;
-    try {
-      values = connection.redis.hmget(statsKey, STATS.toArray(new String[0]));
-    } catch (JedisException e) {
-      throw connection.failure("read the crawl's counters", e);
-    }
+    List<String> values = connection.command("read the crawl's counters",
+        r -> r.hmget(statsKey, STATS.toArray(new String[0])));
     Map<String, Long> stats = new LinkedHashMap<>();
     for (int i = 0; i < STATS.size(); i++) {
       stats.put(STATS.get(i), values.get(i) == null ? 0 : Long.parseLong(values.get(i)));

@@ -3,7 +3,8 @@ package dev.sieve.frontier.redis;
 import dev.sieve.frontier.redis.RedisConnection.Script;
 
 /**
- * The Lua scripts of {@link RedisFrontier} and of its seen filter, each run atomically by Redis
+ * The Lua scripts of {@link RedisFrontier}, of its seen filter and of the service's {@link
+ * RedisStore}, each run atomically by Redis
  * (EVALSHA, EVAL when the server has lost its script cache): resources {@code
  * dev/sieve/frontier/redis/*.lua} (each file says what it takes and answers), loaded once here.
  *
@@ -21,6 +22,20 @@ import dev.sieve.frontier.redis.RedisConnection.Script;
  * (lease id to host and entry), {@code seq} (lease ids), {@code warn:I} (capacity thresholds
  * logged), {@code layers} (the filter's layers), {@code recovered} (push ids whose intents were
  * recovered, a day).
+ *
+ * <p>The service store's scripts ({@code STORE_*}, for {@link RedisStore} and {@link
+ * RedisCrawlStore}): resources {@code serve-*.lua}, each one atomic step over one slot, sharing
+ * the seen filter's functions with the crawl's scripts ({@code lib-sieve.lua}). Times are the service's
+ * clock (epoch seconds, passed in), so every node must keep its clock in sync (NTP), as leases and
+ * refetch dates are compared across nodes.
+ *
+ * <p>Keys: in the slot of {@code {serve}}, {@code serve:{serve}:crawls} (the set of crawl
+ * namespaces), {@code serve:{serve}:crawl:NS} (a crawl: its {@code gen}eration, {@code id} and
+ * {@code shards}), {@code serve:{serve}:generations}. A crawl generation's queues are spread over
+ * its shards by their key ({@link RedisCrawlStore#shardOf}); shard S's keys start with {@code P =
+ * serve:{serve.NS.GEN.S}:} and its Sieve is the {@link dev.sieve.frontier.redis.SharedSieve}
+ * {@code serve.NS.GEN.S}, kept in the same slot, so one script both checks a URL and queues it.
+ * {@code lib-serve-shard.lua} lists a shard's keys.
  */
 final class RedisScripts {
   private RedisScripts() {}
@@ -45,4 +60,18 @@ final class RedisScripts {
   static final Script HOST = Script.load("crawl-host");
   /** Creates a filter's settings and first layer, or returns those it was created with. */
   static final Script INIT = Script.load("filter-init");
+
+  /** The service store's scripts, by what they do. */
+  static final Script STORE_CREATE = Script.load("serve-create-crawl");
+  static final Script STORE_DELETE_CRAWL = Script.load("serve-delete-crawl");
+  static final Script STORE_DROP_SHARD = Script.load("serve-drop-shard");
+  static final Script STORE_QUEUE = Script.load("serve-queue");
+  static final Script STORE_PUT = Script.load("serve-put");
+  static final Script STORE_STATUS = Script.load("serve-status");
+  static final Script STORE_TAKE = Script.load("serve-take");
+  static final Script STORE_STATS = Script.load("serve-stats");
+  static final Script STORE_DELETE_QUEUE = Script.load("serve-delete-queue");
+  static final Script STORE_CONTROL = Script.load("serve-control");
+  static final Script STORE_QUEUE_KEYS = Script.load("serve-queue-keys");
+  static final Script STORE_LIST = Script.load("serve-list");
 }

@@ -80,13 +80,7 @@ final class SeenBitmaps {
 
   /** Reads the layer list from Redis, keeping the layers already known (and their counts). */
   List<FilterLayer> reload() {
-    List<String> stored;
-    try {
-      stored = connection.redis.lrange(layersKey, 0, -1);
-    } catch (JedisException e) {
-      throw connection.failure("read the seen filter's layers", e);
-    }
-    return adopt(stored);
+    return adopt(connection.command("read the seen filter's layers", r -> r.lrange(layersKey, 0, -1)));
   }
 
   private synchronized List<FilterLayer> adopt(List<String> stored) {
@@ -264,13 +258,8 @@ final class SeenBitmaps {
     while (estimate >= thresholdCount(nextThreshold)) {
       int index = nextThreshold++;
       capacityWarnings.incrementAndGet();
-      String claimed;
-      try {
-        claimed = connection.redis.set(
-            "sieve:{" + crawlId + "}:warn:" + index, "1", SetParams.setParams().nx());
-      } catch (JedisException e) {
-        throw connection.failure("record a capacity warning", e);
-      }
+      String claimed = connection.command("record a capacity warning", r -> r.set(
+          "sieve:{" + crawlId + "}:warn:" + index, "1", SetParams.setParams().nx()));
       if ("OK".equals(claimed)) {
         capacityLog.warn(String.format(Locale.ROOT,
             "Sieve capacity exceeded: ~%,d URLs seen, %.0f%% of capacity %,d; estimated"

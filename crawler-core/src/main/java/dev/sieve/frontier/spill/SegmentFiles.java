@@ -1,11 +1,10 @@
 package dev.sieve.frontier.spill;
 
+import dev.sieve.files.Fsync;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Set;
 import java.util.TreeMap;
@@ -225,11 +224,7 @@ final class SegmentFiles {
       segment.sync();
     }
     if (dirUnsynced) {
-      try (FileChannel directory = FileChannel.open(dir, StandardOpenOption.READ)) {
-        directory.force(true);
-      } catch (IOException e) {
-        // Some platforms cannot open a directory; file data is forced above.
-      }
+      Fsync.directory(dir);
       dirUnsynced = false;
     }
   }

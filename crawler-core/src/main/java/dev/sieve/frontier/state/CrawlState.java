@@ -2,6 +2,7 @@ package dev.sieve.frontier.state;
 
 import dev.sieve.bloom.MembershipFilter;
 import dev.sieve.files.DirectoryLock;
+import dev.sieve.files.Fsync;
 import dev.sieve.frontier.FrontierListener;
 import dev.sieve.frontier.FrontierSettings;
 import dev.sieve.frontier.Sieve;
@@ -291,14 +292,14 @@ public final class CrawlState implements AutoCloseable {
     }
     StateFiles.writeCounters(tmp.resolve(COUNTERS), counters);
     StateFiles.writeManifest(tmp, List.of(FILTER, FRONTIER, COUNTERS));
-    StateFiles.fsyncDir(tmp);
+    Fsync.directory(tmp);
     Path target = dir.resolve("checkpoint-" + index);
     try {
       Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
     } catch (AtomicMoveNotSupportedException e) {
       Files.move(tmp, target);
     }
-    StateFiles.fsyncDir(dir);
+    Fsync.directory(dir);
     frontier.state().stateDurable();
     checkpoint = index;
     // Keep this checkpoint and the one before it, with the journals the one before needs, so a

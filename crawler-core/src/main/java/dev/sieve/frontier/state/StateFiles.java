@@ -1,14 +1,13 @@
 package dev.sieve.frontier.state;
 
+import dev.sieve.files.Fsync;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.Reader;
 import java.io.Writer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -29,11 +28,11 @@ final class StateFiles {
     StringBuilder manifest = new StringBuilder();
     for (String name : names) {
       Path file = cp.resolve(name);
-      fsync(file);
+      Fsync.file(file);
       manifest.append(name).append(' ').append(Files.size(file)).append(' ').append(crc(file)).append('\n');
     }
     Files.writeString(cp.resolve(MANIFEST), manifest, StandardCharsets.UTF_8);
-    fsync(cp.resolve(MANIFEST));
+    Fsync.file(cp.resolve(MANIFEST));
   }
 
   static void verifyManifest(Path cp) throws IOException {
@@ -107,19 +106,6 @@ final class StateFiles {
     return counters;
   }
 
-  static void fsync(Path file) throws IOException {
-    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
-      channel.force(true);
-    }
-  }
-
-  static void fsyncDir(Path dir) {
-    try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ)) {
-      channel.force(true);
-    } catch (IOException e) {
-      // Some platforms cannot open a directory for fsync; the rename is still atomic there.
-    }
-  }
 
   static void deleteRecursively(Path path) throws IOException {
     if (!Files.exists(path)) {

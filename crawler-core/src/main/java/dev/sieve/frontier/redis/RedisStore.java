@@ -1,13 +1,13 @@
-package dev.sieve.serve;
+package dev.sieve.frontier.redis;
 
-import dev.sieve.frontier.queue.CrawlStore;
-import dev.sieve.frontier.queue.FrontierStore;
 import static dev.sieve.frontier.redis.RedisConnection.asLong;
 import static dev.sieve.frontier.redis.RedisConnection.asString;
 
-import dev.sieve.frontier.redis.RedisConnection;
-import dev.sieve.frontier.redis.SharedSieve;
+import dev.sieve.frontier.queue.CrawlStore;
+import dev.sieve.frontier.queue.FrontierStore;
+import dev.sieve.frontier.queue.QueueSettings;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -15,17 +15,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
-import redis.clients.jedis.exceptions.JedisException;
 
 /**
  * Every crawl in one Redis or Redis Cluster ({@code serve --frontier redis://…} or {@code
  * redis-cluster://…}), shared by the serve nodes given it: a crawl ID is a namespace ({@code NS}:
  * the ID itself when it is letters, digits and {@code ._-}, else {@code ~} and its UTF-8 in hex)
- * whose current generation is a {@link RedisCrawl} of {@link RedisShard}s; DeleteCrawl ends the
+ * whose current generation is a {@link RedisCrawlStore} of {@link RedisShard}s; DeleteCrawl ends the
  * generation, and the next put under the ID starts a new one with fresh Sieves. SetActive and the
  * default delay are shared too. Durability is Redis's (its RDB/AOF settings). Thread-safe.
  */
-final class RedisStore extends FrontierStore {
+public final class RedisStore extends FrontierStore {
   private static final Pattern PLAIN_ID = Pattern.compile("[A-Za-z0-9._-]{1,100}");
   /** Shards of a crawl created on one Redis server: its puts and gets cost one call each. */
   static final int SERVER_SHARDS = 1;
@@ -36,31 +35,29 @@ final class RedisStore extends FrontierStore {
   private static final String GENERATIONS = "serve:{serve}:generations";
 
   private final RedisConnection redis;
-  private final ServeSettings settings;
+  private final QueueSettings settings;
   /** Shards of the crawls this node creates; a crawl keeps those it was created with. */
   private final int shards;
   /** The crawls this node knows, by ID, in the order its GetURLs visits them. */
-  private final Map<String, RedisCrawl> known = new LinkedHashMap<>();
+  private final Map<String, RedisCrawlStore> known = new LinkedHashMap<>();
 
-  private RedisStore(RedisConnection redis, ServeSettings settings, int shards) {
+  private RedisStore(RedisConnection redis, QueueSettings settings, int shards) {
     this.redis = redis;
     this.settings = settings;
     this.shards = shards;
   }
 
   /**
-   * Connects to {@code settings.frontier}.
+   * Connects to {@code uri} ({@code redis://…} or {@code redis-cluster://…}) with a pool of {@code
+   * connections}; new crawls' Sieves are sized and their queues delayed by {@code settings} (its
+   * spill directory is unused: Redis holds every pending URL).
    *
-   * @throws dev.sieve.frontier.redis.RedisFrontierException if Redis cannot be reached
+   * @throws IllegalArgumentException if the URI is malformed (the message names it)
+   * @throws RedisFrontierException if Redis cannot be reached
    */
-  static RedisStore open(ServeSettings settings) {
-    RedisConnection redis = RedisConnection.open(settings.frontier, 20);
+  public static FrontierStore open(String uri, QueueSettings settings, int connections) {
+    RedisConnection redis = RedisConnection.open(uri, connections);
     return new RedisStore(redis, settings, redis.cluster() ? CLUSTER_SHARDS : SERVER_SHARDS);
-  }
-
-  /** Connects to {@code settings.frontier}, creating crawls of {@code shards} shards. */
-  static RedisStore open(ServeSettings settings, int shards) {
-    return new RedisStore(RedisConnection.open(settings.frontier, 20), settings, shards);
   }
 
   @Override
@@ -68,8 +65,12 @@ final class RedisStore extends FrontierStore {
     return true;
   }
 
-  RedisConnection connection() {
-    return redis;
+  /** Registers the node in Redis, where every node sharing the store lists it ({@link RedisNodes}). */
+  @Override
+  public Nodes join(String address, Clock clock, long ttlMillis) {
+    RedisNodes nodes = new RedisNodes(redis, address, clock, ttlMillis);
+    nodes.beat();
+    return nodes;
   }
 
   static String namespace(String crawlId) {
@@ -81,42 +82,33 @@ final class RedisStore extends FrontierStore {
     return "serve:{serve}:crawl:" + namespace;
   }
 
-  ServeSettings settings() {
-    return settings;
-  }
-
   @Override
   public CrawlStore getOrCreate(String crawlId) {
     String id = FrontierStore.normalise(crawlId);
     synchronized (this) {
-      RedisCrawl crawl = known.get(id);
+      RedisCrawlStore crawl = known.get(id);
       if (crawl != null && !crawl.stale()) {
         return crawl;
       }
     }
     String namespace = namespace(id);
-    List<?> created;
-    try {
-      created = (List<?>) redis.eval(RedisServeScripts.CREATE,
-          List.of(crawlKey(namespace), GENERATIONS, CRAWLS),
-          List.of(namespace, id, Integer.toString(shards)));
-    } catch (JedisException e) {
-      throw redis.failure("create crawl " + id, e);
-    }
+    List<?> created = (List<?>) redis.run("create crawl " + id, RedisScripts.STORE_CREATE,
+        List.of(crawlKey(namespace), GENERATIONS, CRAWLS),
+        List.of(namespace, id, Integer.toString(shards)));
     return adopt(id, namespace, asString(created.get(0)), (int) asLong(created.get(1)));
   }
 
   /** The handle of generation {@code generation} of crawl {@code id}, made once per node. */
-  private RedisCrawl adopt(String id, String namespace, String generation, int shardCount) {
+  private RedisCrawlStore adopt(String id, String namespace, String generation, int shardCount) {
     synchronized (this) {
-      RedisCrawl crawl = known.get(id);
+      RedisCrawlStore crawl = known.get(id);
       if (crawl != null && crawl.generation.equals(generation)) {
         return crawl;
       }
     }
-    RedisCrawl opened = open(id, namespace, generation, shardCount);
+    RedisCrawlStore opened = open(id, namespace, generation, shardCount);
     synchronized (this) {
-      RedisCrawl crawl = known.get(id);
+      RedisCrawlStore crawl = known.get(id);
       if (crawl == null || !crawl.generation.equals(generation)) {
         crawl = opened;
         known.put(id, crawl);
@@ -126,27 +118,23 @@ final class RedisStore extends FrontierStore {
   }
 
   /** Generation {@code generation} of crawl {@code id}: its shards, each with its Sieve. */
-  private RedisCrawl open(String id, String namespace, String generation, int shardCount) {
-    long expected = Math.max(1, (settings.expectedUrls + shardCount - 1) / shardCount);
+  private RedisCrawlStore open(String id, String namespace, String generation, int shardCount) {
+    long expected = Math.max(1, (settings.expectedUrls() + shardCount - 1) / shardCount);
     List<RedisShard> parts = new ArrayList<>(shardCount);
     for (int s = 0; s < shardCount; s++) {
       String sieveId = "serve." + namespace + "." + generation + "." + s;
       parts.add(new RedisShard(redis, sieveId,
-          SharedSieve.open(redis, sieveId, expected, settings.falsePositiveRate)));
+          SharedSieve.open(redis, sieveId, expected, settings.falsePositiveRate())));
     }
-    return new RedisCrawl(id, generation, parts);
+    return new RedisCrawlStore(id, generation, parts);
   }
 
   @Override
-  public Optional<RedisCrawl> get(String crawlId) {
+  public Optional<RedisCrawlStore> get(String crawlId) {
     String id = FrontierStore.normalise(crawlId);
     String namespace = namespace(id);
-    List<String> crawl;
-    try {
-      crawl = redis.redis.hmget(crawlKey(namespace), "gen", "shards");
-    } catch (JedisException e) {
-      throw redis.failure("read crawl " + id, e);
-    }
+    List<String> crawl = redis.command("read crawl " + id,
+        r -> r.hmget(crawlKey(namespace), "gen", "shards"));
     if (crawl.get(0) == null) {
       forget(id);
       return Optional.empty();
@@ -155,7 +143,7 @@ final class RedisStore extends FrontierStore {
   }
 
   private synchronized void forget(String id) {
-    RedisCrawl crawl = known.remove(id);
+    RedisCrawlStore crawl = known.remove(id);
     if (crawl != null) {
       crawl.markStale();
     }
@@ -165,13 +153,8 @@ final class RedisStore extends FrontierStore {
   public long delete(String crawlId) {
     String id = FrontierStore.normalise(crawlId);
     String namespace = namespace(id);
-    List<?> out;
-    try {
-      out = (List<?>) redis.eval(RedisServeScripts.DELETE_CRAWL,
-          List.of(crawlKey(namespace), CRAWLS), List.of(namespace));
-    } catch (JedisException e) {
-      throw redis.failure("delete crawl " + id, e);
-    }
+    List<?> out = (List<?>) redis.run("delete crawl " + id, RedisScripts.STORE_DELETE_CRAWL,
+        List.of(crawlKey(namespace), CRAWLS), List.of(namespace));
     forget(id);
     if (out.get(0) instanceof Long none && none < 0) {
       return -1;
@@ -185,26 +168,17 @@ final class RedisStore extends FrontierStore {
   }
 
   @Override
-  public List<RedisCrawl> all() {
-    List<String> members;
-    try {
-      members = new ArrayList<>(redis.redis.smembers(CRAWLS));
-    } catch (JedisException e) {
-      throw redis.failure("list crawls", e);
-    }
+  public List<RedisCrawlStore> all() {
+    List<String> members = new ArrayList<>(redis.command("list crawls", r -> r.smembers(CRAWLS)));
     for (String namespace : members) {
-      Map<String, String> crawl;
-      try {
-        crawl = redis.redis.hgetAll(crawlKey(namespace));
-      } catch (JedisException e) {
-        throw redis.failure("read crawl " + namespace, e);
-      }
+      Map<String, String> crawl = redis.command("read crawl " + namespace,
+          r -> r.hgetAll(crawlKey(namespace)));
       if (crawl.get("gen") != null) {
         adopt(crawl.get("id"), namespace, crawl.get("gen"), shardCount(crawl.get("shards")));
       }
     }
     synchronized (this) {
-      List<RedisCrawl> out = new ArrayList<>();
+      List<RedisCrawlStore> out = new ArrayList<>();
       known.values().removeIf(crawl -> !members.contains(namespace(crawl.id())));
       out.addAll(known.values());
       return out;
@@ -214,7 +188,7 @@ final class RedisStore extends FrontierStore {
   @Override
   public synchronized void served(List<? extends CrawlStore> produced) {
     for (CrawlStore crawl : produced) {
-      RedisCrawl handle = known.remove(crawl.id());
+      RedisCrawlStore handle = known.remove(crawl.id());
       if (handle != null) {
         known.put(handle.id(), handle);
       }
@@ -223,21 +197,20 @@ final class RedisStore extends FrontierStore {
 
   @Override
   public List<String> ids() {
-    List<String> ids = new ArrayList<>();
-    try {
-      for (String namespace : redis.redis.smembers(CRAWLS)) {
-        List<String> crawl = redis.redis.hmget(crawlKey(namespace), "gen", "id", "shards");
+    List<String> ids = redis.command("list crawls", r -> {
+      List<String> found = new ArrayList<>();
+      for (String namespace : r.smembers(CRAWLS)) {
+        List<String> crawl = r.hmget(crawlKey(namespace), "gen", "id", "shards");
         for (int s = 0; crawl.get(0) != null && s < shardCount(crawl.get(2)); s++) {
-          if (redis.redis.zcard("serve:{serve." + namespace + "." + crawl.get(0) + "." + s
-              + "}:queues") > 0) {
-            ids.add(crawl.get(1));
+          if (r.zcard("serve:{serve." + namespace + "." + crawl.get(0) + "." + s + "}:queues")
+              > 0) {
+            found.add(crawl.get(1));
             break;
           }
         }
       }
-    } catch (JedisException e) {
-      throw redis.failure("list crawls", e);
-    }
+      return found;
+    });
     ids.sort(null);
     return ids;
   }
@@ -259,7 +232,7 @@ final class RedisStore extends FrontierStore {
   @Override
   public int defaultDelaySeconds() {
     String delay = service("delay");
-    return delay == null ? settings.queueDelaySeconds : Integer.parseInt(delay);
+    return delay == null ? settings.queueDelaySeconds() : Integer.parseInt(delay);
   }
 
   @Override
@@ -268,19 +241,11 @@ final class RedisStore extends FrontierStore {
   }
 
   private String service(String field) {
-    try {
-      return redis.redis.hget(SERVICE, field);
-    } catch (JedisException e) {
-      throw redis.failure("read the service's " + field, e);
-    }
+    return redis.command("read the service's " + field, r -> r.hget(SERVICE, field));
   }
 
   private void setService(String field, String value) {
-    try {
-      redis.redis.hset(SERVICE, field, value);
-    } catch (JedisException e) {
-      throw redis.failure("set the service's " + field, e);
-    }
+    redis.command("set the service's " + field, r -> r.hset(SERVICE, field, value));
   }
 
   @Override

@@ -1,13 +1,11 @@
-package dev.sieve.serve;
+package dev.sieve.frontier.redis;
 
 import dev.sieve.frontier.queue.PutResult;
 import dev.sieve.frontier.queue.UrlPut;
 import static dev.sieve.frontier.redis.RedisConnection.asLong;
 import static dev.sieve.frontier.redis.RedisConnection.asString;
 
-import dev.sieve.frontier.redis.RedisConnection;
 import dev.sieve.frontier.redis.RedisConnection.Script;
-import dev.sieve.frontier.redis.SharedSieve;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashSet;
@@ -15,11 +13,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import redis.clients.jedis.exceptions.JedisException;
 
 /**
  * One shard of a crawl generation in Redis: some of its queues and their Sieve, every key in one
- * slot ({@code serve:{serve.NS.GEN.S}:…}, see {@link RedisServeScripts}), so that each change is
+ * slot ({@code serve:{serve.NS.GEN.S}:…}, see {@link RedisScripts}), so that each change is
  * one script, atomic in Redis Cluster too. A script answering that the shard was dropped (the crawl
  * deleted, on any node) makes {@link #gone} true and the call answer null. Thread-safe.
  */
@@ -82,7 +79,7 @@ final class RedisShard {
             item.metadata() == null ? "" : Base64.getEncoder().encodeToString(item.metadata()),
             salt));
       }
-      List<?> out = withFilter("put URLs", RedisServeScripts.PUT,
+      List<?> out = withFilter("put URLs", RedisScripts.STORE_PUT,
           List.of(prefix, Long.toString(now)), texts, payloads);
       if (out == null) {
         return;
@@ -114,7 +111,7 @@ final class RedisShard {
       if (salt == null) {
         return List.of(0L);
       }
-      List<?> out = withFilter("read the status of " + url, RedisServeScripts.STATUS,
+      List<?> out = withFilter("read the status of " + url, RedisScripts.STORE_STATUS,
           List.of(prefix, key, url, salt), List.of(salt + " " + url), List.of(List.of()));
       if (out == null) {
         return null;
@@ -130,12 +127,7 @@ final class RedisShard {
   /** Runs a script over this shard's Sieve; its answer, or null when the shard is gone. */
   private List<?> withFilter(String what, Script script, List<String> header, List<String> texts,
       List<List<String>> payloads) {
-    List<?> out;
-    try {
-      out = sieve.run(script, tombstone, header, texts, payloads);
-    } catch (JedisException e) {
-      throw redis.failure(what, e);
-    }
+    List<?> out = redis.command(what, r -> sieve.run(script, tombstone, header, texts, payloads));
     if (out.size() == 1 && asLong(out.get(0)) == GONE) {
       gone = true;
       return null;
@@ -163,7 +155,7 @@ final class RedisShard {
     List<String> args = new ArrayList<>(keys.size() + 1);
     args.add(create ? "1" : "0");
     args.addAll(keys);
-    List<?> out = call("create queues", RedisServeScripts.QUEUE, args.toArray(new String[0]));
+    List<?> out = call("create queues", RedisScripts.STORE_QUEUE, args.toArray(new String[0]));
     if (out == null) {
       return false;
     }
@@ -186,25 +178,21 @@ final class RedisShard {
 
   /** Removes queue {@code key}: the URLs that were pending in it, -1 if there was none. */
   long deleteQueue(String key) {
-    List<?> out = call("delete queue " + key, RedisServeScripts.DELETE_QUEUE, key);
+    List<?> out = call("delete queue " + key, RedisScripts.STORE_DELETE_QUEUE, key);
     salts.remove(key);
     return out == null ? -1 : asLong(out.get(0));
   }
 
   /** Drops the shard of a deleted crawl: the URLs that were pending in it. */
   long drop() {
-    List<?> out = call("delete a crawl's queues", RedisServeScripts.DROP_SHARD);
+    List<?> out = call("delete a crawl's queues", RedisScripts.STORE_DROP_SHARD);
     sieve.delete();
     return out == null ? 0 : asLong(out.get(0));
   }
 
   /** This shard's counters by name. */
   Map<String, String> counters() {
-    try {
-      return redis.redis.hgetAll(prefix + "stats");
-    } catch (JedisException e) {
-      throw redis.failure("read a crawl's counters", e);
-    }
+    return redis.command("read a crawl's counters", r -> r.hgetAll(prefix + "stats"));
   }
 
   /** Runs a script of this shard without the Sieve; null when the shard is gone. */
@@ -212,12 +200,7 @@ final class RedisShard {
     List<String> all = new ArrayList<>(args.length + 1);
     all.add(prefix);
     all.addAll(List.of(args));
-    List<?> out;
-    try {
-      out = (List<?>) redis.eval(script, tombstone, all);
-    } catch (JedisException e) {
-      throw redis.failure(what, e);
-    }
+    List<?> out = (List<?>) redis.run(what, script, tombstone, all);
     if (out.size() == 1 && out.get(0) instanceof Long code && code == GONE) {
       gone = true;
       return null;

@@ -1,6 +1,6 @@
-package dev.sieve.serve;
+package dev.sieve.frontier.redis;
 
-import dev.sieve.frontier.redis.RedisConnection;
+import dev.sieve.frontier.queue.FrontierStore;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,9 +17,9 @@ import redis.clients.jedis.exceptions.JedisException;
  * millis). A node beats every third of the TTL; one that stops beating (killed) drops out of the
  * list once the TTL has passed, one that stops cleanly leaves at once. Thread-safe.
  */
-final class ServeNodes implements AutoCloseable {
+final class RedisNodes implements FrontierStore.Nodes {
   static final String KEY = "serve:nodes";
-  private static final Logger log = LoggerFactory.getLogger(ServeNodes.class);
+  private static final Logger log = LoggerFactory.getLogger(RedisNodes.class);
 
   private final RedisConnection redis;
   private final String address;
@@ -31,16 +31,15 @@ final class ServeNodes implements AutoCloseable {
     return thread;
   });
 
-  ServeNodes(RedisConnection redis, String address, Clock clock, long ttlMillis) {
+  RedisNodes(RedisConnection redis, String address, Clock clock, long ttlMillis) {
     this.redis = redis;
     this.address = address;
     this.clock = clock;
     this.ttlMillis = ttlMillis;
   }
 
-  /** Registers this node now and keeps beating every third of the TTL. */
-  void start() {
-    beat();
+  @Override
+  public void keepBeating() {
     long period = Math.max(1, ttlMillis / 3);
     timer.scheduleAtFixedRate(() -> {
       try {
@@ -52,25 +51,22 @@ final class ServeNodes implements AutoCloseable {
   }
 
   /** Marks this node alive until a TTL from now. */
-  void beat() {
-    try {
-      redis.redis.zadd(KEY, clock.millis() + ttlMillis, address);
-    } catch (JedisException e) {
-      throw redis.failure("register serve node " + address, e);
-    }
+  @Override
+  public void beat() {
+    redis.command("register serve node " + address,
+        r -> r.zadd(KEY, clock.millis() + ttlMillis, address));
   }
 
   /** The live nodes' addresses, sorted; forgets the expired ones. */
-  List<String> live() {
+  @Override
+  public List<String> live() {
     long now = clock.millis();
-    try {
-      redis.redis.zremrangeByScore(KEY, Double.NEGATIVE_INFINITY, now);
-      List<String> nodes = new ArrayList<>(redis.redis.zrangeByScore(KEY, "(" + now, "+inf"));
-      nodes.sort(null);
-      return nodes;
-    } catch (JedisException e) {
-      throw redis.failure("list serve nodes", e);
-    }
+    List<String> nodes = redis.command("list serve nodes", r -> {
+      r.zremrangeByScore(KEY, Double.NEGATIVE_INFINITY, now);
+      return new ArrayList<>(r.zrangeByScore(KEY, "(" + now, "+inf"));
+    });
+    nodes.sort(null);
+    return nodes;
   }
 
   /** Stops beating and leaves the list. */

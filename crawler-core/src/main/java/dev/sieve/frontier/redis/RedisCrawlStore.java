@@ -1,9 +1,8 @@
-package dev.sieve.serve;
+package dev.sieve.frontier.redis;
 
 import static dev.sieve.frontier.redis.RedisConnection.asLong;
 import static dev.sieve.frontier.redis.RedisConnection.asString;
 
-import java.nio.charset.StandardCharsets;
 import dev.sieve.frontier.queue.CrawlSnapshot;
 import dev.sieve.frontier.queue.CrawlStore;
 import dev.sieve.frontier.queue.PutResult;
@@ -11,9 +10,7 @@ import dev.sieve.frontier.queue.QueueStats;
 import dev.sieve.frontier.queue.QueuedUrl;
 import dev.sieve.frontier.queue.TakeLimits;
 import dev.sieve.frontier.queue.UrlPut;
-import dev.sieve.frontier.redis.RedisConnection.Script;
-import dev.sieve.frontier.redis.RedisConnection;
-import dev.sieve.frontier.redis.SharedSieve;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -33,7 +30,7 @@ import java.util.zip.CRC32;
  * generation (on any node) it is {@link #stale}: puts answer null, to go to the crawl created anew,
  * and the rest answer as for an empty crawl. Thread-safe.
  */
-final class RedisCrawl extends CrawlStore {
+final class RedisCrawlStore extends CrawlStore {
   /** URLs one take script leases at most (GetURLs may ask 100,000): a few ms of Redis each. */
   static final int TAKE_CHUNK = 1_000;
   private final String id;
@@ -42,7 +39,7 @@ final class RedisCrawl extends CrawlStore {
   private final AtomicInteger turn = new AtomicInteger();
   private volatile boolean stale;
 
-  RedisCrawl(String id, String generation, List<RedisShard> shards) {
+  RedisCrawlStore(String id, String generation, List<RedisShard> shards) {
     this.id = id;
     this.generation = generation;
     this.shards = List.copyOf(shards);
@@ -82,8 +79,7 @@ final class RedisCrawl extends CrawlStore {
   @Override
   public PutResult put(String key, String url, boolean discovered, long refetchFrom, byte[] metadata,
       long now) {
-    return putAll(List.of(new PutItem(id, key, url, discovered, refetchFrom, metadata, null)),
-        now)[0];
+    return putAll(List.of(new Put(key, url, discovered, refetchFrom, metadata)), now)[0];
   }
 
   @Override
@@ -160,7 +156,7 @@ final class RedisCrawl extends CrawlStore {
         return produced;
       }
       int chunk = Math.min(left.maxUrls(), TAKE_CHUNK);
-      List<?> answer = shard.call("get URLs", RedisServeScripts.TAKE, key,
+      List<?> answer = shard.call("get URLs", RedisScripts.STORE_TAKE, key,
           Integer.toString(left.maxPerQueue()), Integer.toString(left.maxQueues()),
           Integer.toString(chunk), Long.toString(now), Long.toString(now + left.leaseSeconds()),
           Integer.toString(left.defaultDelaySeconds()), since);
@@ -182,7 +178,7 @@ final class RedisCrawl extends CrawlStore {
   public QueueStats stats(String key, long now) {
     long[] sum = new long[5];
     for (RedisShard shard : key == null ? shards : List.of(shard(key))) {
-      List<?> out = shard.call("read queue stats", RedisServeScripts.STATS,
+      List<?> out = shard.call("read queue stats", RedisScripts.STORE_STATS,
           key == null ? "" : key, Long.toString(now));
       for (int i = 0; out != null && i < sum.length; i++) {
         sum[i] += asLong(out.get(i));
@@ -206,7 +202,7 @@ final class RedisCrawl extends CrawlStore {
       case CrawlStore.DELAY -> "delay";
       default -> "limit";
     };
-    List<?> out = shard(key).call("change queue " + key, RedisServeScripts.CONTROL, key, field,
+    List<?> out = shard(key).call("change queue " + key, RedisScripts.STORE_CONTROL, key, field,
         Long.toString(value));
     return out != null && asLong(out.get(0)) == 1;
   }
@@ -215,7 +211,7 @@ final class RedisCrawl extends CrawlStore {
   public List<String> queueKeys(boolean includeInactive, long now) {
     TreeSet<String> keys = new TreeSet<>();
     for (RedisShard shard : shards) {
-      List<?> out = shard.call("list queues", RedisServeScripts.QUEUE_KEYS,
+      List<?> out = shard.call("list queues", RedisScripts.STORE_QUEUE_KEYS,
           includeInactive ? "1" : "0", Long.toString(now));
       if (out != null) {
         out.forEach(key -> keys.add(asString(key)));
@@ -232,7 +228,7 @@ final class RedisCrawl extends CrawlStore {
       if (urls.size() >= size) {
         break;
       }
-      List<?> out = shard.call("list URLs", RedisServeScripts.LIST, key == null ? "" : key,
+      List<?> out = shard.call("list URLs", RedisScripts.STORE_LIST, key == null ? "" : key,
           filter.isBlank() ? "" : filter, ignoreCase ? "1" : "0",
           Long.toString(Math.max(0, start - passed)), Long.toString(size - urls.size()), "0");
       if (out != null) {
@@ -247,7 +243,7 @@ final class RedisCrawl extends CrawlStore {
   public long count(String key, String filter, boolean ignoreCase) {
     long count = 0;
     for (RedisShard shard : key == null ? shards : List.of(shard(key))) {
-      List<?> out = shard.call("count URLs", RedisServeScripts.LIST, key == null ? "" : key,
+      List<?> out = shard.call("count URLs", RedisScripts.STORE_LIST, key == null ? "" : key,
           filter.isBlank() ? "" : filter, ignoreCase ? "1" : "0", "0", "0", "1");
       count += out == null ? 0 : asLong(out.get(0));
     }
@@ -301,4 +297,8 @@ final class RedisCrawl extends CrawlStore {
         totals.activeQueues(), totals.completed(), filter.get("filter.estimated_urls"),
         filter.get("filter.estimated_fpp_ppb") / 1e9, counters());
   }
+
+  /** One put of {@link #put}, as a batch of one. */
+  private record Put(String key, String url, boolean discovered, long refetchFrom,
+      byte[] metadata) implements UrlPut {}
 }
