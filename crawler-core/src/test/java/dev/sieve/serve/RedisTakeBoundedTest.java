@@ -3,8 +3,11 @@ package dev.sieve.serve;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sieve.frontier.queue.CrawlStore;
+import dev.sieve.frontier.queue.FrontierStore;
+import dev.sieve.frontier.queue.QueueSettings;
 import dev.sieve.frontier.queue.QueuedUrl;
 import dev.sieve.frontier.queue.TakeLimits;
+import dev.sieve.frontier.redis.RedisStore;
 import dev.sieve.testing.RedisServers;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -23,18 +26,18 @@ class RedisTakeBoundedTest {
   private static final long NOW = 1_800_000_000L;
   private static final TakeLimits LIMITS = new TakeLimits(10, 100, 100, 30, 0);
   private static RedisServers redis;
-  private static RedisStore store;
+  private static FrontierStore store;
 
   @BeforeAll
   static void start() throws IOException {
     redis = RedisServers.standalone();
-    store = RedisStore.open(ServeSettings.builder().frontier(redis.uri()).expectedUrls(100_000)
-        .build());
+    store = RedisStore.open(redis.uri(), QueueSettings.of(ServeSettings.builder()
+        .frontier(redis.uri()).expectedUrls(100_000).build().frontierSettings()), 4);
   }
 
   @AfterAll
   static void stop() {
-    Optional.ofNullable(store).ifPresent(RedisStore::close);
+    Optional.ofNullable(store).ifPresent(FrontierStore::close);
     Optional.ofNullable(redis).ifPresent(RedisServers::close);
   }
 
@@ -102,7 +105,7 @@ class RedisTakeBoundedTest {
   void take_askingMoreThanOneScriptLeases_takesFromEachQueueOnce() throws IOException {
     CrawlStore crawl = store.getOrCreate("chunks");
     List<PutItem> batch = new ArrayList<>();
-    int queues = RedisCrawl.TAKE_CHUNK + 500;
+    int queues = 1_500; // more than one take script leases (RedisCrawlStore.TAKE_CHUNK, 1,000)
     for (int q = 0; q < queues; q++) {
       for (int u = 0; u < 2; u++) {
         batch.add(new PutItem("chunks", "q" + q, "http://q" + q + ".test/" + u, true, 0, null,

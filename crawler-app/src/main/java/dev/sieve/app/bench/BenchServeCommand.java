@@ -109,6 +109,8 @@ final class BenchServeCommand implements Callable<Integer> {
   boolean tls;
 
   private BenchTls transport = BenchTls.PLAINTEXT;
+  /** The URLs put, item by item; set once the options are checked. */
+  private BenchUrls items;
 
   /** What one service did: its put and drain phases and its live heap after each. */
   record Result(long urls, long created, long seen, long failed, double putSeconds, double putCpu,
@@ -137,6 +139,7 @@ final class BenchServeCommand implements Callable<Integer> {
     if (misuse != null) {
       throw new CommandLine.ParameterException(spec.commandLine(), misuse);
     }
+    items = new BenchUrls(queues, duplicates);
     PrintStream out = System.out;
     long distinct = urls - (long) Math.floor(urls * duplicates);
     out.printf(Locale.ROOT, "bench serve: %,d URLs put (%,d distinct, %.0f%% duplicates) over %,d"
@@ -272,7 +275,7 @@ final class BenchServeCommand implements Callable<Integer> {
       Timing.Run put = Timing.parallel(streams, s -> {
         PutStream stream = puts.get(s);
         for (long i = s; i < count; i += streams) {
-          stream.send(discovered(url(i)));
+          stream.send(discovered(items.url(i)));
         }
         stream.finish();
         return 0;
@@ -352,7 +355,7 @@ final class BenchServeCommand implements Callable<Integer> {
         }
       });
       for (URLInfo url = answers.take(); url != END; url = answers.take(), got++) {
-        if (!first(handed, url.getUrl())) {
+        if (!items.first(handed, url.getUrl())) {
           twice[0]++;
         }
         acks.send(URLItem.newBuilder().setKnown(KnownURLItem.newBuilder().setInfo(url)
@@ -367,28 +370,6 @@ final class BenchServeCommand implements Callable<Integer> {
     return drained;
   }
 
-  /** Marks distinct URL {@code u} of {@link #url} handed out; false if it already was. */
-  private boolean first(BitSet handed, String url) {
-    int host = url.indexOf('.');
-    int page = url.indexOf("/page/") + 6;
-    long u = Long.parseLong(url, page, url.indexOf('.', page), 10) * queues
-        + Long.parseLong(url, 8, host, 10);
-    if (u > Integer.MAX_VALUE || handed.get((int) u)) {
-      return u > Integer.MAX_VALUE;
-    }
-    handed.set((int) u);
-    return true;
-  }
-
-  /** The URL put as item {@code i}: a new one, or a repeat of an earlier one. */
-  private String url(long i) {
-    long dupsBefore = (long) Math.floor(i * duplicates);
-    long uniquesBefore = i - dupsBefore;
-    boolean repeat = (long) Math.floor((i + 1) * duplicates) > dupsBefore;
-    long u = repeat ? Math.floorMod(mix(i), uniquesBefore) : uniquesBefore;
-    return "http://h" + (u % queues) + ".bench.example/page/" + (u / queues) + ".html";
-  }
-
   private static URLItem discovered(String url) {
     return URLItem.newBuilder().setDiscovered(DiscoveredURLItem.newBuilder()
         .setInfo(URLInfo.newBuilder().setUrl(url))).build();
@@ -399,11 +380,5 @@ final class BenchServeCommand implements Callable<Integer> {
     System.gc();
     System.gc();
     return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
-  }
-
-  private static long mix(long z) {
-    z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
-    z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
-    return z ^ (z >>> 31);
   }
 }

@@ -4,9 +4,12 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Predicate;
 
 /**
- * One page of a {@link ListCursor}'s listing of a {@link CrawlSpace}, and its counts: first the
+ * What a {@link CrawlSpace} answers about its URLs: a URL's state, its queue keys, its pending
+ * URLs by position, and one page of a {@link ListCursor}'s listing, and its counts: first the
  * completed URLs from the crawl's {@link CompletedLog} (those of queues that still exist, and not
  * pending again), then the pending ones queue by queue in key order, each queue's waiting URLs by
  * due time (ties in the order they came) and then its leased ones. A page holds at most the URLs
@@ -17,10 +20,65 @@ final class CrawlListing {
   private final Map<String, WorkQueue> queues;
   /** Null when the crawl keeps no completed URLs. */
   private final CompletedLog log;
+  private final SeenKeys seen;
 
-  CrawlListing(Map<String, WorkQueue> queues, CompletedLog log) {
+  CrawlListing(Map<String, WorkQueue> queues, CompletedLog log, SeenKeys seen) {
     this.queues = queues;
     this.log = log;
+    this.seen = seen;
+  }
+
+  /**
+   * The state of {@code url} in queue {@code key}: pending (with its due date), completed
+   * (refetch 0: the Sieve says it was seen and it is not pending), or empty when unknown.
+   */
+  Optional<QueuedUrl> status(String key, String url) {
+    WorkQueue queue = queues.get(key);
+    if (queue == null) {
+      return Optional.empty();
+    }
+    PendingUrl entry = queue.hotEntry(url);
+    if (entry == null && seen.mightHaveSeen(queue.seenKey(url))) {
+      entry = queue.freshEntry(url);
+    }
+    if (entry != null) {
+      return Optional.of(QueuedUrl.of(key, entry));
+    }
+    return seen.mightHaveSeen(queue.seenKey(url))
+        ? Optional.of(new QueuedUrl(key, url, 0, null, 0))
+        : Optional.empty();
+  }
+
+  /** Queue keys in key order: all, or only those not blocked and with URLs pending. */
+  List<String> keys(boolean includeInactive, long now) {
+    List<String> keys = new ArrayList<>();
+    for (WorkQueue queue : queues.values()) {
+      if (includeInactive || (queue.size() > 0 && !queue.blocked(now))) {
+        keys.add(queue.key);
+      }
+    }
+    keys.sort(null);
+    return keys;
+  }
+
+  /**
+   * Pending URLs of queue {@code key} (or all queues, when null) whose URL matches {@code
+   * filter}: {@code size} of them from position {@code start}.
+   */
+  List<QueuedUrl> pending(String key, Predicate<String> filter, long start, long size) {
+    List<QueuedUrl> out = new ArrayList<>();
+    long position = 0;
+    for (WorkQueue queue : key == null ? queues.values() : single(key)) {
+      for (PendingUrl entry : queue.list()) {
+        if (out.size() >= size) {
+          return out;
+        }
+        if (filter.test(entry.url) && position++ >= start) {
+          out.add(QueuedUrl.of(queue.key, entry));
+        }
+      }
+    }
+    return out;
   }
 
   List<QueuedUrl> next(ListCursor cursor, int max, long maxBytes) {

@@ -58,7 +58,7 @@ public final class CrawlSpace extends CrawlStore {
     this.seen = seen;
     this.store = store;
     this.completedLog = completedLog;
-    this.listing = new CrawlListing(queues, completedLog);
+    this.listing = new CrawlListing(queues, completedLog, seen);
   }
 
   @Override
@@ -244,13 +244,9 @@ public final class CrawlSpace extends CrawlStore {
     return pending;
   }
 
-  synchronized int queues() {
-    return queues.size();
-  }
-
   @Override
-  public int queueCount() {
-    return queues();
+  public synchronized int queueCount() {
+    return queues.size();
   }
 
   @Override
@@ -316,59 +312,21 @@ public final class CrawlSpace extends CrawlStore {
     return queue != null;
   }
 
-  /**
-   * The state of {@code url} in queue {@code key}: pending (with its due date), completed
-   * (refetch 0: the Sieve says it was seen and it is not pending), or empty when unknown.
-   */
+  /** The state of {@code url} in queue {@code key}: see {@link CrawlListing#status}. */
   @Override
   public synchronized Optional<QueuedUrl> status(String key, String url) {
-    WorkQueue queue = queues.get(key);
-    if (queue == null) {
-      return Optional.empty();
-    }
-    PendingUrl entry = queue.hotEntry(url);
-    if (entry == null && seen.mightHaveSeen(queue.seenKey(url))) {
-      entry = queue.freshEntry(url);
-    }
-    if (entry != null) {
-      return Optional.of(QueuedUrl.of(key, entry));
-    }
-    return seen.mightHaveSeen(queue.seenKey(url))
-        ? Optional.of(new QueuedUrl(key, url, 0, null, 0))
-        : Optional.empty();
+    return listing.status(key, url);
   }
 
   /** Queue keys in key order: all, or only those not blocked and with URLs pending. */
   @Override
   public synchronized List<String> queueKeys(boolean includeInactive, long now) {
-    List<String> keys = new ArrayList<>();
-    for (WorkQueue queue : queues.values()) {
-      if (includeInactive || (queue.size() > 0 && !queue.blocked(now))) {
-        keys.add(queue.key);
-      }
-    }
-    keys.sort(null);
-    return keys;
+    return listing.keys(includeInactive, now);
   }
 
-  /**
-   * Pending URLs of queue {@code key} (or all queues, when null) whose URL matches {@code
-   * filter}: {@code size} of them from position {@code start}.
-   */
+  /** Pending URLs of queue {@code key} (all when null): see {@link CrawlListing#pending}. */
   synchronized List<QueuedUrl> list(String key, Predicate<String> filter, long start, long size) {
-    List<QueuedUrl> out = new ArrayList<>();
-    long position = 0;
-    for (WorkQueue queue : key == null ? queues.values() : single(key)) {
-      for (PendingUrl entry : queue.list()) {
-        if (out.size() >= size) {
-          return out;
-        }
-        if (filter.test(entry.url) && position++ >= start) {
-          out.add(QueuedUrl.of(queue.key, entry));
-        }
-      }
-    }
-    return out;
+    return listing.pending(key, filter, start, size);
   }
 
   @Override

@@ -181,7 +181,7 @@ public final class Crawls extends FrontierStore {
   public synchronized List<String> ids() {
     List<String> ids = new ArrayList<>();
     for (CrawlSpace crawl : crawls.values()) {
-      if (crawl.queues() > 0) {
+      if (crawl.queueCount() > 0) {
         ids.add(crawl.id);
       }
     }
