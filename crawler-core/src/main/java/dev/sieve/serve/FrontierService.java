@@ -87,7 +87,8 @@ final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
   @Override
   public StreamObserver<Urlfrontier.DiscoveredBatch> putDiscovered(
       StreamObserver<Urlfrontier.BatchAck> responses) {
-    return PutDiscoveredCall.start(responses, crawls, settings, counters, clock, durability);
+    return PutDiscoveredCall.start(responses, crawls, settings, counters, clock, durability,
+        storeLimits);
   }
 
   /**

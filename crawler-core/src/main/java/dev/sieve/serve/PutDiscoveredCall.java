@@ -8,7 +8,9 @@ import dev.sieve.frontier.durable.Durability;
 import dev.sieve.frontier.queue.Counters;
 import dev.sieve.frontier.queue.FrontierStore;
 import dev.sieve.frontier.queue.PutResult;
+import dev.sieve.serve.limits.StoreLimits;
 import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import java.time.Clock;
@@ -44,12 +46,17 @@ final class PutDiscoveredCall implements StreamObserver<DiscoveredBatch> {
   private final Counters counters;
   private final Clock clock;
   private final Durability durability;
+  private final StoreLimits limits;
+  /** Set once a batch was refused: the stream has ended, later batches are ignored. */
+  private volatile boolean refused;
   /** Statuses sent, by {@link AckMessage.Status} ordinal (OK, SKIPPED, FAIL). */
   private final LongAdder[] acked = new LongAdder[3];
 
   private PutDiscoveredCall(ServerCallStreamObserver<BatchAck> acks, FrontierStore crawls,
-      ServeSettings settings, Counters counters, Clock clock, Durability durability) {
+      ServeSettings settings, Counters counters, Clock clock, Durability durability,
+      StoreLimits limits) {
     this.acks = acks;
+    this.limits = limits;
     this.crawls = crawls;
     this.settings = settings;
     this.counters = counters;
@@ -63,10 +70,10 @@ final class PutDiscoveredCall implements StreamObserver<DiscoveredBatch> {
 
   static StreamObserver<DiscoveredBatch> start(StreamObserver<BatchAck> responses,
       FrontierStore crawls, ServeSettings settings, Counters counters, Clock clock,
-      Durability durability) {
+      Durability durability, StoreLimits limits) {
     ServerCallStreamObserver<BatchAck> acks = (ServerCallStreamObserver<BatchAck>) responses;
     PutDiscoveredCall call =
-        new PutDiscoveredCall(acks, crawls, settings, counters, clock, durability);
+        new PutDiscoveredCall(acks, crawls, settings, counters, clock, durability, limits);
     acks.disableAutoRequest();
     acks.setOnCancelHandler(() -> { }); // acks to a vanished client are dropped, not thrown
     counters.increment("discovered.streams");
@@ -76,6 +83,9 @@ final class PutDiscoveredCall implements StreamObserver<DiscoveredBatch> {
 
   @Override
   public void onNext(DiscoveredBatch batch) {
+    if (refused) {
+      return;
+    }
     counters.increment("discovered.batches");
     counters.adder("discovered.items").add(batch.getItemsCount());
     AckMessage.Status[] status = new AckMessage.Status[batch.getItemsCount()];
@@ -88,6 +98,14 @@ final class PutDiscoveredCall implements StreamObserver<DiscoveredBatch> {
         PutUrlsCall.reject("PutDiscovered", counters, put.rejection(), batch.getItems(i).getUrl());
         status[i] = AckMessage.Status.SKIPPED;
       } else {
+        // As PutURLs: a crawl or queue past its limit ends the stream; the batch is refused whole
+        // (new queues earlier in the same batch are not counted yet: one batch may pass a limit).
+        StatusRuntimeException refusal = limits.check(crawls, put.crawlId(), put.key());
+        if (refusal != null) {
+          refused = true;
+          acks.onError(refusal);
+          return;
+        }
         byCrawl.computeIfAbsent(put.crawlId(), id -> new ArrayList<>()).add(i);
       }
     }
@@ -126,6 +144,9 @@ final class PutDiscoveredCall implements StreamObserver<DiscoveredBatch> {
   }
 
   private synchronized void ack(String id, AckMessage.Status[] status) {
+    if (refused) {
+      return; // the stream ended RESOURCE_EXHAUSTED: no ack can follow
+    }
     if (acks.isCancelled()) {
       return;
     }
@@ -154,7 +175,7 @@ final class PutDiscoveredCall implements StreamObserver<DiscoveredBatch> {
   }
 
   private synchronized void complete() {
-    if (!acks.isCancelled()) {
+    if (!acks.isCancelled() && !refused) {
       acks.onCompleted();
     }
   }

@@ -54,6 +54,23 @@ class ServeLimitsTest {
   }
 
   @Test
+  void putDiscovered_pastTheQueueLimit_endsTheStreamNamingIt() throws Exception {
+    start(ServeLimits.builder().maxQueuesPerCrawl(3));
+    FrontierClient.putDiscovered(serve.channel,
+        List.of(FrontierClient.batch("1", "http://h0.test/", "http://h1.test/", "http://h2.test/")));
+
+    assertThatThrownBy(() -> FrontierClient.putDiscovered(serve.channel,
+        List.of(FrontierClient.batch("2", "http://h0.test/a", "http://h9.test/"))))
+        .isInstanceOf(CompletionException.class).hasMessageContaining("RESOURCE_EXHAUSTED")
+        .hasMessageContaining("--max-queues-per-crawl (3)");
+
+    assertThat(serve.stats("", "").getNumberOfQueues()).as("the refused batch added nothing")
+        .isEqualTo(3);
+    assertThat(serve.stats("", "").getCountsMap())
+        .containsEntry("service.limit.queues_per_crawl", 1L);
+  }
+
+  @Test
   void putUrls_pastTheCrawlLimit_isRefusedNamingIt() throws Exception {
     start(ServeLimits.builder().maxCrawls(1));
     serve.put(ServeFixture.discovered("http://a.test/"));
