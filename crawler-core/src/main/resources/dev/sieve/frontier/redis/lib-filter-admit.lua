@@ -1,6 +1,7 @@
 -- Library (filter): admit(seg, cnt, k, args, base) sets a URL's k bits (offsets at args[base..base+k-1])
 -- in one BITFIELD and adds the bits it flipped to counter cnt (or, given a table flips, to
 -- flips[cnt], for the caller to add once per counter); returns how many it flipped.
+--! include lib-filter-has.lua
 local function admit(seg, cnt, k, args, base, flips)
   local cmd = {'BITFIELD', seg}
   for j = 0, k - 1 do
@@ -24,16 +25,18 @@ local function admit(seg, cnt, k, args, base, flips)
   return flipped
 end
 -- admit_block(seg, at, bytes, codes) sets the bits codes packs in the block at byte at of segment
--- seg, whose bytes block_bits read (lib-filter-has.lua), writing it back in one SETRANGE when a bit
--- was new; returns how many it flipped.
+-- seg, whose bytes block_bits read (lib-filter-has.lua, included for SIEVE_MASK), writing it back
+-- in one SETRANGE when a bit was new; returns how many it flipped.
 local function admit_block(seg, at, bytes, codes)
   local flipped = 0
   for j = 1, #codes, 2 do
     local p = (codes[j] - 48) * 64 + codes[j + 1] - 48
-    local mask = 2 ^ (7 - p % 8)
-    local b = math.floor(p / 8) + 1
-    if math.floor(bytes[b] / mask) % 2 == 0 then
-      bytes[b] = bytes[b] + mask
+    local r = p % 8
+    local b = (p - r) / 8 + 1
+    local mask = SIEVE_MASK[r]
+    local v = bytes[b]
+    if v % (mask + mask) < mask then
+      bytes[b] = v + mask
       flipped = flipped + 1
     end
   end

@@ -66,3 +66,20 @@ local function touch(k, t)
   local s = redis.call('ZSCORE', READY, k)
   if not s or math.floor(tonumber(s)) > t then rescore(k) end
 end
+-- touch for every queue of touched (queue key -> time t), reading their scores in ready with one
+-- ZMSCORE per 1,000 queues rather than a ZSCORE each.
+local function touch_all(touched)
+  local keys, times = {}, {}
+  for k, t in pairs(touched) do
+    keys[#keys + 1] = k
+    times[#times + 1] = t
+  end
+  for from = 1, #keys, 1000 do
+    local to = math.min(from + 999, #keys)
+    local scores = redis.call('ZMSCORE', READY, unpack(keys, from, to))
+    for j = from, to do
+      local s = scores[j - from + 1]
+      if not s or math.floor(tonumber(s)) > times[j] then rescore(keys[j]) end
+    end
+  end
+end

@@ -10,6 +10,7 @@
 --! include lib-serve-shard.lua
 --! include lib-sieve.lua
 local now = ARGV[2]
+local nowTime = tonumber(now)
 local ok, layers, i = sieve_begin(1, 3)
 if not ok then return {-1} end
 local names = {'put.discovered.created', 'put.discovered.seen', 'put.known.scheduled',
@@ -45,53 +46,50 @@ while i <= #ARGV do
     local _
     _, i = sieve_url(1, layers, i, 'skip')
     result = 4
+  elseif discovered == '1' then
+    local seen
+    seen, i = sieve_url(1, layers, i, 'set')
+    if seen then
+      result = 1
+    else
+      redis.call('ZADD', wk(key), now, url)
+      if meta ~= '' then redis.call('HSET', mk(key), url, meta) end
+      changed(key, nowTime)
+      result = 0
+    end
   else
     local W, L, D, M = wk(key), lk(key), dk(key), mk(key)
-    local function metadata()
-      if meta == '' then redis.call('HDEL', M, url) else redis.call('HSET', M, url, meta) end
-    end
-    if discovered == '1' then
+    local waiting = redis.call('ZSCORE', W, url)
+    local leased = redis.call('ZSCORE', L, url)
+    local fresh = false
+    if waiting or leased then
+      local _
+      _, i = sieve_url(1, layers, i, 'skip')
+    else
       local seen
       seen, i = sieve_url(1, layers, i, 'set')
-      if seen then
-        result = 1
-      else
-        redis.call('ZADD', W, now, url)
-        if meta ~= '' then redis.call('HSET', M, url, meta) end
-        changed(key, tonumber(now))
-        result = 0
-      end
-    else
-      local waiting = redis.call('ZSCORE', W, url)
-      local leased = redis.call('ZSCORE', L, url)
-      local fresh = false
-      if waiting or leased then
-        local _
-        _, i = sieve_url(1, layers, i, 'skip')
-      else
-        local seen
-        seen, i = sieve_url(1, layers, i, 'set')
-        fresh = not seen
-      end
-      if leased then
-        redis.call('ZREM', L, url)
-        redis.call('HDEL', D, url)
-        changed(key, tonumber(now))
-      end
-      if refetch == '0' then
-        if waiting or leased then
-          redis.call('ZREM', W, url)
-          redis.call('HDEL', M, url)
-        end
-        if waiting or leased or fresh then redis.call('HINCRBY', qk(key), 'completed', 1) end
-        result = 3
-      else
-        redis.call('ZADD', W, refetch, url)
-        metadata()
-        changed(key, tonumber(refetch))
-        result = 2
-      end
+      fresh = not seen
     end
+    if leased then
+      redis.call('ZREM', L, url)
+      redis.call('HDEL', D, url)
+      changed(key, nowTime)
+    end
+    if refetch == '0' then
+      if waiting or leased then
+        redis.call('ZREM', W, url)
+        redis.call('HDEL', M, url)
+      end
+      if waiting or leased or fresh then redis.call('HINCRBY', qk(key), 'completed', 1) end
+      result = 3
+    else
+      redis.call('ZADD', W, refetch, url)
+      if meta == '' then redis.call('HDEL', M, url) else redis.call('HSET', M, url, meta) end
+      changed(key, tonumber(refetch))
+      result = 2
+    end
+  end
+  if result < 4 then
     counts[result + 1] = counts[result + 1] + 1
     if sieve_full then
       full = true
@@ -100,7 +98,7 @@ while i <= #ARGV do
   end
   out[#out + 1] = result
 end
-for key, t in pairs(touched) do touch(key, t) end
+touch_all(touched)
 for r = 1, 4 do
   if counts[r] > 0 then redis.call('HINCRBY', P .. 'stats', names[r], counts[r]) end
 end

@@ -1,0 +1,100 @@
+package dev.sieve.serve;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sieve.frontier.queue.CrawlStore;
+import dev.sieve.frontier.queue.FrontierStore;
+import dev.sieve.frontier.queue.PutResult;
+import dev.sieve.frontier.queue.QueueSettings;
+import dev.sieve.frontier.queue.QueuedUrl;
+import dev.sieve.frontier.queue.TakeLimits;
+import dev.sieve.frontier.redis.RedisStore;
+import dev.sieve.testing.RedisServers;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * PutURLs on Redis runs a few Redis commands per item (counted by a real redis-server's {@code
+ * INFO commandstats}): a batch reads the places in {@code ready} of every queue it changed with
+ * one {@code ZMSCORE}, not a {@code ZSCORE} per queue.
+ */
+class RedisPutCommandsTest {
+  private static final long NOW = 1_800_000_000L;
+  private static final int QUEUES = 200;
+  private static RedisServers redis;
+  private static FrontierStore store;
+
+  @BeforeAll
+  static void start() throws IOException {
+    redis = RedisServers.standalone();
+    store = RedisStore.open(redis.uri(), QueueSettings.of(ServeSettings.builder()
+        .frontier(redis.uri()).expectedUrls(100_000).build().frontierSettings()), 4);
+  }
+
+  @AfterAll
+  static void stop() {
+    Optional.ofNullable(store).ifPresent(FrontierStore::close);
+    Optional.ofNullable(redis).ifPresent(RedisServers::close);
+  }
+
+  /** One discovered URL {@code page} in each queue. */
+  private static List<PutItem> batch(String crawlId, String page) {
+    List<PutItem> batch = new ArrayList<>();
+    for (int q = 0; q < QUEUES; q++) {
+      batch.add(new PutItem(crawlId, "q" + q, "http://q" + q + ".test/" + page, true, 0, null,
+          null));
+    }
+    return batch;
+  }
+
+  /** Redis commands by name (scripts' own calls counted; eval, info and config not). */
+  private static Map<String, Long> commands() throws IOException {
+    Map<String, Long> calls = new TreeMap<>();
+    for (String line : redis.cli("INFO", "commandstats").split("\r?\n")) {
+      if (line.startsWith("cmdstat_") && !line.startsWith("cmdstat_eval")
+          && !line.startsWith("cmdstat_info") && !line.startsWith("cmdstat_config")) {
+        String field = line.substring(line.indexOf(":calls=") + ":calls=".length());
+        calls.put(line.substring("cmdstat_".length(), line.indexOf(':')),
+            Long.parseLong(field.substring(0, field.indexOf(','))));
+      }
+    }
+    return calls;
+  }
+
+  @Test
+  void put_aBatchIntoQueuesAlreadyDue_readsReadyOnceAndRunsFourCommandsPerUrl()
+      throws IOException {
+    CrawlStore crawl = store.getOrCreate("due");
+    crawl.putAll(batch("due", "1"), NOW);
+    assertThat(redis.cli("CONFIG", "RESETSTAT")).startsWith("OK");
+
+    PutResult[] second = crawl.putAll(batch("due", "2"), NOW);
+
+    Map<String, Long> calls = commands();
+    assertThat(second).containsOnly(PutResult.CREATED).hasSize(QUEUES);
+    assertThat(calls).containsEntry("zmscore", 1L).doesNotContainKey("zscore");
+    // Per URL: its queue's salt, its Sieve block read and written back, its ZADD.
+    assertThat(calls.values().stream().mapToLong(Long::longValue).sum())
+        .isLessThanOrEqualTo(4L * QUEUES + 20);
+  }
+
+  @Test
+  void put_aBatchTouchingNewAndDueQueues_leavesEveryQueueReadyOnce() {
+    CrawlStore crawl = store.getOrCreate("mixed");
+    crawl.putAll(batch("mixed", "1").subList(0, QUEUES / 2), NOW);
+
+    PutResult[] results = crawl.putAll(batch("mixed", "2"), NOW);
+    List<QueuedUrl> out = new ArrayList<>();
+    crawl.take(null, new TakeLimits(1, 10_000, 10_000, 30, 0), NOW, out);
+
+    assertThat(results).containsOnly(PutResult.CREATED);
+    assertThat(out).hasSize(QUEUES).extracting(QueuedUrl::key).doesNotHaveDuplicates();
+  }
+}
