@@ -116,7 +116,8 @@ final class RedisCrawlStore extends CrawlStore {
     }
     long answer = asLong(out.get(0));
     if (answer == -4) {
-      return Optional.of(new QueuedUrl(key, url, asLong(out.get(1)), metadata(out.get(2)), 0));
+      return Optional.of(new QueuedUrl(key, url, asLong(out.get(1)), metadata(out.get(2)),
+          asLong(out.get(3))));
     }
     return answer == 2 ? Optional.of(new QueuedUrl(key, url, 0, null, 0)) : Optional.empty();
   }
@@ -164,7 +165,7 @@ final class RedisCrawlStore extends CrawlStore {
         return produced;
       }
       int before = out.size();
-      readUrls(answer, 2, out);
+      readUrls(answer, 2, false, out);
       produced += (int) asLong(answer.get(0));
       taken += out.size() - before;
       since = Long.toString(asLong(answer.get(1)));
@@ -187,6 +188,18 @@ final class RedisCrawlStore extends CrawlStore {
     return new QueueStats(sum[0], sum[1], sum[2], sum[3], sum[4]);
   }
 
+  /** Drops, shard by shard, the pending URLs first stored before {@code cutoff}: see the base. */
+  @Override
+  public long purge(String key, long cutoff) {
+    long dropped = 0;
+    for (RedisShard shard : key == null ? shards : List.of(shard(key))) {
+      List<?> out = shard.call("purge URLs", RedisScripts.STORE_PURGE, key == null ? "" : key,
+          Long.toString(cutoff));
+      dropped += out == null ? 0 : asLong(out.get(0));
+    }
+    return dropped;
+  }
+
   @Override
   public long deleteQueue(String key) {
     return shard(key).deleteQueue(key);
@@ -196,6 +209,10 @@ final class RedisCrawlStore extends CrawlStore {
   public boolean control(String key, byte op, long value) {
     if (op == CrawlStore.DELETE_QUEUE) {
       return deleteQueue(key) >= 0;
+    }
+    if (op == CrawlStore.PURGE) {
+      purge(key.isEmpty() ? null : key, value);
+      return true;
     }
     String field = switch (op) {
       case CrawlStore.BLOCK -> "blocked";
@@ -220,6 +237,10 @@ final class RedisCrawlStore extends CrawlStore {
     return new ArrayList<>(keys);
   }
 
+  /**
+   * Completed and pending URLs, shard by shard, each queue's completed ones (refetch 0, no
+   * metadata) first, then its waiting and leased ones; {@link #count} counts the same.
+   */
   @Override
   public List<QueuedUrl> list(String key, String filter, boolean ignoreCase, long start, long size) {
     List<QueuedUrl> urls = new ArrayList<>();
@@ -233,7 +254,7 @@ final class RedisCrawlStore extends CrawlStore {
           Long.toString(Math.max(0, start - passed)), Long.toString(size - urls.size()), "0");
       if (out != null) {
         passed += asLong(out.get(0));
-        readUrls(out, 1, urls);
+        readUrls(out, 1, true, urls);
       }
     }
     return urls;
@@ -250,11 +271,15 @@ final class RedisCrawlStore extends CrawlStore {
     return count;
   }
 
-  /** Reads key, URL, due, metadata quadruples from {@code out[from]} on. */
-  private static void readUrls(List<?> out, int from, List<QueuedUrl> urls) {
-    for (int i = from; i + 3 < out.size(); i += 4) {
+  /**
+   * Reads key, URL, due, metadata quadruples from {@code out[from]} on, or quintuples ending with
+   * the creation date when {@code dated}.
+   */
+  private static void readUrls(List<?> out, int from, boolean dated, List<QueuedUrl> urls) {
+    int stride = dated ? 5 : 4;
+    for (int i = from; i + stride - 1 < out.size(); i += stride) {
       urls.add(new QueuedUrl(asString(out.get(i)), asString(out.get(i + 1)),
-          asLong(out.get(i + 2)), metadata(out.get(i + 3)), 0));
+          asLong(out.get(i + 2)), metadata(out.get(i + 3)), dated ? asLong(out.get(i + 4)) : 0));
     }
   }
 
