@@ -15,6 +15,8 @@ import java.util.List;
 import java.util.concurrent.CompletionException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** serve's limits against a real server: each refusal named, counted, and the service goes on. */
 class ServeLimitsTest {
@@ -28,13 +30,20 @@ class ServeLimitsTest {
   }
 
   private ServeFixture start(ServeLimits.Builder limits) throws Exception {
-    serve = new ServeFixture(ServeSettings.builder().limits(limits.build()));
+    return start(ServeFixture.Store.MEMORY, limits);
+  }
+
+  private ServeFixture start(ServeFixture.Store store, ServeLimits.Builder limits)
+      throws Exception {
+    serve = new ServeFixture(store, ServeSettings.builder().limits(limits.build()));
     return serve;
   }
 
-  @Test
-  void putUrls_pastTheQueueLimit_endsTheStreamNamingIt_afterAckingThoseBefore() throws Exception {
-    start(ServeLimits.builder().maxQueuesPerCrawl(3));
+  @ParameterizedTest
+  @EnumSource(ServeFixture.Store.class)
+  void putUrls_pastTheQueueLimit_endsTheStreamNamingIt_afterAckingThoseBefore(
+      ServeFixture.Store store) throws Exception {
+    start(store, ServeLimits.builder().maxQueuesPerCrawl(3));
     List<URLItem> items = new ArrayList<>();
     for (int i = 0; i < 10; i++) {
       items.add(ServeFixture.discovered("http://h" + i + ".test/"));
@@ -53,9 +62,11 @@ class ServeLimitsTest {
         .containsExactly(AckMessage.Status.OK);
   }
 
-  @Test
-  void putDiscovered_pastTheQueueLimit_endsTheStreamNamingIt() throws Exception {
-    start(ServeLimits.builder().maxQueuesPerCrawl(3));
+  @ParameterizedTest
+  @EnumSource(ServeFixture.Store.class)
+  void putDiscovered_pastTheQueueLimit_endsTheStreamNamingIt(ServeFixture.Store store)
+      throws Exception {
+    start(store, ServeLimits.builder().maxQueuesPerCrawl(3));
     FrontierClient.putDiscovered(serve.channel,
         List.of(FrontierClient.batch("1", "http://h0.test/", "http://h1.test/", "http://h2.test/")));
 
@@ -70,13 +81,34 @@ class ServeLimitsTest {
         .containsEntry("service.limit.queues_per_crawl", 1L);
   }
 
-  @Test
-  void putUrls_pastTheCrawlLimit_isRefusedNamingIt() throws Exception {
-    start(ServeLimits.builder().maxCrawls(1));
+  @ParameterizedTest
+  @EnumSource(ServeFixture.Store.class)
+  void putUrls_pastTheCrawlLimit_isRefusedNamingIt(ServeFixture.Store store) throws Exception {
+    start(store, ServeLimits.builder().maxCrawls(1));
     serve.put(ServeFixture.discovered("http://a.test/"));
 
     assertThatThrownBy(() -> serve.put(ServeFixture.discovered("http://a.test/", "", "second")))
         .hasMessageContaining("RESOURCE_EXHAUSTED").hasMessageContaining("--max-crawls (1)");
+    assertThat(serve.put(ServeFixture.discovered("http://a.test/2")))
+        .extracting(AckMessage::getStatus).as("the existing crawl still takes URLs")
+        .containsExactly(AckMessage.Status.OK);
+  }
+
+  @ParameterizedTest
+  @EnumSource(ServeFixture.Store.class)
+  void putUrls_oneBatchOfManyNewQueues_stopsAtTheQueueLimit(ServeFixture.Store store)
+      throws Exception {
+    start(store, ServeLimits.builder().maxQueuesPerCrawl(5).maxCrawls(2));
+    List<URLItem> items = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      items.add(ServeFixture.discovered("http://h" + (i % 10) + ".test/" + i));
+    }
+
+    assertThatThrownBy(() -> serve.put(items)).hasMessageContaining("RESOURCE_EXHAUSTED")
+        .hasMessageContaining("--max-queues-per-crawl (5)");
+    assertThat(serve.stats("", "").getNumberOfQueues()).isEqualTo(5);
+    assertThat(serve.stats("", "").getSize()).as("the items before the refused one")
+        .isEqualTo(5);
   }
 
   @Test

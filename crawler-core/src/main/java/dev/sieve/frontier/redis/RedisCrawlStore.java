@@ -12,7 +12,6 @@ import dev.sieve.frontier.queue.TakeLimits;
 import dev.sieve.frontier.queue.UrlPut;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -116,8 +115,8 @@ final class RedisCrawlStore extends CrawlStore {
     }
     long answer = asLong(out.get(0));
     if (answer == -4) {
-      return Optional.of(new QueuedUrl(key, url, asLong(out.get(1)), metadata(out.get(2)),
-          asLong(out.get(3))));
+      return Optional.of(new QueuedUrl(key, url, asLong(out.get(1)),
+          RedisListing.metadata(out.get(2)), asLong(out.get(3))));
     }
     return answer == 2 ? Optional.of(new QueuedUrl(key, url, 0, null, 0)) : Optional.empty();
   }
@@ -165,7 +164,7 @@ final class RedisCrawlStore extends CrawlStore {
         return produced;
       }
       int before = out.size();
-      readUrls(answer, 2, false, out);
+      RedisListing.readUrls(answer, 2, false, out);
       produced += (int) asLong(answer.get(0));
       taken += out.size() - before;
       since = Long.toString(asLong(answer.get(1)));
@@ -191,13 +190,23 @@ final class RedisCrawlStore extends CrawlStore {
   /** Drops, shard by shard, the pending URLs first stored before {@code cutoff}: see the base. */
   @Override
   public long purge(String key, long cutoff) {
-    long dropped = 0;
-    for (RedisShard shard : key == null ? shards : List.of(shard(key))) {
-      List<?> out = shard.call("purge URLs", RedisScripts.STORE_PURGE, key == null ? "" : key,
-          Long.toString(cutoff));
-      dropped += out == null ? 0 : asLong(out.get(0));
+    return RedisListing.purge(over(key), key, cutoff);
+  }
+
+  /** Whether the queue exists: from what this node knows, else one round trip. */
+  @Override
+  public boolean hasQueue(String key) {
+    return shard(key).hasQueue(key);
+  }
+
+  /** The queues of every shard: one round trip per shard. */
+  @Override
+  public int queueCount() {
+    long count = 0;
+    for (RedisShard shard : shards) {
+      count += shard.queueCount();
     }
-    return dropped;
+    return (int) Math.min(Integer.MAX_VALUE, count);
   }
 
   @Override
@@ -237,54 +246,21 @@ final class RedisCrawlStore extends CrawlStore {
     return new ArrayList<>(keys);
   }
 
-  /**
-   * Completed and pending URLs, shard by shard, each queue's completed ones (refetch 0, no
-   * metadata) first, then its waiting and leased ones; {@link #count} counts the same.
-   */
+  /** Completed and pending URLs: see {@link RedisListing#list}. */
   @Override
   public List<QueuedUrl> list(String key, String filter, boolean ignoreCase, long start, long size) {
-    List<QueuedUrl> urls = new ArrayList<>();
-    long passed = 0;
-    for (RedisShard shard : key == null ? shards : List.of(shard(key))) {
-      if (urls.size() >= size) {
-        break;
-      }
-      List<?> out = shard.call("list URLs", RedisScripts.STORE_LIST, key == null ? "" : key,
-          filter.isBlank() ? "" : filter, ignoreCase ? "1" : "0",
-          Long.toString(Math.max(0, start - passed)), Long.toString(size - urls.size()), "0");
-      if (out != null) {
-        passed += asLong(out.get(0));
-        readUrls(out, 1, true, urls);
-      }
-    }
-    return urls;
+    return RedisListing.list(over(key), key, filter, ignoreCase, start, size);
   }
 
+  /** The URLs {@link #list} would list from 0. */
   @Override
   public long count(String key, String filter, boolean ignoreCase) {
-    long count = 0;
-    for (RedisShard shard : key == null ? shards : List.of(shard(key))) {
-      List<?> out = shard.call("count URLs", RedisScripts.STORE_LIST, key == null ? "" : key,
-          filter.isBlank() ? "" : filter, ignoreCase ? "1" : "0", "0", "0", "1");
-      count += out == null ? 0 : asLong(out.get(0));
-    }
-    return count;
+    return RedisListing.count(over(key), key, filter, ignoreCase);
   }
 
-  /**
-   * Reads key, URL, due, metadata quadruples from {@code out[from]} on, or quintuples ending with
-   * the creation date when {@code dated}.
-   */
-  private static void readUrls(List<?> out, int from, boolean dated, List<QueuedUrl> urls) {
-    int stride = dated ? 5 : 4;
-    for (int i = from; i + stride - 1 < out.size(); i += stride) {
-      urls.add(new QueuedUrl(asString(out.get(i)), asString(out.get(i + 1)),
-          asLong(out.get(i + 2)), metadata(out.get(i + 3)), dated ? asLong(out.get(i + 4)) : 0));
-    }
-  }
-
-  private static byte[] metadata(Object stored) {
-    return stored == null ? null : Base64.getDecoder().decode(asString(stored));
+  /** The shards holding queue {@code key}, or every shard when it is null. */
+  private List<RedisShard> over(String key) {
+    return key == null ? shards : List.of(shard(key));
   }
 
   /** The URLs the shards' Sieves saw, and their rate weighted by what each saw. */
