@@ -227,6 +227,34 @@ class QueryConformanceTest {
         .getValue()).isEqualTo(1);
   }
 
+  @Test
+  void listUrls_pagesThroughCompletedAndPendingUrls_eachOnce() {
+    List<URLItem> items = new ArrayList<>();
+    for (int i = 0; i < 9; i++) {
+      items.add(discovered("http://h" + (i % 3) + ".test/" + i));
+    }
+    serve.put(items);
+    serve.put(known("http://h0.test/0", 0), known("http://h1.test/4", 0),
+        known("http://h2.test/new-done", 0));
+    List<String> all = urls(0, 100);
+
+    List<String> paged = new ArrayList<>();
+    for (int start = 0; start < 12; start += 5) {
+      paged.addAll(urls(start, 5));
+    }
+
+    assertThat(all).hasSize(10).doesNotHaveDuplicates();
+    assertThat(paged).containsExactlyElementsOf(all);
+    assertThat(urls(10, 5)).isEmpty();
+  }
+
+  private List<String> urls(long start, int size) {
+    List<String> out = new ArrayList<>();
+    serve.blocking.listURLs(ListUrlParams.newBuilder().setStart((int) start).setSize(size).build())
+        .forEachRemaining(item -> out.add(item.getKnown().getInfo().getUrl()));
+    return out;
+  }
+
   /** URL to refetch date of every URL ListURLs hands out for queue {@code key} ('' for all). */
   private Map<String, Long> listAll(String key) {
     Map<String, Long> out = new HashMap<>();

@@ -57,9 +57,7 @@ class ServeLimitsTest {
     assertThat(serve.stats("", "").getCountsMap())
         .containsEntry("service.limit.queues_per_crawl", 1L)
         .containsEntry("service.resource_exhausted", 1L);
-    assertThat(serve.put(ServeFixture.discovered("http://h0.test/more")))
-        .extracting(AckMessage::getStatus).as("an existing queue still takes URLs")
-        .containsExactly(AckMessage.Status.OK);
+    assertTakes(ServeFixture.discovered("http://h0.test/more"), "an existing queue");
   }
 
   @ParameterizedTest
@@ -89,9 +87,26 @@ class ServeLimitsTest {
 
     assertThatThrownBy(() -> serve.put(ServeFixture.discovered("http://a.test/", "", "second")))
         .hasMessageContaining("RESOURCE_EXHAUSTED").hasMessageContaining("--max-crawls (1)");
-    assertThat(serve.put(ServeFixture.discovered("http://a.test/2")))
-        .extracting(AckMessage::getStatus).as("the existing crawl still takes URLs")
-        .containsExactly(AckMessage.Status.OK);
+    assertTakes(ServeFixture.discovered("http://a.test/2"), "the existing crawl");
+  }
+
+  private void assertTakes(URLItem item, String what) {
+    assertThat(serve.put(item)).extracting(AckMessage::getStatus)
+        .as(what + " still takes URLs").containsExactly(AckMessage.Status.OK);
+  }
+
+  @ParameterizedTest
+  @EnumSource(ServeFixture.Store.class)
+  void putDiscovered_oneBatchOfNewQueuesPastTheLimit_isRefusedWhole(ServeFixture.Store store)
+      throws Exception {
+    start(store, ServeLimits.builder().maxQueuesPerCrawl(2));
+
+    assertThatThrownBy(() -> FrontierClient.putDiscovered(serve.channel, List.of(
+        FrontierClient.batch("1", "http://h0.test/", "http://h1.test/", "http://h0.test/b",
+            "http://h2.test/"))))
+        .hasMessageContaining("RESOURCE_EXHAUSTED")
+        .hasMessageContaining("--max-queues-per-crawl (2)");
+    assertThat(serve.stats("", "").getNumberOfQueues()).isZero();
   }
 
   @ParameterizedTest
