@@ -90,6 +90,25 @@ class ServeLimitsTest {
     assertTakes(ServeFixture.discovered("http://a.test/2"), "the existing crawl");
   }
 
+  @Test
+  void sharedRedis_limitsCountWhatEveryNodeMade() throws Exception {
+    start(ServeFixture.Store.REDIS, ServeLimits.builder().maxQueuesPerCrawl(3).maxCrawls(1));
+    serve.put(ServeFixture.discovered("http://h0.test/"), ServeFixture.discovered("http://h1.test/"),
+        ServeFixture.discovered("http://h2.test/"));
+    try (ServeFixture other = new ServeFixture(ServeSettings.builder()
+        .frontier(ServeFixture.SharedRedis.uri())
+        .limits(ServeLimits.builder().maxQueuesPerCrawl(3).maxCrawls(1).build()), serve.clock)) {
+      assertThat(other.put(ServeFixture.discovered("http://h1.test/more")))
+          .extracting(AckMessage::getStatus).as("a queue the first node made")
+          .containsExactly(AckMessage.Status.OK);
+      assertThatThrownBy(() -> other.put(ServeFixture.discovered("http://h9.test/")))
+          .hasMessageContaining("--max-queues-per-crawl (3)");
+      assertThatThrownBy(() -> other.put(ServeFixture.discovered("http://h0.test/", "", "two")))
+          .hasMessageContaining("--max-crawls (1)");
+    }
+    assertThat(serve.stats("", "").getNumberOfQueues()).isEqualTo(3);
+  }
+
   private void assertTakes(URLItem item, String what) {
     assertThat(serve.put(item)).extracting(AckMessage::getStatus)
         .as(what + " still takes URLs").containsExactly(AckMessage.Status.OK);

@@ -37,6 +37,8 @@ final class RedisCrawlStore extends CrawlStore {
   private final List<RedisShard> shards;
   private final AtomicInteger turn = new AtomicInteger();
   private volatile boolean stale;
+  /** The queues as last counted, -1 when to be counted again. */
+  private volatile int queueCount = -1;
 
   RedisCrawlStore(String id, String generation, List<RedisShard> shards) {
     this.id = id;
@@ -104,6 +106,7 @@ final class RedisCrawlStore extends CrawlStore {
       }
     }
     stale();
+    queueCount = -1; // new queues: count again
     return results;
   }
 
@@ -199,19 +202,35 @@ final class RedisCrawlStore extends CrawlStore {
     return shard(key).hasQueue(key);
   }
 
-  /** The queues of every shard: one round trip per shard. */
+  /** Whether this node met the queue: no round trip. */
+  @Override
+  public boolean metQueue(String key) {
+    return shard(key).metQueue(key);
+  }
+
+  /**
+   * The queues of every shard: one round trip per shard, read again only after this node put
+   * URLs or deleted a queue since.
+   */
   @Override
   public int queueCount() {
-    long count = 0;
-    for (RedisShard shard : shards) {
-      count += shard.queueCount();
+    int count = queueCount;
+    if (count < 0) {
+      long sum = 0;
+      for (RedisShard shard : shards) {
+        sum += shard.queueCount();
+      }
+      count = (int) Math.min(Integer.MAX_VALUE, sum);
+      queueCount = count;
     }
-    return (int) Math.min(Integer.MAX_VALUE, count);
+    return count;
   }
 
   @Override
   public long deleteQueue(String key) {
-    return shard(key).deleteQueue(key);
+    long pending = shard(key).deleteQueue(key);
+    queueCount = -1;
+    return pending;
   }
 
   @Override

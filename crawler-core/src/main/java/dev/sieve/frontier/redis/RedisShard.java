@@ -181,6 +181,11 @@ final class RedisShard {
     return salt(key) != null;
   }
 
+  /** Whether this node read queue {@code key}'s salt: it existed then. */
+  boolean metQueue(String key) {
+    return salts.containsKey(key);
+  }
+
   /** The queues of this shard. */
   long queueCount() {
     return redis.command("count queues", r -> r.zcard(prefix + "queues"));

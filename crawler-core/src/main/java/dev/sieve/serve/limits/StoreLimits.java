@@ -17,8 +17,9 @@ import java.util.Set;
  * limit by one each (the transport's threads at most); the items of a batch applied together are
  * checked with a {@link Batch}, which counts the crawls and queues its earlier items add. A store
  * shared by several nodes (Redis) counts with a round trip, asked only for a crawl or queue this
- * node has not met yet; a crawl that exists there but is new to this node may take one new queue
- * past the limit.
+ * node has not met yet (its queue count at most once per batch of puts), so nodes putting at once
+ * may pass a limit by a batch each, and a crawl that exists there but is new to this node may
+ * take one new queue past the limit.
  */
 public final class StoreLimits {
   private final ServeLimits limits;
@@ -48,10 +49,13 @@ public final class StoreLimits {
     Optional<? extends CrawlStore> crawl = crawls.local(crawlId);
     int count;
     if (crawl.isPresent()) {
-      if (crawl.get().hasQueue(key)) {
+      if (crawl.get().metQueue(key)) {
         return null;
       }
       count = crawl.get().queueCount() + added.size();
+      if (count >= limits.maxQueuesPerCrawl && crawl.get().hasQueue(key)) {
+        return null; // a queue another node made, met now
+      }
     } else if (batch != null && batch.queues.containsKey(crawlId)) {
       count = added.size(); // a crawl this batch creates
     } else {
