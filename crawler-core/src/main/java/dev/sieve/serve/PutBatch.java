@@ -4,8 +4,10 @@ import dev.sieve.frontier.queue.Counters;
 import dev.sieve.frontier.queue.CrawlStore;
 import dev.sieve.frontier.queue.FrontierStore;
 import dev.sieve.frontier.queue.PutResult;
+import dev.sieve.serve.limits.StoreLimits;
 import crawlercommons.urlfrontier.Urlfrontier.AckMessage;
 import crawlercommons.urlfrontier.Urlfrontier.URLItem;
+import io.grpc.StatusRuntimeException;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -23,7 +25,9 @@ import org.slf4j.LoggerFactory;
  * buffered up to {@link #SIZE}, or until every item asked of the client has come (it waits for
  * acks), or until the stream pauses {@link #LINGER_MICROS} µs; then applied crawl by crawl with
  * one {@link CrawlStore#putAll} each and acked in the order they came. An item the store could not
- * apply is acked FAIL, a bad one SKIPPED, as one at a time. Thread-safe.
+ * apply is acked FAIL, a bad one SKIPPED, as one at a time. An item past a crawl or queue limit
+ * ({@link StoreLimits}) ends the stream as one at a time does: the items before it are applied and
+ * acked, it and those after it are not. Thread-safe.
  */
 final class PutBatch {
   private static final Logger log = LoggerFactory.getLogger(PutBatch.class);
@@ -46,13 +50,15 @@ final class PutBatch {
   private final ServeSettings settings;
   private final Counters counters;
   private final Clock clock;
+  private final StoreLimits limits;
   private final LongAdder itemCount;
   /** Items come and not applied yet; guarded by this. */
   private List<URLItem> waiting = new ArrayList<>();
   private boolean lingering;
 
   PutBatch(PutUrlsCall call, FrontierStore crawls, ServeSettings settings, Counters counters,
-      Clock clock) {
+      Clock clock, StoreLimits limits) {
+    this.limits = limits;
     this.call = call;
     this.crawls = crawls;
     this.settings = settings;
@@ -87,13 +93,21 @@ final class PutBatch {
     AckMessage.Status[] status = new AckMessage.Status[items.size()];
     Map<String, List<Integer>> byCrawl = new LinkedHashMap<>();
     List<PutItem> read = new ArrayList<>(items.size());
-    for (int i = 0; i < items.size(); i++) {
+    int end = items.size();
+    StoreLimits.Batch checks = limits.batch();
+    for (int i = 0; i < end; i++) {
       itemCount.increment();
       PutItem put = PutItem.read(items.get(i), settings);
       read.add(put);
       if (put.rejection() != null) {
         call.reject(put.rejection(), PutItem.ackId(items.get(i)));
         status[i] = AckMessage.Status.SKIPPED;
+        continue;
+      }
+      StatusRuntimeException refusal = checks.check(crawls, put.crawlId(), put.key());
+      if (refusal != null) {
+        call.refuse(refusal);
+        end = i;
       } else {
         byCrawl.computeIfAbsent(put.crawlId(), id -> new ArrayList<>()).add(i);
       }
@@ -101,8 +115,11 @@ final class PutBatch {
     long now = Math.floorDiv(clock.millis(), 1000);
     byCrawl.forEach((crawlId, positions) ->
         apply(crawls, counters, crawlId, positions, read, now, status));
-    for (int i = 0; i < items.size(); i++) {
+    for (int i = 0; i < end; i++) {
       call.ack(PutItem.ackId(items.get(i)), status[i]);
+    }
+    if (end < items.size()) {
+      call.ack(PutItem.ackId(items.get(end)), null); // ends the stream refused
     }
   }
 

@@ -91,6 +91,7 @@ final class PutDiscoveredCall implements StreamObserver<DiscoveredBatch> {
     AckMessage.Status[] status = new AckMessage.Status[batch.getItemsCount()];
     List<PutItem> read = new ArrayList<>(status.length);
     Map<String, List<Integer>> byCrawl = new LinkedHashMap<>();
+    StoreLimits.Batch checks = limits.batch();
     for (int i = 0; i < status.length; i++) {
       PutItem put = PutItem.discovered(batch.getItems(i), settings);
       read.add(put);
@@ -99,8 +100,8 @@ final class PutDiscoveredCall implements StreamObserver<DiscoveredBatch> {
         status[i] = AckMessage.Status.SKIPPED;
       } else {
         // As PutURLs: a crawl or queue past its limit ends the stream; the batch is refused whole
-        // (new queues earlier in the same batch are not counted yet: one batch may pass a limit).
-        StatusRuntimeException refusal = limits.check(crawls, put.crawlId(), put.key());
+        // (the new queues of its earlier items counted).
+        StatusRuntimeException refusal = checks.check(crawls, put.crawlId(), put.key());
         if (refusal != null) {
           refused = true;
           acks.onError(refusal);

@@ -72,7 +72,7 @@ final class PutUrlsCall implements StreamObserver<URLItem> {
     this.ackedSkipped = counters.adder(ACKED + "skipped");
     this.ackedFail = counters.adder(ACKED + "fail");
     this.batch = crawls.batchesPuts() && !durability.journaled()
-        ? new PutBatch(this, crawls, settings, counters, clock) : null;
+        ? new PutBatch(this, crawls, settings, counters, clock, limits) : null;
     this.window = batch == null ? WINDOW : PutBatch.WINDOW;
   }
 
@@ -184,7 +184,7 @@ final class PutUrlsCall implements StreamObserver<URLItem> {
     }
   }
 
-  private synchronized void refuse(StatusRuntimeException refused) {
+  synchronized void refuse(StatusRuntimeException refused) {
     refusal = refused;
   }
 

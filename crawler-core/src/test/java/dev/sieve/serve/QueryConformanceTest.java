@@ -19,7 +19,9 @@ import crawlercommons.urlfrontier.Urlfrontier.Stats;
 import crawlercommons.urlfrontier.Urlfrontier.URLItem;
 import crawlercommons.urlfrontier.Urlfrontier.URLStatusRequest;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -197,5 +199,68 @@ class QueryConformanceTest {
         .getValue()).as("case-sensitive").isZero();
     assertThat(serve.blocking.countURLs(CountUrlParams.newBuilder().setCrawlID("nope").build())
         .getValue()).isZero();
+  }
+
+  @Test
+  void listUrls_andCountUrls_includeCompletedUrls_untilScheduledAgain() {
+    long later = serve.clock.now() + 500;
+    serve.put(discovered("http://a.test/done"), discovered("http://a.test/pending"),
+        discovered("http://b.test/done"));
+    serve.put(known("http://a.test/done", 0), known("http://c.test/never-pending", 0),
+        known("http://b.test/done", 0), known("http://b.test/done", 0));
+
+    assertThat(listAll("")).containsOnlyKeys("http://a.test/done", "http://a.test/pending",
+        "http://b.test/done", "http://c.test/never-pending")
+        .containsEntry("http://a.test/done", 0L).containsEntry("http://c.test/never-pending", 0L)
+        .containsEntry("http://a.test/pending", serve.clock.now());
+    assertThat(serve.blocking.countURLs(CountUrlParams.getDefaultInstance()).getValue())
+        .isEqualTo(4);
+    assertThat(serve.blocking.countURLs(CountUrlParams.newBuilder().setFilter("DONE")
+        .setIgnoreCase(true).build()).getValue()).isEqualTo(2);
+
+    serve.put(known("http://a.test/done", later));
+
+    assertThat(listAll("")).as("listed once, as pending").hasSize(4)
+        .containsEntry("http://a.test/done", later);
+    assertThat(listAll("a.test")).containsOnlyKeys("http://a.test/done", "http://a.test/pending");
+    assertThat(serve.blocking.countURLs(CountUrlParams.newBuilder().setKey("b.test").build())
+        .getValue()).isEqualTo(1);
+  }
+
+  @Test
+  void listUrls_pagesThroughCompletedAndPendingUrls_eachOnce() {
+    List<URLItem> items = new ArrayList<>();
+    for (int i = 0; i < 9; i++) {
+      items.add(discovered("http://h" + (i % 3) + ".test/" + i));
+    }
+    serve.put(items);
+    serve.put(known("http://h0.test/0", 0), known("http://h1.test/4", 0),
+        known("http://h2.test/new-done", 0));
+    List<String> all = urls(0, 100);
+
+    List<String> paged = new ArrayList<>();
+    for (int start = 0; start < 12; start += 5) {
+      paged.addAll(urls(start, 5));
+    }
+
+    assertThat(all).hasSize(10).doesNotHaveDuplicates();
+    assertThat(paged).containsExactlyElementsOf(all);
+    assertThat(urls(10, 5)).isEmpty();
+  }
+
+  private List<String> urls(long start, int size) {
+    List<String> out = new ArrayList<>();
+    serve.blocking.listURLs(ListUrlParams.newBuilder().setStart((int) start).setSize(size).build())
+        .forEachRemaining(item -> out.add(item.getKnown().getInfo().getUrl()));
+    return out;
+  }
+
+  /** URL to refetch date of every URL ListURLs hands out for queue {@code key} ('' for all). */
+  private Map<String, Long> listAll(String key) {
+    Map<String, Long> out = new HashMap<>();
+    serve.blocking.listURLs(ListUrlParams.newBuilder().setKey(key).setSize(1000).build())
+        .forEachRemaining(item -> assertThat(out.put(item.getKnown().getInfo().getUrl(),
+            item.getKnown().getRefetchableFromDate())).as("listed once").isNull());
+    return out;
   }
 }

@@ -15,6 +15,8 @@ import java.util.List;
 import java.util.concurrent.CompletionException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** serve's limits against a real server: each refusal named, counted, and the service goes on. */
 class ServeLimitsTest {
@@ -28,13 +30,20 @@ class ServeLimitsTest {
   }
 
   private ServeFixture start(ServeLimits.Builder limits) throws Exception {
-    serve = new ServeFixture(ServeSettings.builder().limits(limits.build()));
+    return start(ServeFixture.Store.MEMORY, limits);
+  }
+
+  private ServeFixture start(ServeFixture.Store store, ServeLimits.Builder limits)
+      throws Exception {
+    serve = new ServeFixture(store, ServeSettings.builder().limits(limits.build()));
     return serve;
   }
 
-  @Test
-  void putUrls_pastTheQueueLimit_endsTheStreamNamingIt_afterAckingThoseBefore() throws Exception {
-    start(ServeLimits.builder().maxQueuesPerCrawl(3));
+  @ParameterizedTest
+  @EnumSource(ServeFixture.Store.class)
+  void putUrls_pastTheQueueLimit_endsTheStreamNamingIt_afterAckingThoseBefore(
+      ServeFixture.Store store) throws Exception {
+    start(store, ServeLimits.builder().maxQueuesPerCrawl(3));
     List<URLItem> items = new ArrayList<>();
     for (int i = 0; i < 10; i++) {
       items.add(ServeFixture.discovered("http://h" + i + ".test/"));
@@ -48,14 +57,14 @@ class ServeLimitsTest {
     assertThat(serve.stats("", "").getCountsMap())
         .containsEntry("service.limit.queues_per_crawl", 1L)
         .containsEntry("service.resource_exhausted", 1L);
-    assertThat(serve.put(ServeFixture.discovered("http://h0.test/more")))
-        .extracting(AckMessage::getStatus).as("an existing queue still takes URLs")
-        .containsExactly(AckMessage.Status.OK);
+    assertTakes(ServeFixture.discovered("http://h0.test/more"), "an existing queue");
   }
 
-  @Test
-  void putDiscovered_pastTheQueueLimit_endsTheStreamNamingIt() throws Exception {
-    start(ServeLimits.builder().maxQueuesPerCrawl(3));
+  @ParameterizedTest
+  @EnumSource(ServeFixture.Store.class)
+  void putDiscovered_pastTheQueueLimit_endsTheStreamNamingIt(ServeFixture.Store store)
+      throws Exception {
+    start(store, ServeLimits.builder().maxQueuesPerCrawl(3));
     FrontierClient.putDiscovered(serve.channel,
         List.of(FrontierClient.batch("1", "http://h0.test/", "http://h1.test/", "http://h2.test/")));
 
@@ -70,13 +79,70 @@ class ServeLimitsTest {
         .containsEntry("service.limit.queues_per_crawl", 1L);
   }
 
-  @Test
-  void putUrls_pastTheCrawlLimit_isRefusedNamingIt() throws Exception {
-    start(ServeLimits.builder().maxCrawls(1));
+  @ParameterizedTest
+  @EnumSource(ServeFixture.Store.class)
+  void putUrls_pastTheCrawlLimit_isRefusedNamingIt(ServeFixture.Store store) throws Exception {
+    start(store, ServeLimits.builder().maxCrawls(1));
     serve.put(ServeFixture.discovered("http://a.test/"));
 
     assertThatThrownBy(() -> serve.put(ServeFixture.discovered("http://a.test/", "", "second")))
         .hasMessageContaining("RESOURCE_EXHAUSTED").hasMessageContaining("--max-crawls (1)");
+    assertTakes(ServeFixture.discovered("http://a.test/2"), "the existing crawl");
+  }
+
+  @Test
+  void sharedRedis_limitsCountWhatEveryNodeMade() throws Exception {
+    start(ServeFixture.Store.REDIS, ServeLimits.builder().maxQueuesPerCrawl(3).maxCrawls(1));
+    serve.put(ServeFixture.discovered("http://h0.test/"), ServeFixture.discovered("http://h1.test/"),
+        ServeFixture.discovered("http://h2.test/"));
+    try (ServeFixture other = new ServeFixture(ServeSettings.builder()
+        .frontier(ServeFixture.SharedRedis.uri())
+        .limits(ServeLimits.builder().maxQueuesPerCrawl(3).maxCrawls(1).build()), serve.clock)) {
+      assertThat(other.put(ServeFixture.discovered("http://h1.test/more")))
+          .extracting(AckMessage::getStatus).as("a queue the first node made")
+          .containsExactly(AckMessage.Status.OK);
+      assertThatThrownBy(() -> other.put(ServeFixture.discovered("http://h9.test/")))
+          .hasMessageContaining("--max-queues-per-crawl (3)");
+      assertThatThrownBy(() -> other.put(ServeFixture.discovered("http://h0.test/", "", "two")))
+          .hasMessageContaining("--max-crawls (1)");
+    }
+    assertThat(serve.stats("", "").getNumberOfQueues()).isEqualTo(3);
+  }
+
+  private void assertTakes(URLItem item, String what) {
+    assertThat(serve.put(item)).extracting(AckMessage::getStatus)
+        .as(what + " still takes URLs").containsExactly(AckMessage.Status.OK);
+  }
+
+  @ParameterizedTest
+  @EnumSource(ServeFixture.Store.class)
+  void putDiscovered_oneBatchOfNewQueuesPastTheLimit_isRefusedWhole(ServeFixture.Store store)
+      throws Exception {
+    start(store, ServeLimits.builder().maxQueuesPerCrawl(2));
+
+    assertThatThrownBy(() -> FrontierClient.putDiscovered(serve.channel, List.of(
+        FrontierClient.batch("1", "http://h0.test/", "http://h1.test/", "http://h0.test/b",
+            "http://h2.test/"))))
+        .hasMessageContaining("RESOURCE_EXHAUSTED")
+        .hasMessageContaining("--max-queues-per-crawl (2)");
+    assertThat(serve.stats("", "").getNumberOfQueues()).isZero();
+  }
+
+  @ParameterizedTest
+  @EnumSource(ServeFixture.Store.class)
+  void putUrls_oneBatchOfManyNewQueues_stopsAtTheQueueLimit(ServeFixture.Store store)
+      throws Exception {
+    start(store, ServeLimits.builder().maxQueuesPerCrawl(5).maxCrawls(2));
+    List<URLItem> items = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      items.add(ServeFixture.discovered("http://h" + (i % 10) + ".test/" + i));
+    }
+
+    assertThatThrownBy(() -> serve.put(items)).hasMessageContaining("RESOURCE_EXHAUSTED")
+        .hasMessageContaining("--max-queues-per-crawl (5)");
+    assertThat(serve.stats("", "").getNumberOfQueues()).isEqualTo(5);
+    assertThat(serve.stats("", "").getSize()).as("the items before the refused one")
+        .isEqualTo(5);
   }
 
   @Test

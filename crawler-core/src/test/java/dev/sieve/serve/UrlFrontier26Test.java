@@ -2,9 +2,11 @@ package dev.sieve.serve;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import crawlercommons.urlfrontier.Urlfrontier.AckMessage;
 import crawlercommons.urlfrontier.Urlfrontier.AckMessage.Status;
 import crawlercommons.urlfrontier.Urlfrontier.BatchAck;
 import crawlercommons.urlfrontier.Urlfrontier.DiscoveredBatch;
+import crawlercommons.urlfrontier.Urlfrontier.GetParams;
 import crawlercommons.urlfrontier.Urlfrontier.ListUrlParams;
 import crawlercommons.urlfrontier.Urlfrontier.PurgeUrlParams;
 import crawlercommons.urlfrontier.Urlfrontier.URLItem;
@@ -88,9 +90,10 @@ class UrlFrontier26Test {
     }
   }
 
-  @Test
-  void creationDate_isTheServersAndIgnoresTheClients() throws Exception {
-    try (ServeFixture serve = new ServeFixture()) {
+  @ParameterizedTest
+  @EnumSource(ServeFixture.Store.class)
+  void creationDate_isTheServersAndIgnoresTheClients(ServeFixture.Store store) throws Exception {
+    try (ServeFixture serve = new ServeFixture(store)) {
       serve.put(ServeFixture.discovered("http://a.test/1").toBuilder().setCreationDate(42)
           .build());
       serve.clock.advance(100);
@@ -127,25 +130,24 @@ class UrlFrontier26Test {
     }
   }
 
-  @Test
-  void purgeUrls_dropsOnlyUrlsCreatedMoreThanTheDaysAgo_andTheJournalReplaysIt()
+  @ParameterizedTest
+  @EnumSource(ServeFixture.Store.class)
+  void purgeUrls_dropsOnlyUrlsCreatedMoreThanTheDaysAgo(ServeFixture.Store store)
       throws Exception {
-    Path crashed = killedAfter(first -> {
-      first.put(ServeFixture.discovered("http://a.test/old"),
-          ServeFixture.discovered("http://b.test/old"));
-      first.clock.advance(3 * DAY);
-      first.put(ServeFixture.discovered("http://a.test/new"));
-      first.clock.advance(DAY);
+    try (ServeFixture serve = new ServeFixture(store)) {
+      purgeOldUrls(serve);
 
-      assertThat(first.blocking.purgeURLs(PurgeUrlParams.newBuilder().setDays(5).build())
-          .getValue()).as("nothing is 5 days old").isZero();
-      assertThat(first.blocking.purgeURLs(PurgeUrlParams.newBuilder().setKey("a.test")
-          .setDays(2).build()).getValue()).as("one queue").isEqualTo(1);
-      assertThat(list(first)).extracting(item -> item.getKnown().getInfo().getUrl())
-          .containsExactlyInAnyOrder("http://a.test/new", "http://b.test/old");
-      assertThat(first.blocking.purgeURLs(PurgeUrlParams.newBuilder().setDays(2).build())
-          .getValue()).as("every queue").isEqualTo(1);
-    });
+      assertThat(list(serve)).extracting(item -> item.getKnown().getInfo().getUrl())
+          .containsExactly("http://a.test/new");
+      assertThat(serve.put(ServeFixture.discovered("http://b.test/old")))
+          .extracting(AckMessage::getStatus).as("the Sieve still remembers a purged URL")
+          .containsExactly(Status.SKIPPED);
+    }
+  }
+
+  @Test
+  void purgeUrls_isJournaledAndReplayed() throws Exception {
+    Path crashed = killedAfter(UrlFrontier26Test::purgeOldUrls);
 
     try (ServeFixture second = durable(crashed)) {
       assertThat(list(second)).extracting(item -> item.getKnown().getInfo().getUrl())
@@ -153,9 +155,34 @@ class UrlFrontier26Test {
     }
   }
 
-  @Test
-  void purgeUrls_ofAnUnknownCrawl_answersZero() throws Exception {
-    try (ServeFixture serve = new ServeFixture()) {
+  /**
+   * Puts two URLs, three days later a third, and a day later purges: none older than 5 days, one
+   * of queue a.test older than 2, then the other one of every queue older than 2 (one leased).
+   */
+  private static void purgeOldUrls(ServeFixture serve) {
+    serve.put(ServeFixture.discovered("http://a.test/old"),
+        ServeFixture.discovered("http://b.test/old"));
+    serve.clock.advance(3 * DAY);
+    serve.put(ServeFixture.discovered("http://a.test/new"));
+    serve.clock.advance(DAY);
+    assertThat(serve.get(GetParams.newBuilder().setCrawlID("DEFAULT").setKey("b.test")
+        .setDelayRequestable(600).build())).as("leased").containsExactly("http://b.test/old");
+
+    assertThat(serve.blocking.purgeURLs(PurgeUrlParams.newBuilder().setDays(5).build())
+        .getValue()).as("nothing is 5 days old").isZero();
+    assertThat(serve.blocking.purgeURLs(PurgeUrlParams.newBuilder().setKey("a.test")
+        .setDays(2).build()).getValue()).as("one queue").isEqualTo(1);
+    assertThat(list(serve)).extracting(item -> item.getKnown().getInfo().getUrl())
+        .containsExactlyInAnyOrder("http://a.test/new", "http://b.test/old");
+    assertThat(serve.blocking.purgeURLs(PurgeUrlParams.newBuilder().setDays(2).build())
+        .getValue()).as("every queue").isEqualTo(1);
+    assertThat(serve.stats("", "DEFAULT").getSize()).isEqualTo(1);
+  }
+
+  @ParameterizedTest
+  @EnumSource(ServeFixture.Store.class)
+  void purgeUrls_ofAnUnknownCrawl_answersZero(ServeFixture.Store store) throws Exception {
+    try (ServeFixture serve = new ServeFixture(store)) {
       assertThat(serve.blocking.purgeURLs(PurgeUrlParams.newBuilder().setCrawlID("none")
           .build()).getValue()).isZero();
     }

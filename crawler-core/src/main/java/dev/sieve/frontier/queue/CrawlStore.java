@@ -78,6 +78,15 @@ public abstract class CrawlStore {
   }
 
   /**
+   * Whether queue {@code key} exists as far as this node knows without asking elsewhere: a store
+   * shared with other nodes may answer false for a queue it has not met ({@link #hasQueue} then
+   * asks); the others answer as {@link #hasQueue}.
+   */
+  public boolean metQueue(String key) {
+    return hasQueue(key);
+  }
+
+  /**
    * Drops the pending URLs of queue {@code key} (every queue when null) first stored before the
    * epoch second {@code cutoff}; returns how many. The Sieve cannot forget them: discovered again,
    * they are still known. A store that cannot purge throws {@link UnsupportedOperationException}.

@@ -12,7 +12,6 @@ import dev.sieve.frontier.queue.TakeLimits;
 import dev.sieve.frontier.queue.UrlPut;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -38,6 +37,8 @@ final class RedisCrawlStore extends CrawlStore {
   private final List<RedisShard> shards;
   private final AtomicInteger turn = new AtomicInteger();
   private volatile boolean stale;
+  /** The queues as last counted, -1 when to be counted again. */
+  private volatile int queueCount = -1;
 
   RedisCrawlStore(String id, String generation, List<RedisShard> shards) {
     this.id = id;
@@ -105,6 +106,7 @@ final class RedisCrawlStore extends CrawlStore {
       }
     }
     stale();
+    queueCount = -1; // new queues: count again
     return results;
   }
 
@@ -116,7 +118,8 @@ final class RedisCrawlStore extends CrawlStore {
     }
     long answer = asLong(out.get(0));
     if (answer == -4) {
-      return Optional.of(new QueuedUrl(key, url, asLong(out.get(1)), metadata(out.get(2)), 0));
+      return Optional.of(new QueuedUrl(key, url, asLong(out.get(1)),
+          RedisListing.metadata(out.get(2)), asLong(out.get(3))));
     }
     return answer == 2 ? Optional.of(new QueuedUrl(key, url, 0, null, 0)) : Optional.empty();
   }
@@ -164,7 +167,7 @@ final class RedisCrawlStore extends CrawlStore {
         return produced;
       }
       int before = out.size();
-      readUrls(answer, 2, out);
+      RedisListing.readUrls(answer, 2, false, out);
       produced += (int) asLong(answer.get(0));
       taken += out.size() - before;
       since = Long.toString(asLong(answer.get(1)));
@@ -187,15 +190,57 @@ final class RedisCrawlStore extends CrawlStore {
     return new QueueStats(sum[0], sum[1], sum[2], sum[3], sum[4]);
   }
 
+  /** Drops, shard by shard, the pending URLs first stored before {@code cutoff}: see the base. */
+  @Override
+  public long purge(String key, long cutoff) {
+    return RedisListing.purge(over(key), key, cutoff);
+  }
+
+  /** Whether the queue exists: from what this node knows, else one round trip. */
+  @Override
+  public boolean hasQueue(String key) {
+    return shard(key).hasQueue(key);
+  }
+
+  /** Whether this node met the queue: no round trip. */
+  @Override
+  public boolean metQueue(String key) {
+    return shard(key).metQueue(key);
+  }
+
+  /**
+   * The queues of every shard: one round trip per shard, read again only after this node put
+   * URLs or deleted a queue since.
+   */
+  @Override
+  public int queueCount() {
+    int count = queueCount;
+    if (count < 0) {
+      long sum = 0;
+      for (RedisShard shard : shards) {
+        sum += shard.queueCount();
+      }
+      count = (int) Math.min(Integer.MAX_VALUE, sum);
+      queueCount = count;
+    }
+    return count;
+  }
+
   @Override
   public long deleteQueue(String key) {
-    return shard(key).deleteQueue(key);
+    long pending = shard(key).deleteQueue(key);
+    queueCount = -1;
+    return pending;
   }
 
   @Override
   public boolean control(String key, byte op, long value) {
     if (op == CrawlStore.DELETE_QUEUE) {
       return deleteQueue(key) >= 0;
+    }
+    if (op == CrawlStore.PURGE) {
+      purge(key.isEmpty() ? null : key, value);
+      return true;
     }
     String field = switch (op) {
       case CrawlStore.BLOCK -> "blocked";
@@ -220,46 +265,21 @@ final class RedisCrawlStore extends CrawlStore {
     return new ArrayList<>(keys);
   }
 
+  /** Completed and pending URLs: see {@link RedisListing#list}. */
   @Override
   public List<QueuedUrl> list(String key, String filter, boolean ignoreCase, long start, long size) {
-    List<QueuedUrl> urls = new ArrayList<>();
-    long passed = 0;
-    for (RedisShard shard : key == null ? shards : List.of(shard(key))) {
-      if (urls.size() >= size) {
-        break;
-      }
-      List<?> out = shard.call("list URLs", RedisScripts.STORE_LIST, key == null ? "" : key,
-          filter.isBlank() ? "" : filter, ignoreCase ? "1" : "0",
-          Long.toString(Math.max(0, start - passed)), Long.toString(size - urls.size()), "0");
-      if (out != null) {
-        passed += asLong(out.get(0));
-        readUrls(out, 1, urls);
-      }
-    }
-    return urls;
+    return RedisListing.list(over(key), key, filter, ignoreCase, start, size);
   }
 
+  /** The URLs {@link #list} would list from 0. */
   @Override
   public long count(String key, String filter, boolean ignoreCase) {
-    long count = 0;
-    for (RedisShard shard : key == null ? shards : List.of(shard(key))) {
-      List<?> out = shard.call("count URLs", RedisScripts.STORE_LIST, key == null ? "" : key,
-          filter.isBlank() ? "" : filter, ignoreCase ? "1" : "0", "0", "0", "1");
-      count += out == null ? 0 : asLong(out.get(0));
-    }
-    return count;
+    return RedisListing.count(over(key), key, filter, ignoreCase);
   }
 
-  /** Reads key, URL, due, metadata quadruples from {@code out[from]} on. */
-  private static void readUrls(List<?> out, int from, List<QueuedUrl> urls) {
-    for (int i = from; i + 3 < out.size(); i += 4) {
-      urls.add(new QueuedUrl(asString(out.get(i)), asString(out.get(i + 1)),
-          asLong(out.get(i + 2)), metadata(out.get(i + 3)), 0));
-    }
-  }
-
-  private static byte[] metadata(Object stored) {
-    return stored == null ? null : Base64.getDecoder().decode(asString(stored));
+  /** The shards holding queue {@code key}, or every shard when it is null. */
+  private List<RedisShard> over(String key) {
+    return key == null ? shards : List.of(shard(key));
   }
 
   /** The URLs the shards' Sieves saw, and their rate weighted by what each saw. */

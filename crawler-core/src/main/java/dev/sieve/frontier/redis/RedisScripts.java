@@ -74,4 +74,5 @@ final class RedisScripts {
   static final Script STORE_CONTROL = Script.load("serve-control");
   static final Script STORE_QUEUE_KEYS = Script.load("serve-queue-keys");
   static final Script STORE_LIST = Script.load("serve-list");
+  static final Script STORE_PURGE = Script.load("serve-purge");
 }

@@ -176,6 +176,21 @@ final class RedisShard {
     return salts.get(key);
   }
 
+  /** Whether queue {@code key} exists (as this node last read it, else as Redis says). */
+  boolean hasQueue(String key) {
+    return salt(key) != null;
+  }
+
+  /** Whether this node read queue {@code key}'s salt: it existed then. */
+  boolean metQueue(String key) {
+    return salts.containsKey(key);
+  }
+
+  /** The queues of this shard. */
+  long queueCount() {
+    return redis.command("count queues", r -> r.zcard(prefix + "queues"));
+  }
+
   /** Removes queue {@code key}: the URLs that were pending in it, -1 if there was none. */
   long deleteQueue(String key) {
     List<?> out = call("delete queue " + key, RedisScripts.STORE_DELETE_QUEUE, key);

@@ -129,6 +129,22 @@ public final class RedisStore extends FrontierStore {
     return new RedisCrawlStore(id, generation, parts);
   }
 
+  /** The crawl if this node met it (and saw it not deleted): no round trip. */
+  @Override
+  public Optional<RedisCrawlStore> local(String crawlId) {
+    RedisCrawlStore crawl;
+    synchronized (this) {
+      crawl = known.get(FrontierStore.normalise(crawlId));
+    }
+    return crawl == null || crawl.stale() ? Optional.empty() : Optional.of(crawl);
+  }
+
+  /** The crawls in Redis, created by any node: one round trip. */
+  @Override
+  public int crawlCount() {
+    return redis.command("count crawls", r -> r.scard(CRAWLS)).intValue();
+  }
+
   @Override
   public Optional<RedisCrawlStore> get(String crawlId) {
     String id = FrontierStore.normalise(crawlId);

@@ -3,7 +3,9 @@
 -- (serve:{serve.NS.GEN.S}:, so in a cluster every key of the shard, its Sieve's too, lies in one
 -- slot). Answers {-2} and changes nothing when the shard is gone. Per queue K: q:K (salt,
 -- completed, blocked, delay, limit, last), w:K (waiting URLs by due time), l:K (leased URLs by
--- lease end), d:K (the due time of leased URLs), m:K (metadata, Base64); queues (queue keys by
+-- lease end), d:K (the due time of leased URLs), m:K (metadata, Base64), t:K (the creation date
+-- of pending URLs: the epoch second each was first stored), c:K (completed URLs, by when they
+-- completed; a URL scheduled again leaves it); queues (queue keys by
 -- turn: the seq of their creation or last production), ready (queue keys by the time they may
 -- next produce, see below), seq, salt, stats (counters), delay (the service's default delay, as
 -- the last GetURLs was given it).
@@ -23,6 +25,8 @@ local function wk(k) return P .. 'w:' .. k end
 local function lk(k) return P .. 'l:' .. k end
 local function dk(k) return P .. 'd:' .. k end
 local function mk(k) return P .. 'm:' .. k end
+local function tk(k) return P .. 't:' .. k end
+local function ck(k) return P .. 'c:' .. k end
 local function candidates(key)
   if key == '' then return redis.call('ZRANGE', QUEUES, 0, -1) end
   if redis.call('EXISTS', qk(key)) == 1 then return {key} end

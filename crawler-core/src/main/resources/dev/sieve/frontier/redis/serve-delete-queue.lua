@@ -3,7 +3,7 @@
 local k = ARGV[2]
 if redis.call('EXISTS', qk(k)) == 0 then return {-1} end
 local n = redis.call('ZCARD', wk(k)) + redis.call('ZCARD', lk(k))
-redis.call('UNLINK', qk(k), wk(k), lk(k), dk(k), mk(k))
+redis.call('UNLINK', qk(k), wk(k), lk(k), dk(k), mk(k), tk(k), ck(k))
 redis.call('ZREM', QUEUES, k)
 redis.call('ZREM', READY, k)
 return {n}

@@ -7,6 +7,7 @@
 -- created again: the item was not applied) or 5 when a Sieve segment filled up before it (not
 -- applied: the segment is sealed, the caller grows the filter and puts it again), then the
 -- filter's counts. Each queue the batch changed is touched in ready once (lib-serve-shard.lua).
+-- A URL stored anew is dated now (t:K); a completed one goes to c:K, out of it when scheduled again.
 --! include lib-serve-shard.lua
 --! include lib-sieve.lua
 local now = ARGV[2]
@@ -53,6 +54,7 @@ while i <= #ARGV do
       result = 1
     else
       redis.call('ZADD', wk(key), now, url)
+      redis.call('HSET', tk(key), url, now)
       if meta ~= '' then redis.call('HSET', mk(key), url, meta) end
       changed(key, nowTime)
       result = 0
@@ -79,10 +81,16 @@ while i <= #ARGV do
       if waiting or leased then
         redis.call('ZREM', W, url)
         redis.call('HDEL', M, url)
+        redis.call('HDEL', tk(key), url)
       end
+      redis.call('ZADD', ck(key), 'NX', now, url)
       if waiting or leased or fresh then redis.call('HINCRBY', qk(key), 'completed', 1) end
       result = 3
     else
+      if not (waiting or leased) then
+        redis.call('HSET', tk(key), url, now)
+        redis.call('ZREM', ck(key), url)
+      end
       redis.call('ZADD', W, refetch, url)
       if meta == '' then redis.call('HDEL', M, url) else redis.call('HSET', M, url, meta) end
       changed(key, tonumber(refetch))
