@@ -13,6 +13,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.UnaryOperator;
+import javax.net.SocketFactory;
 import javax.net.ssl.X509TrustManager;
 import okhttp3.ConnectionPool;
 import okhttp3.ConnectionSpec;
@@ -51,11 +53,20 @@ final class Clients {
     int shards = Math.max(1, Math.min(64, maxIdle / 32));
     OkHttpClient plain = base.newBuilder()
         .connectionSpecs(List.of(ConnectionSpec.CLEARTEXT)).build();
-    // Only the crawl's settings choose a proxy, never the JDK's default ProxySelector.
-    this.direct = new Family(plain.newBuilder().dns(dns).proxy(Proxy.NO_PROXY).build(), shards,
-        maxIdle, idleTimeout);
+    // Only the crawl's settings choose a proxy, never the JDK's default ProxySelector. Direct
+    // cleartext fetches put no read or write under Okio's watchdog: reads are bounded by the
+    // socket's read timeout (see TimedSocket), a request's writes (a GET's head, a few hundred
+    // bytes) by the call timeout. Their TLS clients, which may speak HTTP/2, go back to OkHttp's.
+    this.direct = new Family(plain.newBuilder().dns(dns).proxy(Proxy.NO_PROXY)
+        .socketFactory(TimedSocket.factory(base.readTimeoutMillis()))
+        .readTimeout(Duration.ZERO).writeTimeout(Duration.ZERO).build(), shards, maxIdle,
+        idleTimeout,
+        tlsBuilder -> tlsBuilder.socketFactory(SocketFactory.getDefault())
+            .readTimeout(Duration.ofMillis(base.readTimeoutMillis()))
+            .writeTimeout(Duration.ofMillis(base.writeTimeoutMillis())));
     for (ProxyServer proxy : proxies.servers()) {
-      proxied.put(proxy, new Family(through(plain, proxy).build(), shards, maxIdle, idleTimeout));
+      proxied.put(proxy, new Family(through(plain, proxy).build(), shards, maxIdle, idleTimeout,
+          tlsBuilder -> tlsBuilder));
     }
   }
 
@@ -115,7 +126,7 @@ final class Clients {
     }
     OkHttpClient client = family.tls.get(shard);
     if (client == null) {
-      OkHttpClient.Builder builder = family.plain[shard].newBuilder()
+      OkHttpClient.Builder builder = family.toTls.apply(family.plain[shard].newBuilder())
           .connectionSpecs(List.of(ConnectionSpec.MODERN_TLS, ConnectionSpec.CLEARTEXT));
       if (!tls.isSystem()) {
         X509TrustManager trustManager = trustManager();
@@ -145,8 +156,12 @@ final class Clients {
   private static final class Family {
     final OkHttpClient[] plain;
     final AtomicReferenceArray<OkHttpClient> tls;
+    /** What a TLS client changes in its shard's plain client's settings, besides TLS. */
+    final UnaryOperator<OkHttpClient.Builder> toTls;
 
-    Family(OkHttpClient client, int shards, int maxIdle, Duration idleTimeout) {
+    Family(OkHttpClient client, int shards, int maxIdle, Duration idleTimeout,
+        UnaryOperator<OkHttpClient.Builder> toTls) {
+      this.toTls = toTls;
       plain = new OkHttpClient[shards];
       tls = new AtomicReferenceArray<>(shards);
       for (int i = 0; i < shards; i++) {

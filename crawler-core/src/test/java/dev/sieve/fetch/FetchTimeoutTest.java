@@ -82,6 +82,30 @@ class FetchTimeoutTest {
   }
 
   @Test
+  void fetch_bodyStallsOnKeptConnection_readTimeoutKeepsHeadersAndCutsBody() {
+    // The second fetch reuses the first one's connection, whose read timeout OkHttp sets anew.
+    server.enqueue(new MockResponse.Builder().body("first").build());
+    server.enqueue(new MockResponse.Builder().body("x".repeat(10_000))
+        .onResponseBody(SocketEffect.Stall.INSTANCE).build());
+    Fetcher fetcher =
+        Fetcher.builder()
+            .readTimeout(Duration.ofMillis(300))
+            .callTimeout(Duration.ofSeconds(15))
+            .build();
+
+    try (fetcher) {
+      assertThat(fetcher.fetch(url()).status()).isEqualTo(200);
+      FetchResult result = assertTimeoutPreemptively(SAFETY_NET, () -> fetcher.fetch(url()));
+
+      assertThat(fetcher.connectionsReused()).isEqualTo(1);
+      assertThat(result.status()).isEqualTo(200);
+      assertThat(result.error()).isEqualTo(FetchError.TIMEOUT);
+      assertThat(result.errorMessage()).isEqualTo("read timed out");
+      assertThat(result.truncated()).isTrue();
+    }
+  }
+
+  @Test
   void fetch_headersNeverSent_callTimeoutWhenShorterThanReadTimeout() {
     server.enqueue(
         new MockResponse.Builder().onResponseStart(SocketEffect.Stall.INSTANCE).build());

@@ -2,12 +2,15 @@ package dev.sieve.fetch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.sieve.testing.TestCa;
 import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
 import okhttp3.Protocol;
@@ -76,6 +79,23 @@ class FetchTlsTest {
     // Written in HTTP/1.1 syntax, as WARC readers expect; WARC-Protocol says it was h2.
     assertThat(ascii(exchange.responseHead())).startsWith("HTTP/1.1 200\r\n");
     assertThat(ascii(exchange.requestHead())).startsWith("GET /page HTTP/1.1\r\n");
+  }
+
+  @Test
+  void fetch_h2AnswerLate_readTimeoutCutsItBeforeTheCallTimeout() throws Exception {
+    server.useHttps(valid.serverContext().getSocketFactory());
+    server.setProtocols(List.of(Protocol.HTTP_2, Protocol.HTTP_1_1));
+    server.enqueue(new MockResponse.Builder().headersDelay(10, TimeUnit.SECONDS).body("late")
+        .build());
+    server.start(InetAddress.getByName("127.0.0.1"), 0);
+    fetcher = Fetcher.builder().tls(TlsSettings.withCaCerts(List.of(ca.caCert())))
+        .readTimeout(Duration.ofMillis(300)).callTimeout(Duration.ofSeconds(8)).build();
+
+    FetchResult result = assertTimeoutPreemptively(Duration.ofSeconds(20),
+        () -> fetcher.fetch("https://localhost:" + server.getPort() + "/late"));
+
+    assertThat(result.error()).isEqualTo(FetchError.TIMEOUT);
+    assertThat(result.errorMessage()).isEqualTo("read timed out");
   }
 
   @Test
