@@ -145,12 +145,12 @@ public final class FrontierServer implements AutoCloseable {
 
   private static Server listen(ServeSettings settings, FrontierService service,
       RpcListener rpcs, ExecutorService handlers) throws IOException {
+    Counters counters = service.counterSet();
     NettyServerBuilder builder = NettyServerBuilder.forAddress(
-            new InetSocketAddress(settings.host, settings.port), settings.access.credentials())
+            new InetSocketAddress(settings.host, settings.port),
+            settings.access.credentials(counters::increment))
         .maxInboundMessageSize(settings.limits.maxMessageBytes)
         .addStreamTracerFactory(new MessageSizeTracer(settings.limits, service.rejections()));
-    Counters counters = service.counterSet();
-    builder.addTransportFilter(settings.access.connectionFilter(counters::increment));
     // Outermost: a call without a valid token reaches neither the limits, the timing nor the service.
     ServerInterceptor tokens = settings.access.callCheck(counters::increment);
     RpcTiming timing = new RpcTiming(rpcs, System::nanoTime);
