@@ -98,11 +98,6 @@ public final class IdleStreams implements ServerInterceptor {
     return closed;
   }
 
-  /** Calls watched now (whose client may still send). */
-  public int watched() {
-    return open.size();
-  }
-
   /** A call whose last inbound message is known, which this can end once and for all. */
   private final class Watched<Q, A> extends SimpleForwardingServerCall<Q, A> {
     /** Guarded by this. */
