@@ -56,6 +56,12 @@ final class ServeLimitOptions {
           + " (default ${DEFAULT-VALUE}).")
   int maxOpenCalls;
 
+  @Option(names = "--stream-idle-timeout", paramLabel = "SECONDS",
+      defaultValue = "" + ServeLimits.DEFAULT_STREAM_IDLE_SECONDS,
+      description = "A stream its client may still send on but has sent nothing on for this long"
+          + " is ended DEADLINE_EXCEEDED; 0 never (default ${DEFAULT-VALUE}).")
+  int streamIdleSeconds;
+
   /**
    * Sets these limits on {@code settings}.
    *
@@ -65,6 +71,7 @@ final class ServeLimitOptions {
     return settings.maxMetadataBytes(maxMetadataBytes).maxUrlsPerCall(maxUrlsPerCall)
         .limits(ServeLimits.builder().maxMessageBytes(maxMessageBytes).maxCrawls(maxCrawls)
             .maxQueuesPerCrawl(maxQueuesPerCrawl).maxMetadataEntries(maxMetadataEntries)
-            .maxCallsPerConnection(maxCallsPerConnection).maxOpenCalls(maxOpenCalls).build());
+            .maxCallsPerConnection(maxCallsPerConnection).maxOpenCalls(maxOpenCalls)
+            .streamIdleSeconds(streamIdleSeconds).build());
   }
 }

@@ -2,6 +2,7 @@ package dev.sieve.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sieve.loopback.LoopbackNginx;
 import dev.sieve.testing.Routes;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -47,7 +48,7 @@ class CrawlMetricsIT {
   @Test
   void crawl_withMetricsPort_scrapeShowsPagesOutcomesLinksAndFetchTimesAsTheyHappen()
       throws Exception {
-    int port = freePort();
+    int port = LoopbackNginx.freePort();
     Path seeds = Files.writeString(dir.resolve("seeds.txt"), server.url("/").toString() + "\n");
     CrawlerJar.Started crawl = new CrawlerJar(dir).start("crawl", "--seeds", seeds.toString(),
         "--output", "crawl.jsonl", "--delay-ms", "0", "--per-host", "4", "--threads", "4",
@@ -94,9 +95,4 @@ class CrawlMetricsIT {
     assertThat(routes.log()).isEmpty();
   }
 
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
-      return socket.getLocalPort();
-    }
-  }
 }

@@ -9,14 +9,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import crawlercommons.urlfrontier.URLFrontierGrpc;
 import crawlercommons.urlfrontier.Urlfrontier.GetParams;
 import crawlercommons.urlfrontier.Urlfrontier.QueueWithinCrawlParams;
+import dev.sieve.loopback.LoopbackNginx;
 import dev.sieve.serve.FrontierClient;
 import dev.sieve.testing.Routes;
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
 import io.grpc.StatusRuntimeException;
-import java.io.IOException;
 import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -137,7 +136,7 @@ class GrafanaDashboardIT {
           + "<a href=\"/slow.html\">slow</a><a href=\"/a.html\">again</a>");
       routes.html("/a.html", "<p>a</p>");
       routes.on("/slow.html", HeldPage.until(release));
-      int port = freePort();
+      int port = LoopbackNginx.freePort();
       Path seeds = Files.writeString(dir.resolve("seeds.txt"),
           site.url("/") + "\n" + site.url("/private/x") + "\n");
       CrawlerJar.Started crawl = new CrawlerJar(dir).start("crawl", "--seeds", seeds.toString(),
@@ -160,7 +159,7 @@ class GrafanaDashboardIT {
 
   /** serve given puts (one malformed), a GetURLs, a completion and a refused call, then scraped. */
   private Set<String> serveSeries() throws Exception {
-    int metricsPort = freePort();
+    int metricsPort = LoopbackNginx.freePort();
     CrawlerJar.Started serve = new CrawlerJar(dir).start("serve", "--port", "0", "--metrics-port",
         "" + metricsPort);
     ManagedChannel channel = null;
@@ -202,9 +201,4 @@ class GrafanaDashboardIT {
     return names;
   }
 
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
-      return socket.getLocalPort();
-    }
-  }
 }

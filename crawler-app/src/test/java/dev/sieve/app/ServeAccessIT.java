@@ -8,6 +8,7 @@ import crawlercommons.urlfrontier.URLFrontierGrpc;
 import crawlercommons.urlfrontier.Urlfrontier.AckMessage;
 import crawlercommons.urlfrontier.Urlfrontier.DeleteCrawlMessage;
 import crawlercommons.urlfrontier.Urlfrontier.Pagination;
+import dev.sieve.loopback.LoopbackNginx;
 import dev.sieve.serve.FrontierClient;
 import dev.sieve.testing.TestCa;
 import io.grpc.Channel;
@@ -19,11 +20,14 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.TlsChannelCredentials;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.netty.shaded.io.netty.channel.nio.NioEventLoopGroup;
+import io.grpc.netty.shaded.io.netty.channel.socket.nio.NioSocketChannel;
 import io.grpc.stub.MetadataUtils;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.InetAddress;
-import java.net.ServerSocket;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -55,7 +59,7 @@ class ServeAccessIT {
       throws Exception {
     TestCa.Issued cert = TestCa.create(dir).issue("serve");
     Path tokens = tokenFile("# operators\nwrite " + WRITE + "\n\nread " + READ + "\n");
-    int metricsPort = freePort();
+    int metricsPort = LoopbackNginx.freePort();
     CrawlerJar.Started serve = new CrawlerJar(dir).start("serve", "--port", "0",
         "--tls-cert", cert.cert().toString(), "--tls-key", cert.key().toString(),
         "--token-file", tokens.toString(), "--metrics-port", "" + metricsPort);
@@ -123,12 +127,11 @@ class ServeAccessIT {
       ManagedChannel outside = plaintext(ServeIT.awaitPort(serve));
       channel = outside;
       for (int i = 0; i < 2; i++) {
-        // The server ends the connection after reading the client's HTTP/2 preface, with a
-        // GOAWAY, before the call's headers: the client sees the connection fail, not an answer.
+        // The server closes the connection as it accepts it, before the client's HTTP/2
+        // preface: the client sees the connection fail, not an answer.
         assertThatThrownBy(() -> stub(outside).listQueues(Pagination.getDefaultInstance()))
             .isInstanceOfSatisfying(StatusRuntimeException.class, e -> assertThat(e.getStatus()
-                .getCode()).as(e.getStatus().toString())
-                .isIn(Status.Code.UNAVAILABLE, Status.Code.INTERNAL));
+                .getCode()).as(e.getStatus().toString()).isEqualTo(Status.Code.UNAVAILABLE));
       }
     } finally {
       if (channel != null) {
@@ -141,6 +144,61 @@ class ServeAccessIT {
         + " connect, in plaintext and without a token");
     assertThat(run.stderr()).contains("connection from /127.0.0.1:")
         .contains("closed: outside --allow-insecure-from").doesNotContain("\tat ");
+  }
+
+  @Test
+  void allowInsecureFrom_refusesAnotherSourceAddressAtConnection_countsIt_servesTheAllowedOne()
+      throws Exception {
+    int metricsPort = LoopbackNginx.freePort();
+    CrawlerJar.Started serve = new CrawlerJar(dir).start("serve", "--port", "0",
+        "--allow-insecure-from", "127.0.0.1/32", "--metrics-port", "" + metricsPort);
+    NioEventLoopGroup loop = new NioEventLoopGroup(1);
+    ManagedChannel inside = null;
+    try {
+      int port = ServeIT.awaitPort(serve);
+      try (Socket socket = new Socket()) {
+        socket.bind(new InetSocketAddress("127.0.0.2", 0));
+        socket.connect(new InetSocketAddress("127.0.0.1", port), 30_000);
+        socket.setSoTimeout(30_000);
+        assertThat(socket.getInputStream().read()).as("closed before the server sends a byte")
+            .isEqualTo(-1);
+      }
+      assertThat(refusedConnections(metricsPort)).isEqualTo(1);
+
+      inside = plaintext(port);
+      assertThat(FrontierClient.put(inside, List.of(discovered("http://a.test/1"))))
+          .extracting(AckMessage::getStatus).containsExactly(AckMessage.Status.OK);
+      assertThat(stub(inside).listQueues(Pagination.getDefaultInstance()).getValuesList())
+          .containsExactly("a.test");
+      assertThat(refusedConnections(metricsPort)).as("the allowed address is not counted")
+          .isEqualTo(1);
+
+      for (int i = 0; i < 2; i++) {
+        // A new channel each time: a failed channel answers the next call from its backoff
+        // without connecting again.
+        ManagedChannel outside = plaintextFrom("127.0.0.2", port, loop);
+        try {
+          assertThatThrownBy(() -> stub(outside).listQueues(Pagination.getDefaultInstance()))
+              .isInstanceOfSatisfying(StatusRuntimeException.class, e -> assertThat(e.getStatus()
+                  .getCode()).as(e.getStatus().toString()).isEqualTo(Status.Code.UNAVAILABLE));
+        } finally {
+          outside.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+        }
+      }
+      // A channel may connect more than once for one call (it retries a call that never left).
+      assertThat(refusedConnections(metricsPort)).as("at least one per refused call")
+          .isGreaterThanOrEqualTo(3);
+    } finally {
+      if (inside != null) {
+        inside.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+      }
+      loop.shutdownGracefully(0, 5, TimeUnit.SECONDS).await(10, TimeUnit.SECONDS);
+      serve.process().destroy();
+    }
+    String stderr = serve.finish().stderr();
+    assertThat(stderr).as("one WARN for the address, the later refusals at DEBUG")
+        .containsOnlyOnce("closed: outside --allow-insecure-from [127.0.0.1/32]")
+        .contains("connection from /127.0.0.2:").doesNotContain("\tat ");
   }
 
   @Test
@@ -174,6 +232,26 @@ class ServeAccessIT {
     return ManagedChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build();
   }
 
+  /** {@code sieve_serve_refused_connections_total}, scraped from 127.0.0.1. */
+  private static double refusedConnections(int metricsPort) throws Exception {
+    HttpResponse<String> scrape = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+            URI.create("http://127.0.0.1:" + metricsPort + "/metrics")).build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertThat(scrape.statusCode()).isEqualTo(200);
+    return Scrape.parse(scrape.body()).value("sieve_serve_refused_connections_total");
+  }
+
+  /** A plaintext channel to 127.0.0.1 whose connections come from {@code source}. */
+  private static ManagedChannel plaintextFrom(String source, int port, NioEventLoopGroup loop) {
+    return NettyChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().eventLoopGroup(loop)
+        .channelFactory(() -> new NioSocketChannel() {
+          @Override
+          protected boolean doConnect(SocketAddress remote, SocketAddress local) throws Exception {
+            return super.doConnect(remote, new InetSocketAddress(source, 0));
+          }
+        }).build();
+  }
+
   private static Channel withToken(Channel channel, String token) {
     Metadata headers = new Metadata();
     headers.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER),
@@ -199,9 +277,4 @@ class ServeAccessIT {
     return context;
   }
 
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
-      return socket.getLocalPort();
-    }
-  }
 }

@@ -2,6 +2,7 @@ package dev.sieve.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sieve.testing.TestCa;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -15,7 +16,7 @@ import picocli.CommandLine;
 
 /**
  * {@code serve} refuses, before listening, to be reachable beyond loopback unprotected and to
- * read a token file others may read: exit 2 and one line naming the options.
+ * read a token file or TLS key others may read: exit 2 and one line naming the options.
  */
 class ServeAccessOptionsTest {
   @TempDir Path dir;
@@ -43,6 +44,16 @@ class ServeAccessOptionsTest {
     String err = refused("--port", "0", "--token-file", tokens.toString());
     assertThat(err).isEqualTo("serve: --token-file (" + tokens + ") may be read by its group or"
         + " others: make it readable by its owner only (chmod 600)\n");
+  }
+
+  @Test
+  void tlsKeyReadableByGroup_exits2NamingTheFileAndTheCause() throws Exception {
+    TestCa.Issued cert = TestCa.create(dir).issue("serve");
+    Files.setPosixFilePermissions(cert.key(), PosixFilePermissions.fromString("rw-r-----"));
+    assertThat(refused("--port", "0", "--tls-cert", cert.cert().toString(),
+        "--tls-key", cert.key().toString()))
+        .isEqualTo("serve: --tls-key (" + cert.key() + ") may be read by its group or others:"
+            + " make it readable by its owner only (chmod 600)\n");
   }
 
   @Test

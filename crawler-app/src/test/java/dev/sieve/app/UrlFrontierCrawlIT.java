@@ -82,14 +82,23 @@ class UrlFrontierCrawlIT {
   @Test
   void oneOfThreeKilled_itsLeasesExpireAndAreHandedOutAgain_nothingLost() throws Exception {
     try (TestSite site = TestSite.start(2000)) {
-      List<Process> crawls = startThree(site, "kill", "--lease-seconds", "3");
-      // The first to record 100 pages is killed: one started later than the others may find
-      // the work handed out already and end, as it should, before recording 100.
-      int killed = awaitFirstWith(100, crawls);
-      crawls.get(killed).destroyForcibly().waitFor(30, TimeUnit.SECONDS);
-      assertThat(crawls.get(killed).exitValue()).as("killed by SIGKILL").isEqualTo(137);
-      List<Process> others = new java.util.ArrayList<>(crawls);
-      others.remove(killed);
+      // The one to kill starts first and alone, so it records 100 pages whatever the machine's
+      // load; its leases are short, to be handed out again soon after it dies. The other two
+      // lease for longer than any stall of a live process under load. With 3 s leases for all,
+      // a live process stalled past 3 s (nice 19 on a loaded machine) lost its leases to another
+      // fetch, and those pages fetched again were counted against the killed one's bound below.
+      Process victim = startCrawl(site, "kill", 0, "--lease-seconds", "10");
+      JsonlFiles.awaitLines(output("kill", 0), 100, victim);
+      List<Process> others = List.of(
+          startCrawl(site, "kill", 1, "--lease-seconds", "120"),
+          startCrawl(site, "kill", 2, "--lease-seconds", "120"));
+      for (int i = 1; i <= 2; i++) {
+        // Three at work on the crawl when one dies (no other can end first: it holds leases).
+        JsonlFiles.awaitLines(output("kill", i), 1, others.get(i - 1));
+      }
+      assertThat(victim.isAlive()).as("the first crawl still runs when the others work").isTrue();
+      victim.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+      assertThat(victim.exitValue()).as("killed by SIGKILL").isEqualTo(137);
       for (Process crawl : others) {
         assertThat(crawl.waitFor(300, TimeUnit.SECONDS)).as("the others finish").isTrue();
         assertThat(crawl.exitValue()).isZero();
@@ -103,21 +112,6 @@ class UrlFrontierCrawlIT {
       // had leased and not handed to a worker yet (at most 8 queues x --per-host 6).
       assertThat(refetched).isLessThanOrEqualTo(THREADS + 8 * 6);
     }
-  }
-
-  /** Which of {@code crawls} first has {@code target} lines in its output (polled, bounded). */
-  private int awaitFirstWith(long target, List<Process> crawls) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-    while (System.nanoTime() < deadline) {
-      for (int i = 0; i < crawls.size(); i++) {
-        if (JsonlFiles.lines(output("kill", i)) >= target) {
-          return i;
-        }
-      }
-      assertThat(crawls).as("a crawl still running").anyMatch(Process::isAlive);
-      crawls.get(0).waitFor(20, TimeUnit.MILLISECONDS);
-    }
-    throw new AssertionError("no crawl recorded " + target + " pages in 120 s");
   }
 
   @Test
@@ -134,22 +128,31 @@ class UrlFrontierCrawlIT {
     assertThat(output("down", 0)).doesNotExist();
   }
 
-  private List<Process> startThree(TestSite site, String name, String... extra) throws Exception {
-    Path seeds = Files.writeString(dir.resolve("seeds-" + name + ".txt"), site.url("/p/0.html") + "\n");
+  private List<Process> startThree(TestSite site, String name) throws Exception {
     List<Process> crawls = new ArrayList<>();
     for (int i = 0; i < 3; i++) {
-      List<String> command = new ArrayList<>(List.of(
-          Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m", "-jar",
-          Path.of(System.getProperty("crawler.jar", "target/crawler.jar")).toAbsolutePath().toString(),
-          "crawl", "--seeds", seeds.toString(), "--output", output(name, i).toString(),
-          "--frontier", frontier, "--crawl-id", name, "--threads", Integer.toString(THREADS),
-          "--delay-ms", "0", "--per-host", "6"));
-      command.addAll(List.of(extra));
-      crawls.add(new ProcessBuilder(command).directory(dir.toFile())
-          .redirectOutput(dir.resolve(name + "-" + i + ".out").toFile())
-          .redirectError(dir.resolve(name + "-" + i + ".err").toFile()).start());
+      crawls.add(startCrawl(site, name, i));
     }
     return crawls;
+  }
+
+  /** Crawl process {@code index} of crawl {@code name} on the site, from its page 0. */
+  private Process startCrawl(TestSite site, String name, int index, String... extra)
+      throws Exception {
+    Path seeds = dir.resolve("seeds-" + name + ".txt");
+    if (!Files.exists(seeds)) {
+      Files.writeString(seeds, site.url("/p/0.html") + "\n");
+    }
+    List<String> command = new ArrayList<>(List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m", "-jar",
+        Path.of(System.getProperty("crawler.jar", "target/crawler.jar")).toAbsolutePath().toString(),
+        "crawl", "--seeds", seeds.toString(), "--output", output(name, index).toString(),
+        "--frontier", frontier, "--crawl-id", name, "--threads", Integer.toString(THREADS),
+        "--delay-ms", "0", "--per-host", "6"));
+    command.addAll(List.of(extra));
+    return new ProcessBuilder(command).directory(dir.toFile())
+        .redirectOutput(dir.resolve(name + "-" + index + ".out").toFile())
+        .redirectError(dir.resolve(name + "-" + index + ".err").toFile()).start();
   }
 
   private Path output(String name, int index) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.sieve.loopback.LoopbackNginx;
 import dev.sieve.testing.LocalProxy;
 import dev.sieve.testing.TestCa;
 import java.net.URI;
@@ -262,7 +263,7 @@ class WebTransportIT {
 
   @Test
   void crawl_deadProxy_endsInSecondsWithOneLineAndExit69() throws Exception {
-    int dead = LocalProxy.freePort();
+    int dead = LoopbackNginx.freePort();
     List<String> proxies = List.of("http://127.0.0.1:" + dead, "socks5://u:hunter2@127.0.0.1:" + dead);
     for (int i = 0; i < proxies.size(); i++) {
       String proxy = proxies.get(i);

@@ -12,6 +12,7 @@ import dev.sieve.frontier.queue.FrontierStore;
 import dev.sieve.frontier.queue.QueueSettings;
 import dev.sieve.frontier.queue.SeenKeys;
 import dev.sieve.serve.limits.CallLimits;
+import dev.sieve.serve.limits.IdleStreams;
 import dev.sieve.serve.limits.MessageSizeTracer;
 import io.grpc.Server;
 import io.grpc.ServerInterceptor;
@@ -24,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -44,16 +46,26 @@ public final class FrontierServer implements AutoCloseable {
   private final OpenFrontier engine;
   /** Null unless the store waits on round trips. */
   private final ExecutorService handlers;
+  private final IdleStreams idleStreams;
+  /** Runs {@link IdleStreams#sweep} every second. */
+  private final ScheduledExecutorService sweeper;
   /** The nodes sharing the store; null until the server listens. */
   private volatile FrontierStore.Nodes nodes;
 
   private FrontierServer(Server server, ServeSettings settings, FrontierService service,
-      OpenFrontier engine, ExecutorService handlers) {
+      OpenFrontier engine, ExecutorService handlers, IdleStreams idleStreams) {
     this.server = server;
     this.settings = settings;
     this.service = service;
     this.engine = engine;
     this.handlers = handlers;
+    this.idleStreams = idleStreams;
+    this.sweeper = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread thread = new Thread(r, "serve-idle-streams");
+      thread.setDaemon(true);
+      return thread;
+    });
+    sweeper.scheduleWithFixedDelay(idleStreams::sweep, 1, 1, TimeUnit.SECONDS);
   }
 
   /**
@@ -125,13 +137,15 @@ public final class FrontierServer implements AutoCloseable {
         : null;
     FrontierService service = new FrontierService(store, settings, engine.durability(), clock,
         () -> self[0].nodes(), logLevels);
+    IdleStreams idle = new IdleStreams(settings.limits, service.rejections(), clock::millis);
     try {
-      self[0] = new FrontierServer(listen(settings, service, rpcs, handlers), settings, service,
-          engine, handlers);
+      self[0] = new FrontierServer(listen(settings, service, rpcs, handlers, idle), settings,
+          service, engine, handlers, idle);
       self[0].nodes = store.join(self[0].address(), clock, settings.nodeTtlSeconds * 1000L);
       self[0].nodes.keepBeating();
     } catch (IOException | RuntimeException e) {
       if (self[0] != null) {
+        self[0].sweeper.shutdownNow();
         self[0].server.shutdownNow();
       }
       if (handlers != null) {
@@ -144,24 +158,25 @@ public final class FrontierServer implements AutoCloseable {
   }
 
   private static Server listen(ServeSettings settings, FrontierService service,
-      RpcListener rpcs, ExecutorService handlers) throws IOException {
+      RpcListener rpcs, ExecutorService handlers, IdleStreams idle) throws IOException {
+    Counters counters = service.counterSet();
     NettyServerBuilder builder = NettyServerBuilder.forAddress(
-            new InetSocketAddress(settings.host, settings.port), settings.access.credentials())
+            new InetSocketAddress(settings.host, settings.port),
+            settings.access.credentials(counters::increment))
         .maxInboundMessageSize(settings.limits.maxMessageBytes)
         .addStreamTracerFactory(new MessageSizeTracer(settings.limits, service.rejections()));
-    Counters counters = service.counterSet();
-    builder.addTransportFilter(settings.access.connectionFilter(counters::increment));
     // Outermost: a call without a valid token reaches neither the limits, the timing nor the service.
     ServerInterceptor tokens = settings.access.callCheck(counters::increment);
     RpcTiming timing = new RpcTiming(rpcs, System::nanoTime);
     // The last interceptor runs first: a call past a limit is refused before anything else.
     CallLimits calls = new CallLimits(settings.limits, service.rejections(), counters);
+    // Innermost: an idle stream it ends is timed, and frees its place in the call limits.
     if (handlers != null) {
-      builder.addService(ServerInterceptors.intercept(service,
+      builder.addService(ServerInterceptors.intercept(service, idle,
           new StoreFailures(counters), timing, calls, tokens));
       builder.executor(handlers);
     } else {
-      builder.addService(ServerInterceptors.intercept(service, timing, calls, tokens));
+      builder.addService(ServerInterceptors.intercept(service, idle, timing, calls, tokens));
       // Every handler is short and never blocks (a crawl's lock is held for one item or one
       // answer): running them on the transport's threads saves a hand-off per message, about
       // 1.7x PutURLs throughput.
@@ -211,6 +226,11 @@ public final class FrontierServer implements AutoCloseable {
     return service.counters();
   }
 
+  /** Ends the streams idle for --stream-idle-timeout now (tests; a timer does it every second). */
+  int sweepIdleStreams() {
+    return idleStreams.sweep();
+  }
+
   /** Writes a checkpoint now (tests; the state directory's timer does it periodically). */
   void checkpoint() throws IOException {
     if (engine.durability() instanceof DurableState state) {
@@ -236,6 +256,7 @@ public final class FrontierServer implements AutoCloseable {
   @Override
   public void close() throws InterruptedException {
     try {
+      sweeper.shutdownNow();
       if (nodes != null) {
         nodes.close();
       }

@@ -12,8 +12,9 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * A file of secrets (tokens) named by an option: read only when no one but its owner may read it
- * (on file systems with POSIX permissions), its blank lines and {@code #} comments left out. The
+ * A file of secrets (tokens, a private key) named by an option: read only when no one but its
+ * owner may read it (on file systems with POSIX permissions), its blank lines and {@code #}
+ * comments left out. The
  * messages name the option and the file, never a line's content.
  */
 public final class SecretFile {
@@ -27,16 +28,8 @@ public final class SecretFile {
    *     cannot be read, or may be read by its group or others
    */
   public static List<Line> read(String option, Path file) {
-    PosixFileAttributeView posix = Files.getFileAttributeView(file, PosixFileAttributeView.class);
+    requireOwnerOnly(option, file);
     try {
-      if (posix != null) {
-        Set<PosixFilePermission> permissions = posix.readAttributes().permissions();
-        if (permissions.contains(PosixFilePermission.GROUP_READ)
-            || permissions.contains(PosixFilePermission.OTHERS_READ)) {
-          throw new IllegalArgumentException(option + " (" + file + ") may be read by its group"
-              + " or others: make it readable by its owner only (chmod 600)");
-        }
-      }
       List<Line> out = new ArrayList<>();
       List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
       for (int i = 0; i < lines.size(); i++) {
@@ -51,6 +44,34 @@ public final class SecretFile {
     } catch (IOException e) {
       throw new IllegalArgumentException(option + " (" + file + ") cannot be read: "
           + e.getClass().getSimpleName());
+    }
+  }
+
+  /**
+   * Checks that no one but its owner may read {@code file} (on file systems with POSIX
+   * permissions; elsewhere it passes), before a secret is read from it.
+   *
+   * @throws IllegalArgumentException naming {@code option} and the file when it does not exist,
+   *     its permissions cannot be read, or its group or others may read it
+   */
+  public static void requireOwnerOnly(String option, Path file) {
+    PosixFileAttributeView posix = Files.getFileAttributeView(file, PosixFileAttributeView.class);
+    if (posix == null) {
+      return;
+    }
+    Set<PosixFilePermission> permissions;
+    try {
+      permissions = posix.readAttributes().permissions();
+    } catch (NoSuchFileException e) {
+      throw new IllegalArgumentException(option + " (" + file + ") does not exist");
+    } catch (IOException e) {
+      throw new IllegalArgumentException(option + " (" + file + ") cannot be read: "
+          + e.getClass().getSimpleName());
+    }
+    if (permissions.contains(PosixFilePermission.GROUP_READ)
+        || permissions.contains(PosixFilePermission.OTHERS_READ)) {
+      throw new IllegalArgumentException(option + " (" + file + ") may be read by its group"
+          + " or others: make it readable by its owner only (chmod 600)");
     }
   }
 

@@ -7,7 +7,7 @@ import dev.sieve.fetch.FetchResult;
 import dev.sieve.fetch.Fetcher;
 import dev.sieve.fetch.ProxyServer;
 import dev.sieve.fetch.ProxySettings;
-import dev.sieve.testing.LocalProxy;
+import dev.sieve.loopback.LoopbackNginx;
 import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,7 +40,7 @@ class ProxyHealthTest {
       }
     });
     live.start(InetAddress.getByName("127.0.0.1"), 0);
-    dead = ProxyServer.parse("proxy", "http://127.0.0.1:" + LocalProxy.freePort());
+    dead = ProxyServer.parse("proxy", "http://127.0.0.1:" + LoopbackNginx.freePort());
     working = ProxyServer.parse("proxy", "http://127.0.0.1:" + live.getPort());
     viaDead = Fetcher.builder().proxies(ProxySettings.of(dead, null)).build();
     viaWorking = Fetcher.builder().proxies(ProxySettings.of(working, null)).build();

@@ -156,7 +156,7 @@ class FetchProxyTest {
       tls.useHttps(ca.issue("server").serverContext().getSocketFactory());
       tls.enqueue(new MockResponse.Builder().code(200).body("inside").build());
       tls.start(InetAddress.getByName("127.0.0.1"), 0);
-      int port = LocalProxy.freePort();
+      int port = LoopbackNginx.freePort();
       // nginx ends the TLS to the proxy and passes the bytes to tinyproxy: an https:// proxy.
       try (LoopbackNginx nginx = LoopbackNginx.startStream(Path.of("nginx"), module,
           List.of("server { listen 127.0.0.1:" + port + " ssl; ssl_certificate " + cert.cert()
@@ -217,7 +217,7 @@ class FetchProxyTest {
   @Test
   void fetch_socksProxyCannotReachTheServer_aConnectFailureOfTheServer() throws Exception {
     try (LocalProxy proxy = LocalProxy.microsocks(dir, "127.0.0.3", null, null)) {
-      int deadPort = LocalProxy.freePort();
+      int deadPort = LoopbackNginx.freePort();
       FetchResult result = through("socks5://127.0.0.1:" + proxy.port(), null)
           .fetch("http://127.0.0.1:" + deadPort + "/");
 
@@ -229,7 +229,7 @@ class FetchProxyTest {
 
   @Test
   void fetch_deadProxy_proxyUnreachableConnectionRefused() throws Exception {
-    int dead = LocalProxy.freePort();
+    int dead = LoopbackNginx.freePort();
     for (String scheme : List.of("http", "socks5")) {
       FetchResult result = through(scheme + "://127.0.0.1:" + dead, null).fetch(url("/"));
       fetcher.close();
@@ -243,7 +243,7 @@ class FetchProxyTest {
 
   @Test
   void fetch_hostNamedByNoProxy_fetchedDirect() throws Exception {
-    int dead = LocalProxy.freePort();
+    int dead = LoopbackNginx.freePort();
 
     FetchResult result = through("http://127.0.0.1:" + dead, "example.org, 127.0.0.0/8")
         .fetch(url("/direct"));

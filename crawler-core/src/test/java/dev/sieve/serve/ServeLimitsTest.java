@@ -10,9 +10,18 @@ import crawlercommons.urlfrontier.Urlfrontier.StringList;
 import crawlercommons.urlfrontier.Urlfrontier.URLInfo;
 import crawlercommons.urlfrontier.Urlfrontier.URLItem;
 import dev.sieve.serve.limits.ServeLimits;
+import io.grpc.Status;
+import io.grpc.stub.StreamObserver;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -77,6 +86,90 @@ class ServeLimitsTest {
         .isEqualTo(3);
     assertThat(serve.stats("", "").getCountsMap())
         .containsEntry("service.limit.queues_per_crawl", 1L);
+  }
+
+  @Test
+  void idleStream_pastTheTimeout_isEndedDeadlineExceeded_countedAndItsPlaceFreed()
+      throws Exception {
+    start(ServeLimits.builder().streamIdleSeconds(60));
+    BlockingQueue<AckMessage> acks = new LinkedBlockingQueue<>();
+    CompletableFuture<Status> ended = new CompletableFuture<>();
+    StreamObserver<URLItem> stream = putStream(acks, ended);
+    stream.onNext(ServeFixture.discovered("http://a.test/1"));
+    assertThat(acks.poll(30, TimeUnit.SECONDS)).as("first ack").isNotNull();
+    serve.clock.advance(59);
+    assertThat(serve.server.sweepIdleStreams()).as("idle 59 s").isZero();
+    stream.onNext(ServeFixture.discovered("http://a.test/2"));
+    assertThat(acks.poll(30, TimeUnit.SECONDS)).as("second ack").isNotNull();
+    serve.clock.advance(59);
+    assertThat(serve.server.sweepIdleStreams()).as("59 s after its last item").isZero();
+    assertThat(ended).isNotDone();
+
+    serve.clock.advance(1);
+    // The server's own sweep, every second, may come first: either ends the stream.
+    serve.server.sweepIdleStreams();
+
+    Status status = ended.get(30, TimeUnit.SECONDS);
+    assertThat(status.getCode()).isEqualTo(Status.Code.DEADLINE_EXCEEDED);
+    assertThat(status.getDescription()).isEqualTo("PutURLs ended: its client sent nothing on it"
+        + " for 60 s, the most --stream-idle-timeout (60) allows");
+    assertThat(awaitStats(counts -> Long.valueOf(1).equals(counts.get("service.calls.open"))))
+        .as("the ended stream's place is free: only the asking call is open")
+        .containsEntry("service.limit.stream_idle", 1L)
+        .containsEntry("service.deadline_exceeded", 1L);
+    assertThat(serve.stats("", "").getCountsMap()).containsEntry("service.put.items", 2L);
+    assertThat(serve.put(ServeFixture.discovered("http://a.test/3")))
+        .extracting(AckMessage::getStatus).as("the service goes on")
+        .containsExactly(AckMessage.Status.OK);
+  }
+
+  @Test
+  void idleTimeoutZero_leavesAnIdleStreamOpen() throws Exception {
+    start(ServeLimits.builder().streamIdleSeconds(0));
+    BlockingQueue<AckMessage> acks = new LinkedBlockingQueue<>();
+    CompletableFuture<Status> ended = new CompletableFuture<>();
+    StreamObserver<URLItem> stream = putStream(acks, ended);
+    stream.onNext(ServeFixture.discovered("http://a.test/1"));
+    assertThat(acks.poll(30, TimeUnit.SECONDS)).isNotNull();
+    serve.clock.advance(365L * 24 * 3600);
+    assertThat(serve.server.sweepIdleStreams()).isZero();
+    stream.onNext(ServeFixture.discovered("http://a.test/2"));
+    assertThat(acks.poll(30, TimeUnit.SECONDS)).as("still acked a year on").isNotNull();
+    assertThat(ended).isNotDone();
+    stream.onCompleted();
+    assertThat(ended.get(30, TimeUnit.SECONDS)).isEqualTo(Status.OK);
+  }
+
+  /** A PutURLs stream whose acks go to {@code acks}; {@code ended} gets the status it ends with. */
+  private StreamObserver<URLItem> putStream(BlockingQueue<AckMessage> acks,
+      CompletableFuture<Status> ended) {
+    return serve.async.putURLs(new StreamObserver<>() {
+      @Override
+      public void onNext(AckMessage ack) {
+        acks.add(ack);
+      }
+
+      @Override
+      public void onError(Throwable t) {
+        ended.complete(Status.fromThrowable(t));
+      }
+
+      @Override
+      public void onCompleted() {
+        ended.complete(Status.OK);
+      }
+    });
+  }
+
+  /** GetStats's counts once {@code until} holds of them (30 s at most). */
+  private Map<String, Long> awaitStats(Predicate<Map<String, Long>> until) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    Map<String, Long> counts = serve.stats("", "").getCountsMap();
+    while (!until.test(counts) && System.nanoTime() < deadline) {
+      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+      counts = serve.stats("", "").getCountsMap();
+    }
+    return counts;
   }
 
   @ParameterizedTest

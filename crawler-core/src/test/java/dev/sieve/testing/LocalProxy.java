@@ -1,9 +1,9 @@
 package dev.sieve.testing;
 
+import dev.sieve.loopback.LoopbackNginx;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,7 +38,7 @@ public final class LocalProxy implements AutoCloseable {
   public static LocalProxy tinyproxy(Path dir, String bind, String user, String password)
       throws IOException, InterruptedException {
     require("tinyproxy", "tinyproxy");
-    int port = freePort();
+    int port = LoopbackNginx.freePort();
     Path log = dir.resolve("tinyproxy.log");
     List<String> config = new ArrayList<>(List.of("Port " + port, "Listen 127.0.0.1",
         "Bind " + bind, "Timeout 30", "LogFile \"" + log + "\"", "LogLevel Info", "MaxClients 100"));
@@ -53,7 +53,7 @@ public final class LocalProxy implements AutoCloseable {
   public static LocalProxy microsocks(Path dir, String bind, String user, String password)
       throws IOException, InterruptedException {
     require("microsocks", "microsocks");
-    int port = freePort();
+    int port = LoopbackNginx.freePort();
     List<String> command = new ArrayList<>(List.of("microsocks", "-i", "127.0.0.1",
         "-p", Integer.toString(port), "-b", bind));
     if (user != null) {
@@ -115,13 +115,6 @@ public final class LocalProxy implements AutoCloseable {
       Assertions.fail(message);
     }
     Assumptions.abort(message + "; skipped because CI is not set");
-  }
-
-  /** A free port on 127.0.0.1 that nothing listens on (for a dead proxy). */
-  public static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
-      return socket.getLocalPort();
-    }
   }
 
   private static boolean accepts(int port) {

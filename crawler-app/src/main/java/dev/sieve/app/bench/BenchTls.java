@@ -9,6 +9,8 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.util.Base64;
@@ -69,6 +71,12 @@ final class BenchTls {
       KeyStore keys = KeyStore.getInstance("PKCS12");
       keys.load(in, PASSWORD);
       Files.writeString(cert, pem("CERTIFICATE", keys.getCertificate("serve").getEncoded()));
+      // serve refuses a key its group or others may read: made owner-only before written.
+      Files.deleteIfExists(key);
+      if (Files.getFileAttributeView(dir, PosixFileAttributeView.class) != null) {
+        Files.createFile(key, PosixFilePermissions.asFileAttribute(
+            PosixFilePermissions.fromString("rw-------")));
+      }
       Files.writeString(key, pem("PRIVATE KEY", keys.getKey("serve", PASSWORD).getEncoded()));
     } catch (GeneralSecurityException e) {
       throw new IOException("cannot read " + store + ": " + e.getMessage(), e);

@@ -6,7 +6,6 @@ import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
 import io.grpc.ServerCredentials;
 import io.grpc.ServerInterceptor;
-import io.grpc.ServerTransportFilter;
 import io.grpc.TlsServerCredentials;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -91,10 +90,16 @@ public final class Access {
     }
   }
 
-  /** The gRPC server's transport security: TLS with the PEM identity, or plaintext. */
-  public ServerCredentials credentials() {
-    return keys == null ? InsecureServerCredentials.create()
+  /**
+   * The gRPC server's transport security: TLS with the PEM identity, or plaintext; behind a gate
+   * that closes each connection from outside --allow-insecure-from as it is accepted, before any
+   * handshake or call, counting each in {@code counts} ({@code access.refused_connections}).
+   */
+  public ServerCredentials credentials(Consumer<String> counts) {
+    ServerCredentials transport = keys == null ? InsecureServerCredentials.create()
         : TlsServerCredentials.newBuilder().keyManager(keys).build();
+    return insecureFrom.isEmpty() ? transport
+        : AddressGate.guard(transport, insecureFrom, counts);
   }
 
   /** The JDK's TLS context with the PEM identity, for the metrics endpoint; null without TLS. */
@@ -109,15 +114,6 @@ public final class Access {
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("the JDK has no TLS context", e);
     }
-  }
-
-  /**
-   * The gRPC transport filter closing connections from outside --allow-insecure-from, counting
-   * each in {@code counts} ({@code access.refused_connections}); one that admits all without it.
-   */
-  public ServerTransportFilter connectionFilter(Consumer<String> counts) {
-    return insecureFrom.isEmpty() ? new ServerTransportFilter() { }
-        : new AddressFilter(insecureFrom, counts);
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.sieve.serve.access;
 
+import dev.sieve.settings.SecretFile;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -23,7 +24,7 @@ import javax.net.ssl.KeyManagerFactory;
 /**
  * A server's TLS identity from PEM files: its certificate chain (the server's certificate first)
  * and its unencrypted PKCS#8 private key ({@code BEGIN PRIVATE KEY}: RSA, EC or Ed25519), as
- * {@code openssl req -newkey ... -nodes} writes them.
+ * {@code openssl req -newkey ... -nodes} writes them, the key readable by its owner only.
  */
 final class PemKeys {
   private static final Pattern PKCS8 = Pattern.compile(
@@ -35,7 +36,8 @@ final class PemKeys {
    * Key managers presenting the chain of {@code certFile} with the key of {@code keyFile}.
    *
    * @throws IllegalArgumentException naming --tls-cert or --tls-key and the file that cannot be
-   *     read or holds no certificate or key of a known kind
+   *     read, holds no certificate or key of a known kind, or (the key) may be read by its group
+   *     or others
    */
   static KeyManager[] load(Path certFile, Path keyFile) {
     List<? extends Certificate> chain = certificates(certFile);
@@ -74,6 +76,7 @@ final class PemKeys {
   }
 
   private static PrivateKey privateKey(Path file) {
+    SecretFile.requireOwnerOnly("--tls-key", file);
     String pem;
     try {
       pem = Files.readString(file, StandardCharsets.US_ASCII);

@@ -4,8 +4,8 @@ import dev.sieve.settings.Check;
 
 /**
  * The limits that bound what clients can make {@code serve} hold: the size of one inbound
- * message, the crawls of the node and the queues of a crawl, the metadata of one URL, and the
- * calls open at once, on one connection and in all. Immutable; validated once in {@link
+ * message, the crawls of the node and the queues of a crawl, the metadata of one URL, the calls
+ * open at once, on one connection and in all, and how long a stream may stay idle. Immutable; validated once in {@link
  * Builder#build()}, with messages naming each limit's option. Each field's name is also the
  * {@code kind} a refusal is counted and logged under ({@link Rejections}).
  */
@@ -17,6 +17,8 @@ public final class ServeLimits {
   public static final int DEFAULT_MAX_METADATA_ENTRIES = 100;
   public static final int DEFAULT_MAX_CALLS_PER_CONNECTION = 100;
   public static final int DEFAULT_MAX_OPEN_CALLS = 1_000;
+  /** Seconds a client may leave a stream it may still send on without sending; 0: no limit. */
+  public static final int DEFAULT_STREAM_IDLE_SECONDS = 300;
 
   public final int maxMessageBytes;
   public final int maxCrawls;
@@ -24,6 +26,8 @@ public final class ServeLimits {
   public final int maxMetadataEntries;
   public final int maxCallsPerConnection;
   public final int maxOpenCalls;
+  /** 0: streams may stay idle for ever. */
+  public final int streamIdleSeconds;
 
   private ServeLimits(Builder b) {
     this.maxMessageBytes = b.maxMessageBytes;
@@ -32,6 +36,7 @@ public final class ServeLimits {
     this.maxMetadataEntries = b.maxMetadataEntries;
     this.maxCallsPerConnection = b.maxCallsPerConnection;
     this.maxOpenCalls = b.maxOpenCalls;
+    this.streamIdleSeconds = b.streamIdleSeconds;
   }
 
   /** Every limit at its default. */
@@ -51,6 +56,7 @@ public final class ServeLimits {
     private int maxMetadataEntries = DEFAULT_MAX_METADATA_ENTRIES;
     private int maxCallsPerConnection = DEFAULT_MAX_CALLS_PER_CONNECTION;
     private int maxOpenCalls = DEFAULT_MAX_OPEN_CALLS;
+    private int streamIdleSeconds = DEFAULT_STREAM_IDLE_SECONDS;
 
     private Builder() {}
 
@@ -84,6 +90,11 @@ public final class ServeLimits {
       return this;
     }
 
+    public Builder streamIdleSeconds(int streamIdleSeconds) {
+      this.streamIdleSeconds = streamIdleSeconds;
+      return this;
+    }
+
     /** @throws IllegalArgumentException naming the first bad limit by its option */
     public ServeLimits build() {
       Check.atLeast("--max-message-bytes", maxMessageBytes, 1_024);
@@ -92,6 +103,7 @@ public final class ServeLimits {
       Check.atLeast("--max-metadata-entries", maxMetadataEntries, 0);
       Check.positive("--max-calls-per-connection", maxCallsPerConnection);
       Check.positive("--max-open-calls", maxOpenCalls);
+      Check.atLeast("--stream-idle-timeout", streamIdleSeconds, 0);
       return new ServeLimits(this);
     }
   }

@@ -89,6 +89,36 @@ class ServiceFrontierOverTlsTest {
   }
 
   @Test
+  void allowedNetworksWithTls_anAdmittedAddressHandshakes_anotherIsClosedBeforeIt()
+      throws Exception {
+    Path token = secret("crawler.token", "w-token\n");
+    restart("127.0.0.1/32");
+    ServiceFrontier admitted = connect("urlfrontier+tls://127.0.0.1:", cert.ca(), token);
+    assertThat(admitted.push(Url.parse("http://a.example/").orElseThrow(), 0, null, null))
+        .as("through the gate, TLS and the token as without it").isTrue();
+    assertThat(server.counters().getOrDefault("access.refused_connections", 0L)).isZero();
+
+    restart("10.0.0.0/8");
+    ServiceFrontier outside = connect("urlfrontier+tls://127.0.0.1:", cert.ca(), token);
+    assertThatThrownBy(outside::isFinished).isInstanceOf(UncheckedIOException.class)
+        .hasMessageContaining("UNAVAILABLE");
+    assertThat(server.counters().getOrDefault("access.refused_connections", 0L)).isPositive();
+    assertThat(server.counters().getOrDefault("unauthenticated", 0L))
+        .as("no call reached the token check").isZero();
+  }
+
+  /** Replaces the server by one with TLS, tokens and {@code --allow-insecure-from networks}. */
+  private void restart(String networks) throws Exception {
+    opened.forEach(ServiceFrontier::disconnect);
+    opened.clear();
+    server.close();
+    Access access = Access.builder().tlsCert(cert.cert()).tlsKey(cert.key())
+        .tokenFile(secret("tokens", "write w-token\n")).allowInsecureFrom(networks).build();
+    server = FrontierServer.start(ServeSettings.builder().host("127.0.0.1").port(0)
+        .access(access).build(), Clock.systemUTC(), null);
+  }
+
+  @Test
   void badClientFiles_areRefusedNamingTheOption() throws Exception {
     Path shared = dir.resolve("shared.token");
     Files.writeString(shared, "w-token\n");
