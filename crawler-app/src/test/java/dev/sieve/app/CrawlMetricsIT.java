@@ -54,8 +54,13 @@ class CrawlMetricsIT {
         "--output", "crawl.jsonl", "--delay-ms", "0", "--per-host", "4", "--threads", "4",
         "--expected-urls", "1000", "--metrics-port", "" + port);
     try {
+      // A page is counted in the crawl's progress before its record reaches the fetch-time
+      // histogram (a listener after the output), and a scrape is no snapshot across families:
+      // wait for both to show the four pages.
       Scrape during = Scrape.await(port, crawl, s -> s.value("sieve_crawl_pages_total") == 4
-          && s.value("sieve_crawl_in_flight_urls") == 1);
+          && s.value("sieve_crawl_in_flight_urls") == 1
+          && s.value("sieve_crawl_fetch_seconds_count{status_class=\"2xx\"}")
+              + s.value("sieve_crawl_fetch_seconds_count{status_class=\"4xx\"}") == 4);
 
       assertThat(during.value("sieve_crawl_errors_total{kind=\"http-4xx\"}")).as(during.text())
           .isEqualTo(1);
