@@ -65,7 +65,8 @@ class LauncherScriptTest {
     Files.writeString(dir.resolve("crawler.jsa"), "");
     Files.writeString(dir.resolve("crawler.jsa.java"), onPath.toRealPath() + "\n" + dir.toRealPath().resolve("crawler.jar") + "\n");
 
-    assertThat(runWithoutJava(onPath.getParent())).startsWith("jdk-25 -XX:AOTCache=" + dir.toRealPath().resolve("crawler.aot") + " ")
+    assertThat(runWithoutJava(onPath.getParent()))
+        .startsWith("jdk-25 -XX:AOTCache=" + dir.toRealPath().resolve("crawler.aot") + " -Xlog:aot*=off -Xlog:aot*=warning:stderr ")
         .endsWith("-jar " + dir.toRealPath().resolve("crawler.jar") + " crawl");
     assertThat(run(Map.of("JAVA", onPath.toString()))).as("JAVA overrides it")
         .startsWith("path-java -XX:SharedArchiveFile=" + dir.toRealPath().resolve("crawler.jsa") + " ");
