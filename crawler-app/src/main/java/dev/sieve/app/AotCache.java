@@ -15,12 +15,18 @@ import java.util.List;
  * for no cache), else the newest Java 24 or later among the JDKs installed beside the build's own
  * ({@link JdkHomes}); with none there is no cache, and the build needs no Java 24. Two JVMs make
  * it, in the two steps Java 24 and later all take: a training run ({@code -XX:AOTMode=record})
- * of {@code demo} on a small generated site, as for the class list, then {@code
- * -XX:AOTMode=create}.
+ * of {@code demo} on a generated site, then {@code -XX:AOTMode=create}.
  */
 final class AotCache {
   /** The first Java with an AOT cache (JEP 483). */
   static final int FIRST_RELEASE = 24;
+  /**
+   * Articles on the training run's demo site. With 1,000 (1,380 pages fetched) rather than the
+   * class list's 300 (627 pages), JEP 515's method profiles cover more of a crawl's hot paths: a
+   * fresh cppreference crawl took ~10% less CPU and a one-page crawl no more; with 3,000 the
+   * one-page crawl took ~0.2 CPU-s more (docs/benchmarks.md, Startup).
+   */
+  static final int TRAINING_PAGES = 1000;
   /** The value of {@code sieve.aot.java} or {@code SIEVE_AOT_JAVA} that turns the cache off. */
   static final String NONE = "none";
 
@@ -66,7 +72,7 @@ final class AotCache {
     Path configuration = work.resolve("crawler.aotconf");
     // The collector the launcher runs: the cache keeps what the training JVM set up for it.
     int trained = StartupArchive.run(log, java.toString(), "-XX:AOTMode=record", "-XX:AOTConfiguration=" + configuration,
-        "-XX:+UseParallelGC", "-jar", jar.toString(), "demo", "--pages", "300", "--output", work.resolve("aot-demo").toString());
+        "-XX:+UseParallelGC", "-jar", jar.toString(), "demo", "--pages", String.valueOf(TRAINING_PAGES), "--output", work.resolve("aot-demo").toString());
     int created = trained != 0 ? trained : StartupArchive.run(dir.resolve("aot-create.log"), java.toString(),
         "-XX:AOTMode=create", "-XX:AOTConfiguration=" + configuration, "-XX:AOTCache=" + cache, "-XX:+UseParallelGC",
         "-cp", jar.toString());
