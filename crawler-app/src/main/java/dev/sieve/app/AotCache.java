@@ -3,38 +3,52 @@ package dev.sieve.app;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * The ahead-of-time cache {@code crawler.aot} (JEP 483 and 515: classes loaded and linked, method
  * profiles) that {@link StartupArchive} makes beside the jar when a Java 24 or later is at hand,
- * and {@code crawler.aot.java}, naming the java and the jar it was made for: the launcher uses it
- * instead of the class-data-sharing archive when it runs that java. The java is the one named by
- * the system property {@code sieve.aot.java} (the pom passes {@code -Dsieve.aot.java=...}), else
- * by the environment variable {@code SIEVE_AOT_JAVA} (a java executable or a JDK's home), else
- * the build's own java if it is 24 or later; with none there is no cache, and the build needs no
- * Java 24. Two JVMs make it, in the two steps Java 24 and later all take: a training run
- * ({@code -XX:AOTMode=record}) of {@code demo} on a small generated site, as for the class list,
- * then {@code -XX:AOTMode=create}.
+ * and {@code crawler.aot.java}, naming the java and the jar it was made for: the launcher runs
+ * that java with it when {@code JAVA} names no other. The java is the one named by the system
+ * property {@code sieve.aot.java} (the pom passes {@code -Dsieve.aot.java=...}), else by the
+ * environment variable {@code SIEVE_AOT_JAVA} (a java executable or a JDK's home; {@code none}
+ * for no cache), else the newest Java 24 or later among the JDKs installed beside the build's own
+ * ({@link JdkHomes}); with none there is no cache, and the build needs no Java 24. Two JVMs make
+ * it, in the two steps Java 24 and later all take: a training run ({@code -XX:AOTMode=record})
+ * of {@code demo} on a generated site, then {@code -XX:AOTMode=create}.
  */
 final class AotCache {
   /** The first Java with an AOT cache (JEP 483). */
   static final int FIRST_RELEASE = 24;
+  /**
+   * Articles on the training run's demo site. With 1,000 (1,380 pages fetched) rather than the
+   * class list's 300 (627 pages), JEP 515's method profiles cover more of a crawl's hot paths: a
+   * fresh cppreference crawl took ~10% less CPU and a one-page crawl no more; with 3,000 the
+   * one-page crawl took ~0.2 CPU-s more (docs/benchmarks.md, Startup).
+   */
+  static final int TRAINING_PAGES = 1000;
+  /** The value of {@code sieve.aot.java} or {@code SIEVE_AOT_JAVA} that turns the cache off. */
+  static final String NONE = "none";
 
   private AotCache() {}
 
   /**
    * The java to make the cache with, or null: {@code property} (the system property's value),
-   * else {@code environment}, else {@code ownJava} when {@code ownRelease} is at least 24. A
-   * directory names a JDK's home.
+   * else {@code environment}, where a directory names a JDK's home and {@code none} no java; else
+   * the java of the newest home of a Java 24 or later among {@code homes}.
    */
-  static Path java(String property, String environment, Path ownJava, int ownRelease) {
+  static Path java(String property, String environment, List<Path> homes) {
     for (String named : new String[] {property, environment}) {
       if (named != null && !named.isBlank()) {
+        if (named.trim().equalsIgnoreCase(NONE)) {
+          return null;
+        }
         Path path = Path.of(named.trim());
         return Files.isDirectory(path) ? path.resolve("bin").resolve("java") : path;
       }
     }
-    return ownRelease >= FIRST_RELEASE ? ownJava : null;
+    Path home = JdkHomes.newest(homes, FIRST_RELEASE);
+    return home == null ? null : home.resolve("bin").resolve("java");
   }
 
   /**
@@ -58,7 +72,7 @@ final class AotCache {
     Path configuration = work.resolve("crawler.aotconf");
     // The collector the launcher runs: the cache keeps what the training JVM set up for it.
     int trained = StartupArchive.run(log, java.toString(), "-XX:AOTMode=record", "-XX:AOTConfiguration=" + configuration,
-        "-XX:+UseParallelGC", "-jar", jar.toString(), "demo", "--pages", "300", "--output", work.resolve("aot-demo").toString());
+        "-XX:+UseParallelGC", "-jar", jar.toString(), "demo", "--pages", String.valueOf(TRAINING_PAGES), "--output", work.resolve("aot-demo").toString());
     int created = trained != 0 ? trained : StartupArchive.run(dir.resolve("aot-create.log"), java.toString(),
         "-XX:AOTMode=create", "-XX:AOTConfiguration=" + configuration, "-XX:AOTCache=" + cache, "-XX:+UseParallelGC",
         "-cp", jar.toString());

@@ -26,7 +26,8 @@ import java.util.stream.Stream;
  * list. Any failure leaves a launcher without the archive and a one-line warning, never a failed
  * build: the archive only saves time. A JVM that does not match the archive (another JDK, a jar
  * rebuilt since) ignores it silently ({@code -Xshare:auto}). Then, when a Java 24 or later is at
- * hand, the ahead-of-time cache for it ({@link AotCache}).
+ * hand (named, or the newest installed beside the build's own), the ahead-of-time cache for it
+ * ({@link AotCache}).
  */
 public final class StartupArchive {
   private StartupArchive() {}
@@ -66,7 +67,7 @@ public final class StartupArchive {
         }
       }
       AotCache.make(AotCache.java(System.getProperty("sieve.aot.java"), System.getenv("SIEVE_AOT_JAVA"),
-          Path.of(java), Runtime.version().feature()), jar, work);
+          JdkHomes.candidates(Path.of(System.getProperty("java.home")), System.getenv("JAVA_HOME"))), jar, work);
       copyLauncher(Path.of(args[1]), dir.resolve("sieve"));
     } finally {
       deleteTree(work);

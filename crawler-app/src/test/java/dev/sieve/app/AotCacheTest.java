@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.jar.Attributes;
 import java.util.jar.JarOutputStream;
 import java.util.jar.Manifest;
@@ -15,20 +16,35 @@ class AotCacheTest {
   @TempDir Path dir;
 
   @Test
-  void java_propertyFirst_thenEnvironment_thenOwnJavaOnlyFrom24() {
-    Path own = Path.of("/jdk/bin/java");
+  void java_propertyFirst_thenEnvironment_thenNewestInstalledFrom24() throws Exception {
+    Path jdk25 = jdk("temurin-25", "25.0.3");
+    List<Path> homes = List.of(jdk("java-17", "17.0.15"), jdk25);
 
-    assertThat(AotCache.java("/a/java", "/b/java", own, 25)).isEqualTo(Path.of("/a/java"));
-    assertThat(AotCache.java("", "/b/java", own, 17)).isEqualTo(Path.of("/b/java"));
-    assertThat(AotCache.java(null, " ", own, 24)).isEqualTo(own);
-    assertThat(AotCache.java(null, null, own, 23)).isNull();
+    assertThat(AotCache.java("/a/java", "/b/java", homes)).isEqualTo(Path.of("/a/java"));
+    assertThat(AotCache.java("", "/b/java", homes)).isEqualTo(Path.of("/b/java"));
+    assertThat(AotCache.java(null, " ", homes)).isEqualTo(jdk25.resolve("bin/java"));
+    assertThat(AotCache.java(null, null, List.of(jdk("java-23", "23.0.2"), homes.get(0)))).isNull();
+  }
+
+  @Test
+  void java_none_turnsTheCacheOffEvenWithAJava25Installed() throws Exception {
+    List<Path> homes = List.of(jdk("temurin-25", "25.0.3"));
+
+    assertThat(AotCache.java("none", null, homes)).isNull();
+    assertThat(AotCache.java(null, "NONE", homes)).isNull();
+    assertThat(AotCache.java("", "none", homes)).isNull();
   }
 
   @Test
   void java_aJdkHome_namesItsJava() throws Exception {
     Files.createDirectories(dir.resolve("bin"));
 
-    assertThat(AotCache.java(dir.toString(), null, null, 17)).isEqualTo(dir.resolve("bin/java"));
+    assertThat(AotCache.java(dir.toString(), null, List.of())).isEqualTo(dir.resolve("bin/java"));
+  }
+
+  /** A fake JDK home under the temp dir: a release file and an executable bin/java. */
+  private Path jdk(String name, String version) throws Exception {
+    return JdkHomesTest.jdk(dir.resolve("jvm"), name, "JAVA_VERSION=\"" + version + "\"");
   }
 
   @Test

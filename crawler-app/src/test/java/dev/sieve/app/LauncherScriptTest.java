@@ -56,10 +56,61 @@ class LauncherScriptTest {
         .doesNotContain("SharedArchiveFile");
   }
 
+  @Test
+  void launcher_javaUnset_runsTheJavaTheCacheWasMadeWith_withTheCache() throws Exception {
+    Path made = fakeJava(dir.resolve("jdk-25/bin"), "jdk-25");
+    Path onPath = fakeJava(dir.resolve("path"), "path-java");
+    Files.writeString(dir.resolve("crawler.aot"), "");
+    Files.writeString(dir.resolve("crawler.aot.java"), made.toRealPath() + "\n" + dir.toRealPath().resolve("crawler.jar") + "\n");
+    Files.writeString(dir.resolve("crawler.jsa"), "");
+    Files.writeString(dir.resolve("crawler.jsa.java"), onPath.toRealPath() + "\n" + dir.toRealPath().resolve("crawler.jar") + "\n");
+
+    assertThat(runWithoutJava(onPath.getParent()))
+        .startsWith("jdk-25 -XX:AOTCache=" + dir.toRealPath().resolve("crawler.aot") + " -Xlog:aot*=off -Xlog:aot*=warning:stderr ")
+        .endsWith("-jar " + dir.toRealPath().resolve("crawler.jar") + " crawl");
+    assertThat(run(Map.of("JAVA", onPath.toString()))).as("JAVA overrides it")
+        .startsWith("path-java -XX:SharedArchiveFile=" + dir.toRealPath().resolve("crawler.jsa") + " ");
+  }
+
+  @Test
+  void launcher_javaUnset_cacheJavaGoneOrCacheForAnotherJar_runsThePathsJavaWithItsArchive() throws Exception {
+    Path made = fakeJava(dir.resolve("jdk-25/bin"), "jdk-25");
+    Path onPath = fakeJava(dir.resolve("path"), "path-java");
+    Files.writeString(dir.resolve("crawler.aot"), "");
+    Files.writeString(dir.resolve("crawler.aot.java"), made.toRealPath() + "\n/elsewhere/crawler.jar\n");
+    Files.writeString(dir.resolve("crawler.jsa"), "");
+    Files.writeString(dir.resolve("crawler.jsa.java"), onPath.toRealPath() + "\n" + dir.toRealPath().resolve("crawler.jar") + "\n");
+    assertThat(runWithoutJava(onPath.getParent())).startsWith("path-java -XX:SharedArchiveFile=").doesNotContain("AOTCache");
+
+    Files.writeString(dir.resolve("crawler.aot.java"), made.toRealPath() + "\n" + dir.toRealPath().resolve("crawler.jar") + "\n");
+    Files.delete(made);
+    assertThat(runWithoutJava(onPath.getParent())).startsWith("path-java -XX:SharedArchiveFile=").doesNotContain("AOTCache");
+  }
+
+  /** An executable {@code java} in {@code bin} that prints {@code name} and its arguments. */
+  private static Path fakeJava(Path bin, String name) throws IOException {
+    Path fake = Files.createDirectories(bin).resolve("java");
+    Files.writeString(fake, "#!/bin/sh\necho " + name + " \"$@\"\n");
+    Files.setPosixFilePermissions(fake, PosixFilePermissions.fromString("rwxr-xr-x"));
+    return fake;
+  }
+
+  /** The launcher with JAVA unset and {@code pathDir} first on the PATH. */
+  private String runWithoutJava(Path pathDir) throws Exception {
+    return run(Map.of("PATH", pathDir + ":" + System.getenv("PATH")), false);
+  }
+
   private String run(Map<String, String> environment) throws Exception {
+    return run(environment, true);
+  }
+
+  private String run(Map<String, String> environment, boolean withJava) throws Exception {
     ProcessBuilder builder = new ProcessBuilder("sh", dir.resolve("sieve").toString(), "crawl").redirectErrorStream(true);
     builder.environment().remove("JAVA_OPTS");
-    builder.environment().put("JAVA", java.toString());
+    builder.environment().remove("JAVA");
+    if (withJava) {
+      builder.environment().put("JAVA", java.toString());
+    }
     builder.environment().putAll(environment);
     Process process = builder.start();
     String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();

@@ -50,15 +50,32 @@ final class Machine {
    * or {@code unknown} when it cannot be run within 30 s.
    */
   static String javaVersion(String java) {
+    return versionLine(new ProcessBuilder(java, "-version"));
+  }
+
+  /**
+   * The same for the java a launcher such as {@code sieve} runs, which it picks itself: the
+   * launcher run with {@code JAVA_OPTS=-version} (a java given {@code -version} before {@code
+   * -jar} prints it and exits; its jar must be a jar).
+   */
+  static String launcherJavaVersion(String launcher) {
+    ProcessBuilder builder = new ProcessBuilder(launcher);
+    builder.environment().put("JAVA_OPTS", "-version");
+    return versionLine(builder);
+  }
+
+  private static String versionLine(ProcessBuilder command) {
     try {
-      Process process = new ProcessBuilder(java, "-version").redirectErrorStream(true).start();
+      Process process = command.redirectErrorStream(true).start();
       byte[] output = process.getInputStream().readAllBytes();
       if (!process.waitFor(30, TimeUnit.SECONDS) || process.exitValue() != 0) {
         process.destroy();
         return "unknown";
       }
-      List<String> lines = new String(output, StandardCharsets.UTF_8).lines().toList();
-      return lines.isEmpty() ? "unknown" : lines.get(0).strip();
+      // The version line, not a warning the JVM printed first (a launcher's AOT cache, say).
+      List<String> lines = new String(output, StandardCharsets.UTF_8).lines().map(String::strip).toList();
+      return lines.stream().filter(line -> line.contains(" version \"")).findFirst()
+          .orElse(lines.isEmpty() ? "unknown" : lines.get(0));
     } catch (IOException e) {
       return "unknown";
     } catch (InterruptedException e) {
@@ -67,9 +84,18 @@ final class Machine {
     }
   }
 
-  /** {@code Machine: MODEL, N cores, load average L; JVM: VERSION (JAVA)}. */
+  /** {@code Machine: MODEL, N cores, load average L; crawler's Java: VERSION (JAVA)}. */
   static String describe(String java) {
+    return describe(javaVersion(java), java);
+  }
+
+  /** The same for a crawl run by {@code launcher}: {@code ...; crawler's Java: VERSION (through LAUNCHER)}. */
+  static String describeLauncher(String launcher) {
+    return describe(launcherJavaVersion(launcher), "through " + launcher);
+  }
+
+  private static String describe(String version, String how) {
     return String.format(Locale.ROOT, "Machine: %s, %d cores, load average %.2f; crawler's Java: %s (%s)",
-        cpuModel(), cores(), loadAverage(), javaVersion(java), java);
+        cpuModel(), cores(), loadAverage(), version, how);
   }
 }

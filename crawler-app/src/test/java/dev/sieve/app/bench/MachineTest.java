@@ -4,6 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.jar.Attributes;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,6 +34,21 @@ class MachineTest {
 
     assertThat(Machine.javaVersion(java)).contains("version \"" + System.getProperty("java.version"));
     assertThat(Machine.javaVersion(dir.resolve("no-java").toString())).isEqualTo("unknown");
+  }
+
+  @Test
+  void launcherJavaVersion_isThatOfTheJavaTheLauncherRuns() throws Exception {
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    Manifest manifest = new Manifest();
+    manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+    new JarOutputStream(Files.newOutputStream(dir.resolve("crawler.jar")), manifest).close();
+    Path launcher = dir.resolve("sieve");
+    Files.writeString(launcher, "#!/bin/sh\nexec '" + java + "' $JAVA_OPTS -jar '" + dir.resolve("crawler.jar") + "' \"$@\"\n");
+    Files.setPosixFilePermissions(launcher, PosixFilePermissions.fromString("rwxr-xr-x"));
+
+    assertThat(Machine.launcherJavaVersion(launcher.toString())).contains("version \"" + System.getProperty("java.version"));
+    assertThat(Machine.describeLauncher(launcher.toString())).endsWith("(through " + launcher + ")");
+    assertThat(Machine.launcherJavaVersion(dir.resolve("no-launcher").toString())).isEqualTo("unknown");
   }
 
   @Test
