@@ -44,6 +44,10 @@ final class UrlParser {
       s = s.substring(0, hash);
     }
     s = fixBackslashes(s);
+    Url plain = PlainAbsolute.parse(s);
+    if (plain != null) {
+      return Optional.of(plain);
+    }
     Optional<Url> known = RECENT.getIfPresent(s);
     if (known == null) {
       known = normalize(s);
@@ -52,8 +56,11 @@ final class UrlParser {
     return known;
   }
 
-  /** Parses and normalizes a trimmed URL without fragment; see {@link #parse}. */
-  private static Optional<Url> normalize(String s) {
+  /**
+   * Parses and normalizes a trimmed URL without fragment through the normalizer, the general
+   * path; see {@link #parse}.
+   */
+  static Optional<Url> normalize(String s) {
     String scheme;
     int afterScheme;
     if (s.regionMatches(true, 0, "http://", 0, 7)) {
