@@ -3,7 +3,8 @@ package dev.sieve.url;
 import java.util.Arrays;
 
 /**
- * The fast path of {@link Url#parse} for an absolute URL in {@link PlainUrl}'s plain form whose
+ * The fast path of {@link Url#parse} for an absolute URL in {@link PlainUrl}'s plain form (with,
+ * here, a port other than the scheme's default allowed: a crawl leases URLs it stored) whose
  * path normalization leaves alone (no {@code //}, no segment starting or ending with a dot) and
  * whose query, if any, is {@code name=value} pairs: the normalized URL is then the text itself,
  * with an empty path made {@code /} and the pairs in the order of their names, as the general
@@ -17,12 +18,35 @@ final class PlainAbsolute {
 
   /** The normalized URL of {@code s} (trimmed, without fragment), or null when it is not plain. */
   static Url parse(String s) {
-    String host = PlainUrl.host(s);
-    if (host == null) {
+    boolean https = s.startsWith("https://");
+    if (!https && !s.startsWith("http://")) {
       return null;
     }
-    boolean https = s.charAt(4) == 's';
-    int pathStart = (https ? 8 : 7) + host.length();
+    int hostStart = https ? 8 : 7;
+    int hostEnd = PlainUrl.hostEnd(s, hostStart);
+    if (hostEnd < 0) {
+      return null;
+    }
+    int defaultPort = https ? 443 : 80;
+    int port = defaultPort;
+    int pathStart = hostEnd;
+    if (hostEnd < s.length() && s.charAt(hostEnd) == ':') {
+      pathStart = hostEnd + 1;
+      port = 0;
+      while (pathStart < s.length() && s.charAt(pathStart) >= '0' && s.charAt(pathStart) <= '9'
+          && port <= 65535) {
+        port = port * 10 + (s.charAt(pathStart++) - '0');
+      }
+      // Only a port normalization keeps as written: 1 to 65535, not the default, no leading 0.
+      if (port < 1 || port > 65535 || port == defaultPort || s.charAt(hostEnd + 1) == '0') {
+        return null;
+      }
+    }
+    if ((pathStart < s.length() && s.charAt(pathStart) != '/' && s.charAt(pathStart) != '?')
+        || !PlainUrl.plainRest(s, pathStart)) {
+      return null;
+    }
+    String host = s.substring(hostStart, hostEnd);
     int query = s.indexOf('?', pathStart);
     int pathEnd = query < 0 ? s.length() : query;
     if (!plainPath(s, pathStart, pathEnd)) {
@@ -43,7 +67,7 @@ final class PlainAbsolute {
     } else {
       url = s.substring(0, query) + sortedQuery;
     }
-    return new Url(url, https ? "https" : "http", host, https ? 443 : 80, pathStart);
+    return new Url(url, https ? "https" : "http", host, port, pathStart);
   }
 
   /** Whether {@code s[from, to)} is empty or a path without {@code //}, {@code /.} or {@code ./}. */

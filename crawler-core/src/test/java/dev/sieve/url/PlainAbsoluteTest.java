@@ -34,7 +34,12 @@ class PlainAbsoluteTest {
     "http://example.com/p? | http://example.com/p | general",
     "http://example.com/p?a&b=1 | http://example.com/p?a&b=1 | general",
     "http://Example.com/a | http://example.com/a | general",
-    "http://example.com:8080/a | http://example.com:8080/a | general",
+    "http://example.com:8080/a | http://example.com:8080/a | fast",
+    "http://127.0.0.1:28517/en/a.html | http://127.0.0.1:28517/en/a.html | fast",
+    "http://example.com:8080 | http://example.com:8080/ | fast",
+    "http://example.com:80/a | http://example.com/a | general",
+    "https://example.com:443/a | https://example.com/a | general",
+    "http://example.com:080/a | http://example.com/a | general",
     "http://example.com/%41 | http://example.com/A | general",
   })
   void parse_handMadeCase_sameAsGeneralPathByTheExpectedPath(String raw, String expected,
@@ -72,6 +77,8 @@ class PlainAbsoluteTest {
     String[] hosts = {
       "example.com", "a.b.c", "127.0.0.1", "-x.org", "x-.org", "a_b.com", "xn--caf-dma.fr",
       "Example.com", "a..b", "a.", "h", "1.2.3", "example.com:80", "u@example.com", "",
+      "example.com:8080", "127.0.0.1:28517", "example.com:443", "example.com:0", "example.com:080",
+      "example.com:", "example.com:65535", "example.com:99999", "example.com:8o",
     };
     String[] segments = {
       "a", "b.html", "x:y", "~u", "!$'()*+,;", "@", ".", "..", "", ".a", "a.", "...", "%41",
