@@ -12,7 +12,8 @@ import java.util.Optional;
 /**
  * Reads text into a {@link Url}: cleans it as browsers do (tabs, newlines, backslashes, fragment),
  * checks the scheme, host and port, and normalizes the rest with crawler-commons' {@link
- * BasicURLNormalizer}. Web input is data: anything it cannot accept is empty, never an exception.
+ * BasicURLNormalizer}; a URL in plain form ({@link PlainAbsolute}) is taken as it is, to the same
+ * result, without it. Web input is data: anything it cannot accept is empty, never an exception.
  * Thread-safe.
  */
 final class UrlParser {
