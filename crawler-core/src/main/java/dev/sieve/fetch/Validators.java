@@ -38,7 +38,14 @@ public record Validators(String etag, String lastModified) {
     String text = StandardCharsets.ISO_8859_1.decode(head.duplicate()).toString();
     String etag = null;
     String lastModified = null;
-    for (String line : text.split("\r\n")) {
+    int next;
+    for (int start = 0; start < text.length(); start = next + 2) {
+      // Lines found with indexOf, not String.split, which compiles a regex on every page.
+      next = text.indexOf("\r\n", start);
+      if (next < 0) {
+        next = text.length();
+      }
+      String line = text.substring(start, next);
       int colon = line.indexOf(':');
       if (colon <= 0) {
         continue;

@@ -111,7 +111,7 @@ final class CharsetSniffer {
     if (name == null || name.isEmpty()) {
       return null;
     }
-    String cs = name.trim().replaceAll("[\"']", "");
+    String cs = withoutQuotes(name.trim());
     try {
       if (Charset.isSupported(cs)) {
         return cs;
@@ -121,5 +121,20 @@ final class CharsetSniffer {
     } catch (IllegalCharsetNameException e) {
       return null;
     }
+  }
+
+  /** {@code s} without its {@code "} and {@code '}, by hand: replaceAll compiles a regex a call. */
+  private static String withoutQuotes(String s) {
+    if (s.indexOf('"') < 0 && s.indexOf('\'') < 0) {
+      return s;
+    }
+    StringBuilder out = new StringBuilder(s.length());
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c != '"' && c != '\'') {
+        out.append(c);
+      }
+    }
+    return out.toString();
   }
 }

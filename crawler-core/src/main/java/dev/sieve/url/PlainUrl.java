@@ -35,34 +35,49 @@ public final class PlainUrl {
     if (start < 0) {
       return null;
     }
+    int end = hostEnd(url, start);
+    if (end < 0 || (end < url.length() && url.charAt(end) != '/' && url.charAt(end) != '?')
+        || !plainRest(url, end)) {
+      return null;
+    }
+    return url.substring(start, end);
+  }
+
+  /**
+   * Where the plain host name starting at {@code start} ends: at the first character that cannot
+   * be part of one, or at the end; -1 if the name before it is not plain.
+   */
+  static int hostEnd(String url, int start) {
     int end = start;
     int labelStart = start;
     char previous = '.';
     for (; end < url.length(); end++) {
       char c = url.charAt(end);
-      if (c == '/' || c == '?') {
-        break;
-      }
       if (c == '.') {
         if (previous == '.' || !plainLabel(url, labelStart, end)) {
-          return null;
+          return -1;
         }
         labelStart = end + 1;
       } else if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_')) {
-        return null;
+        break;
       }
       previous = c;
     }
     if (previous == '.' || end - start > MAX_HOST_LENGTH || !plainLabel(url, labelStart, end)) {
-      return null;
+      return -1;
     }
-    for (int i = end; i < url.length(); i++) {
+    return end;
+  }
+
+  /** Whether {@code url[from...]}, the path and query, holds only the plain form's characters. */
+  static boolean plainRest(String url, int from) {
+    for (int i = from; i < url.length(); i++) {
       char c = url.charAt(i);
       if (c >= 128 || !SAFE[c]) {
-        return null;
+        return false;
       }
     }
-    return url.substring(start, end);
+    return true;
   }
 
   /** At most 63 characters and not an IDN's ASCII form ({@code xn--}), which gets checked. */

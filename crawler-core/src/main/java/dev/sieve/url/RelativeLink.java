@@ -10,8 +10,9 @@ package dev.sieve.url;
  *
  * <p>It answers only where it knows the general path's answer (a differential test checks them
  * against each other); for anything else it returns -1 and the general path decides:
- * a scheme or authority, a query, a percent sign, a character outside the unreserved and
- * sub-delimiter sets (so nothing to escape or unescape), an empty segment ({@code //}), a last
+ * a scheme or authority, a query, a percent sign but in an escape normalization keeps ({@code %3D},
+ * not {@code %3d} or {@code %41}), a character outside the unreserved and sub-delimiter sets (so
+ * nothing to escape or unescape), an empty segment ({@code //}), a last
  * segment {@code .} or {@code ..}, a {@code ..} above the root, or a page path with {@code //}.
  */
 final class RelativeLink {
@@ -22,6 +23,16 @@ final class RelativeLink {
     String safe = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=:@/";
     for (int i = 0; i < safe.length(); i++) {
       SAFE[safe.charAt(i)] = true;
+    }
+  }
+
+  /** The unreserved characters: a percent-escape of one is decoded by normalization. */
+  private static final boolean[] UNRESERVED = new boolean[128];
+
+  static {
+    String unreserved = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~";
+    for (int i = 0; i < unreserved.length(); i++) {
+      UNRESERVED[unreserved.charAt(i)] = true;
     }
   }
 
@@ -81,12 +92,41 @@ final class RelativeLink {
       if (c == '#') {
         return i;
       }
+      if (c == '%') {
+        if (!keptEscape(href, i)) {
+          return -1;
+        }
+        i += 2;
+        continue;
+      }
       if (c >= 128 || !SAFE[c] || (c == ':' && !slash)) {
         return -1; // a colon before any slash is a scheme, or might be
       }
       slash |= c == '/';
     }
     return n;
+  }
+
+  /**
+   * Whether {@code href[i...]} starts with a percent-escape normalization keeps as it is: two
+   * upper-case hex digits, of a byte that is not an unreserved character (those are decoded).
+   */
+  private static boolean keptEscape(String href, int i) {
+    if (i + 2 >= href.length()) {
+      return false;
+    }
+    int high = upperHexDigit(href.charAt(i + 1));
+    int low = upperHexDigit(href.charAt(i + 2));
+    if (high < 0 || low < 0) {
+      return false;
+    }
+    int b = high * 16 + low;
+    return b >= 128 || !UNRESERVED[b];
+  }
+
+  /** The value of an ASCII digit or upper-case hex letter, else -1. */
+  private static int upperHexDigit(char c) {
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
   }
 
   /**

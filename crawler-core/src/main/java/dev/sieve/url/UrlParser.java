@@ -12,7 +12,8 @@ import java.util.Optional;
 /**
  * Reads text into a {@link Url}: cleans it as browsers do (tabs, newlines, backslashes, fragment),
  * checks the scheme, host and port, and normalizes the rest with crawler-commons' {@link
- * BasicURLNormalizer}. Web input is data: anything it cannot accept is empty, never an exception.
+ * BasicURLNormalizer}; a URL in plain form ({@link PlainAbsolute}) is taken as it is, to the same
+ * result, without it. Web input is data: anything it cannot accept is empty, never an exception.
  * Thread-safe.
  */
 final class UrlParser {
@@ -44,6 +45,10 @@ final class UrlParser {
       s = s.substring(0, hash);
     }
     s = fixBackslashes(s);
+    Url plain = PlainAbsolute.parse(s);
+    if (plain != null) {
+      return Optional.of(plain);
+    }
     Optional<Url> known = RECENT.getIfPresent(s);
     if (known == null) {
       known = normalize(s);
@@ -52,8 +57,11 @@ final class UrlParser {
     return known;
   }
 
-  /** Parses and normalizes a trimmed URL without fragment; see {@link #parse}. */
-  private static Optional<Url> normalize(String s) {
+  /**
+   * Parses and normalizes a trimmed URL without fragment through the normalizer, the general
+   * path; see {@link #parse}.
+   */
+  static Optional<Url> normalize(String s) {
     String scheme;
     int afterScheme;
     if (s.regionMatches(true, 0, "http://", 0, 7)) {

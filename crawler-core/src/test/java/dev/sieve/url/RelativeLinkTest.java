@@ -88,6 +88,36 @@ class RelativeLinkTest {
   }
 
   @Test
+  void resolve_generatedLinksWithPercentEscapes_sameAsGeneralPath() {
+    Url page = Url.parse("http://example.com/a/b/c.html").orElseThrow();
+    String[] escapes = {
+      "%3D", "%3d", "%2F", "%2f", "%20", "%25", "%41", "%7E", "%2E", "%2D", "%5F", "%C3%A9",
+      "%E2%82%AC", "%FF", "%00", "%7F", "%", "%4", "%G0", "%0g",
+    };
+    String[] plain = {"a", "op", "..", ".", "x.html", ""};
+    SplittableRandom random = new SplittableRandom(30);
+    int fast = 0;
+    for (int i = 0; i < 20_000; i++) {
+      StringBuilder href = new StringBuilder();
+      int count = 1 + random.nextInt(4);
+      for (int s = 0; s < count; s++) {
+        href.append(plain[random.nextInt(plain.length)]);
+        if (random.nextBoolean()) {
+          href.append(escapes[random.nextInt(escapes.length)]);
+        }
+        if (s < count - 1) {
+          href.append('/');
+        }
+      }
+      String link = href.toString();
+
+      assertThat(resolved(page, link)).as("%s + %s", page, link).isEqualTo(general(page, link));
+      fast += fast(page, link) ? 1 : 0;
+    }
+    assertThat(fast).as("generated links with escapes taking the fast path").isGreaterThan(2_000);
+  }
+
+  @Test
   void hash_ofFastPathResult_isTheHashOfItsString() {
     Url page = Url.parse("http://example.com/dir/sub/page.html").orElseThrow();
     Url link = page.resolve("../other/x.html#f").orElseThrow();
