@@ -5,7 +5,8 @@
 -- completed, blocked, delay, limit, last), w:K (waiting URLs by due time), l:K (leased URLs by
 -- lease end), d:K (the due time of leased URLs), m:K (metadata, Base64), t:K (the creation date
 -- of pending URLs: the epoch second each was first stored), c:K (completed URLs, by when they
--- completed; a URL scheduled again leaves it); queues (queue keys by
+-- completed; a URL scheduled again leaves it); salts (every queue's salt, as q:K holds it, so a
+-- put batch reads them all in one HMGET); queues (queue keys by
 -- turn: the seq of their creation or last production), ready (queue keys by the time they may
 -- next produce, see below), seq, salt, stats (counters), delay (the service's default delay, as
 -- the last GetURLs was given it).
@@ -20,6 +21,7 @@ local P = ARGV[1]
 if redis.call('EXISTS', KEYS[1]) == 1 then return {-2} end
 local QUEUES = P .. 'queues'
 local READY = P .. 'ready'
+local SALTS = P .. 'salts'
 local function qk(k) return P .. 'q:' .. k end
 local function wk(k) return P .. 'w:' .. k end
 local function lk(k) return P .. 'l:' .. k end
