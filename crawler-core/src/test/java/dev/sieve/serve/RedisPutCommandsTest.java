@@ -70,7 +70,7 @@ class RedisPutCommandsTest {
   }
 
   @Test
-  void put_aBatchIntoQueuesAlreadyDue_readsReadyAndSaltsOnceAndRunsFourCommandsPerUrl()
+  void put_aBatchIntoQueuesAlreadyDue_readsReadyAndSaltsOnceAndRunsThreeCommandsPerUrl()
       throws IOException {
     CrawlStore crawl = store.getOrCreate("due");
     crawl.putAll(batch("due", "1"), NOW);
@@ -81,11 +81,11 @@ class RedisPutCommandsTest {
     Map<String, Long> calls = commands();
     assertThat(second).containsOnly(PutResult.CREATED).hasSize(QUEUES);
     assertThat(calls).containsEntry("zmscore", 1L).doesNotContainKey("zscore")
-        .containsEntry("hmget", 1L).doesNotContainKey("hget");
-    // Per URL: its Sieve block read and written back, its ZADD, its creation date (URL Frontier
-    // 2.6).
+        .containsEntry("hmget", 1L).doesNotContainKey("hget")
+        .as("a discovered URL's creation date is its due time").doesNotContainKey("hset");
+    // Per URL: its Sieve block read and written back, its ZADD.
     assertThat(calls.values().stream().mapToLong(Long::longValue).sum())
-        .isLessThanOrEqualTo(4L * QUEUES + 20);
+        .isLessThanOrEqualTo(3L * QUEUES + 20);
   }
 
   @Test

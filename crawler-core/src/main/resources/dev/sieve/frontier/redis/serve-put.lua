@@ -7,7 +7,8 @@
 -- created again: the item was not applied) or 5 when a Sieve segment filled up before it (not
 -- applied: the segment is sealed, the caller grows the filter and puts it again), then the
 -- filter's counts. Each queue the batch changed is touched in ready once (lib-serve-shard.lua).
--- A URL stored anew is dated now (t:K); a completed one goes to c:K, out of it when scheduled again.
+-- A URL stored anew is dated now (discovered: by its due time alone, see t:K in
+-- lib-serve-shard.lua); a completed one goes to c:K, out of it when scheduled again.
 --! include lib-serve-shard.lua
 --! include lib-sieve.lua
 local now = ARGV[2]
@@ -59,7 +60,6 @@ while i <= #ARGV do
       result = 1
     else
       redis.call('ZADD', wk(key), now, url)
-      redis.call('HSET', tk(key), url, now)
       if meta ~= '' then redis.call('HSET', mk(key), url, meta) end
       changed(key, nowTime)
       result = 0
@@ -78,6 +78,8 @@ while i <= #ARGV do
       fresh = not seen
     end
     if leased then
+      local due = redis.call('HGET', D, url)
+      if refetch ~= '0' and due then redis.call('HSETNX', tk(key), url, due) end
       redis.call('ZREM', L, url)
       redis.call('HDEL', D, url)
       changed(key, nowTime)
@@ -92,7 +94,9 @@ while i <= #ARGV do
       if waiting or leased or fresh then redis.call('HINCRBY', qk(key), 'completed', 1) end
       result = 3
     else
-      if not (waiting or leased) then
+      if waiting then
+        redis.call('HSETNX', tk(key), url, waiting)
+      elseif not leased then
         redis.call('HSET', tk(key), url, now)
         redis.call('ZREM', ck(key), url)
       end
