@@ -7,12 +7,11 @@
 -- the epoch second it was first stored, of each pending URL whose due time is another: a URL
 -- missing from it was created at its due time, as a discovered URL is queued due when stored and a
 -- put that moves a pending URL's due time writes the old one here first; see created), c:K
--- (completed URLs, by when they
--- completed; a URL scheduled again leaves it); salts (every queue's salt, as q:K holds it, so a
--- put batch reads them all in one HMGET); queues (queue keys by
--- turn: the seq of their creation or last production), ready (queue keys by the time they may
--- next produce, see below), seq, salt, stats (counters), delay (the service's default delay, as
--- the last GetURLs was given it).
+-- (completed URLs, by when they completed; a URL scheduled again leaves it); salts (every queue's
+-- salt, as q:K holds it, so a put batch reads them all in one HMGET); queues (queue keys by turn:
+-- the seq of their creation or last production), ready (queue keys by the time they may next
+-- produce, see below), seq, salt, stats (counters), delay (the service's default delay, as the
+-- last GetURLs was given it).
 -- ready holds every queue that has URLs pending and is under its crawl limit, scored by when it may
 -- produce: the latest of its block end, its last production plus its delay, and the soonest of its
 -- earliest due URL and earliest lease end, in whole seconds, plus its turn as a fraction below 1/2

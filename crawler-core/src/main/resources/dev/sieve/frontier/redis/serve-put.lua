@@ -78,8 +78,10 @@ while i <= #ARGV do
       fresh = not seen
     end
     if leased then
-      local due = redis.call('HGET', D, url)
-      if refetch ~= '0' and due then redis.call('HSETNX', tk(key), url, due) end
+      if refetch ~= '0' then
+        local due = redis.call('HGET', D, url)
+        if due then redis.call('HSETNX', tk(key), url, due) end
+      end
       redis.call('ZREM', L, url)
       redis.call('HDEL', D, url)
       changed(key, nowTime)
