@@ -110,6 +110,27 @@ class UrlFrontier26Test {
     }
   }
 
+  @ParameterizedTest
+  @EnumSource(ServeFixture.Store.class)
+  void creationDate_ofALeasedUrlGivenARefetchDate_isKept(ServeFixture.Store store)
+      throws Exception {
+    try (ServeFixture serve = new ServeFixture(store)) {
+      serve.put(ServeFixture.discovered("http://a.test/1"));
+      serve.clock.advance(100);
+      assertThat(serve.get(GetParams.newBuilder().setCrawlID("DEFAULT").setKey("a.test")
+          .setDelayRequestable(600).build())).as("leased").containsExactly("http://a.test/1");
+      assertThat(status(serve, "http://a.test/1").getCreationDate()).as("leased")
+          .isEqualTo(ServeFixture.START);
+      serve.clock.advance(100);
+      serve.put(ServeFixture.known("http://a.test/1", ServeFixture.START + 1000));
+
+      assertThat(status(serve, "http://a.test/1").getCreationDate())
+          .isEqualTo(ServeFixture.START);
+      assertThat(list(serve)).extracting(URLItem::getCreationDate)
+          .containsExactly(ServeFixture.START);
+    }
+  }
+
   @Test
   void creationDates_surviveRestartFromJournalAndFromCheckpoint() throws Exception {
     Path crashed = killedAfter(first -> {

@@ -1,5 +1,6 @@
 package dev.sieve.frontier.redis;
 
+import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.bloom.Hash128;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -11,12 +12,15 @@ import java.util.Map;
  * (the script includes {@code lib-sieve.lua}). KEYS: the caller's {@code lead} keys, then one
  * (segment, counter, seal) triple per segment the URLs touch. ARGV: the caller's header, the layer
  * count, the newest layer's triples with their seal-at counts, then per URL the caller's payload
- * and, per layer oldest first, its triple, the first byte of its 512-bit block in the segment and
- * its k bit positions in the block, two characters each ({@code '0' + position / 64}, {@code '0'
- * + position % 64}): three arguments per layer, however many bits. After the call, {@link
- * #noteCounts} records the set-bit counts the script returned.
+ * and, per layer oldest first, its triple, the first and last byte of its 512-bit block in the
+ * segment (so the script passes Redis strings, not numbers it would format) and its k bit positions
+ * in the block, two characters each ({@code '0' + position / 8}, the bit's byte in the block, and
+ * {@code '0' + position % 8}, its place in that byte): four arguments per layer, however many
+ * bits. After the call, {@link #noteCounts} records the set-bit counts the script returned.
  */
 final class FilterCall {
+  /** The bytes of a block, which holds all of a URL's bits in one layer. */
+  private static final int BLOCK_BYTES = BlockedBloomFilter.BLOCK_BITS / Byte.SIZE;
   final List<String> keys = new ArrayList<>();
   final List<String> args = new ArrayList<>();
   private final List<FilterLayer> tripleLayer = new ArrayList<>();
@@ -56,7 +60,9 @@ final class FilterCall {
           newest.put(triple, grow ? layer.sealAt(segment) : -1);
         }
         urlArgs.add(Integer.toString(triple));
-        urlArgs.add(Long.toString(block & 0xFFFF_FFFFL));
+        long at = block & 0xFFFF_FFFFL;
+        urlArgs.add(Long.toString(at));
+        urlArgs.add(Long.toString(at + BLOCK_BYTES - 1));
         urlArgs.add(packed(positions[l], layer.hashes));
       }
     }
@@ -70,12 +76,15 @@ final class FilterCall {
     args.addAll(urlArgs);
   }
 
-  /** The first {@code k} positions, each in [0, 4096), as two characters from {@code '0'}. */
+  /**
+   * The first {@code k} positions, each in [0, 512), as two characters from {@code '0'}: the
+   * position's byte, then its bit in the byte.
+   */
   private static String packed(int[] positions, int k) {
     char[] text = new char[2 * k];
     for (int j = 0; j < k; j++) {
-      text[2 * j] = (char) ('0' + (positions[j] >>> 6));
-      text[2 * j + 1] = (char) ('0' + (positions[j] & 63));
+      text[2 * j] = (char) ('0' + (positions[j] >>> 3));
+      text[2 * j + 1] = (char) ('0' + (positions[j] & 7));
     }
     return new String(text);
   }

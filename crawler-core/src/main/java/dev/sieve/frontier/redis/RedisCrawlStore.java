@@ -24,7 +24,8 @@ import java.util.zip.CRC32;
  * One generation of a crawl ID in Redis, shared by every serve node: its queues spread over
  * {@link RedisShard}s by key, each shard's queues and Sieve in one slot, so that each change is one
  * script and a URL put through one node is handed out by exactly one GetURLs of any node. A batch
- * of puts costs one script per shard it touches; GetURLs over every queue visits the shards in
+ * of puts costs one script per shard it touches, the shards' scripts run side by side
+ * ({@link ShardCalls}); GetURLs over every queue visits the shards in
  * turn (starting one further each call) until its limits are met. Once DeleteCrawl removed this
  * generation (on any node) it is {@link #stale}: puts answer null, to go to the crawl created anew,
  * and the rest answer as for an empty crawl. Thread-safe.
@@ -35,15 +36,17 @@ final class RedisCrawlStore extends CrawlStore {
   private final String id;
   final String generation;
   private final List<RedisShard> shards;
+  private final ShardCalls calls;
   private final AtomicInteger turn = new AtomicInteger();
   private volatile boolean stale;
   /** The queues as last counted, -1 when to be counted again. */
   private volatile int queueCount = -1;
 
-  RedisCrawlStore(String id, String generation, List<RedisShard> shards) {
+  RedisCrawlStore(String id, String generation, List<RedisShard> shards, ShardCalls calls) {
     this.id = id;
     this.generation = generation;
     this.shards = List.copyOf(shards);
+    this.calls = calls;
   }
 
   @Override
@@ -100,10 +103,17 @@ final class RedisCrawlStore extends CrawlStore {
       byShard.get(s).add(items.get(i));
       positions.get(s).add(i);
     }
+    List<Runnable> puts = new ArrayList<>();
     for (int s = 0; s < shards.size(); s++) {
       if (!byShard.get(s).isEmpty()) {
-        shards.get(s).put(byShard.get(s), positions.get(s), now, results);
+        RedisShard shard = shards.get(s);
+        List<UrlPut> part = byShard.get(s);
+        List<Integer> at = positions.get(s);
+        puts.add(() -> shard.put(part, at, now, results));
       }
+    }
+    if (!puts.isEmpty()) {
+      calls.runAll(puts);
     }
     stale();
     queueCount = -1; // new queues: count again

@@ -36,6 +36,8 @@ public final class RedisStore extends FrontierStore {
 
   private final RedisConnection redis;
   private final QueueSettings settings;
+  /** Runs a put batch's per-shard scripts side by side, for every crawl. */
+  private final ShardCalls shardCalls = new ShardCalls();
   /** Shards of the crawls this node creates; a crawl keeps those it was created with. */
   private final int shards;
   /** The crawls this node knows, by ID, in the order its GetURLs visits them. */
@@ -126,7 +128,7 @@ public final class RedisStore extends FrontierStore {
       parts.add(new RedisShard(redis, sieveId,
           SharedSieve.open(redis, sieveId, expected, settings.falsePositiveRate())));
     }
-    return new RedisCrawlStore(id, generation, parts);
+    return new RedisCrawlStore(id, generation, parts, shardCalls);
   }
 
   /** The crawl if this node met it (and saw it not deleted): no round trip. */
@@ -266,6 +268,7 @@ public final class RedisStore extends FrontierStore {
 
   @Override
   public void close() {
+    shardCalls.close();
     redis.close();
   }
 }

@@ -24,16 +24,14 @@ local function admit(seg, cnt, k, args, base, flips)
   end
   return flipped
 end
--- admit_block(seg, at, bytes, codes) sets the bits codes packs in the block at byte at of segment
--- seg, whose bytes block_bits read (lib-filter-has.lua, included for SIEVE_MASK), writing it back
--- in one SETRANGE when a bit was new; returns how many it flipped.
+-- admit_block(seg, at, bytes, codes) sets the bits codes packs in the block at byte at (a string)
+-- of segment seg, whose bytes block_bits read (lib-filter-has.lua, included for SIEVE_MASK),
+-- writing it back in one SETRANGE when a bit was new; returns how many it flipped.
 local function admit_block(seg, at, bytes, codes)
   local flipped = 0
   for j = 1, #codes, 2 do
-    local p = (codes[j] - 48) * 64 + codes[j + 1] - 48
-    local r = p % 8
-    local b = (p - r) / 8 + 1
-    local mask = SIEVE_MASK[r]
+    local b = codes[j] - 47
+    local mask = SIEVE_MASK[codes[j + 1]]
     local v = bytes[b]
     if v % (mask + mask) < mask then
       bytes[b] = v + mask

@@ -3,12 +3,15 @@
 -- (serve:{serve.NS.GEN.S}:, so in a cluster every key of the shard, its Sieve's too, lies in one
 -- slot). Answers {-2} and changes nothing when the shard is gone. Per queue K: q:K (salt,
 -- completed, blocked, delay, limit, last), w:K (waiting URLs by due time), l:K (leased URLs by
--- lease end), d:K (the due time of leased URLs), m:K (metadata, Base64), t:K (the creation date
--- of pending URLs: the epoch second each was first stored), c:K (completed URLs, by when they
--- completed; a URL scheduled again leaves it); queues (queue keys by
--- turn: the seq of their creation or last production), ready (queue keys by the time they may
--- next produce, see below), seq, salt, stats (counters), delay (the service's default delay, as
--- the last GetURLs was given it).
+-- lease end), d:K (the due time of leased URLs), m:K (metadata, Base64), t:K (the creation date,
+-- the epoch second it was first stored, of each pending URL whose due time is another: a URL
+-- missing from it was created at its due time, as a discovered URL is queued due when stored and a
+-- put that moves a pending URL's due time writes the old one here first; see created), c:K
+-- (completed URLs, by when they completed; a URL scheduled again leaves it); salts (every queue's
+-- salt, as q:K holds it, so a put batch reads them all in one HMGET); queues (queue keys by turn:
+-- the seq of their creation or last production), ready (queue keys by the time they may next
+-- produce, see below), seq, salt, stats (counters), delay (the service's default delay, as the
+-- last GetURLs was given it).
 -- ready holds every queue that has URLs pending and is under its crawl limit, scored by when it may
 -- produce: the latest of its block end, its last production plus its delay, and the soonest of its
 -- earliest due URL and earliest lease end, in whole seconds, plus its turn as a fraction below 1/2
@@ -20,6 +23,7 @@ local P = ARGV[1]
 if redis.call('EXISTS', KEYS[1]) == 1 then return {-2} end
 local QUEUES = P .. 'queues'
 local READY = P .. 'ready'
+local SALTS = P .. 'salts'
 local function qk(k) return P .. 'q:' .. k end
 local function wk(k) return P .. 'w:' .. k end
 local function lk(k) return P .. 'l:' .. k end
@@ -27,6 +31,10 @@ local function dk(k) return P .. 'd:' .. k end
 local function mk(k) return P .. 'm:' .. k end
 local function tk(k) return P .. 't:' .. k end
 local function ck(k) return P .. 'c:' .. k end
+-- The creation date of pending URL u of queue k, due at due (a string).
+local function created(k, u, due)
+  return redis.call('HGET', tk(k), u) or due
+end
 local function candidates(key)
   if key == '' then return redis.call('ZRANGE', QUEUES, 0, -1) end
   if redis.call('EXISTS', qk(key)) == 1 then return {key} end

@@ -3,10 +3,11 @@
 -- sieve_begin(lead, a), with the layer count at ARGV[a], returns false when a segment of the newest
 -- layer is sealed (sealing it when it holds its seal-at bits: the script must then change nothing
 -- and return {-1}), else true, the layer count and the index of the first URL's arguments.
--- sieve_url(lead, layers, i, mode) reads one URL's filter arguments from ARGV[i] (per layer: its
--- triple, its block's first byte, its bits' positions packed; see FilterCall) and returns whether
--- it was seen and the index after them: mode 'set' sets its bits in the newest layer (seen: an
--- older layer holds it, or no bit was new), 'has' only reads, 'skip' neither. Each layer costs
+-- sieve_url(lead, layers, i, mode) reads one URL's filter arguments from ARGV[i] (per layer,
+-- SIEVE_ARGS of them: its triple, its block's first and last byte, its bits' positions packed; see
+-- FilterCall) and returns whether it was seen and the index after them: mode 'set' sets its bits
+-- in the newest layer (seen: an older layer holds it, or no bit was new), 'has' only reads,
+-- 'skip' neither. Each layer costs
 -- one GETRANGE of the URL's 512-bit block, and a SETRANGE when 'set' found a bit new.
 -- Setting bits, sieve_url keeps each newest segment's count: sieve_full tells that one reached
 -- its seal-at bits, and a script that then stops setting calls sieve_seal(lead) to seal it (the
@@ -15,6 +16,7 @@
 -- counter, not per URL) and appends each triple's set-bit count: a script that set bits calls it.
 --! include lib-filter-admit.lua
 --! include lib-filter-has.lua
+local SIEVE_ARGS = 4
 local sieve_flips = {}
 local sieve_fill = {}
 local sieve_full = false
@@ -42,9 +44,9 @@ local function sieve_url(lead, layers, i, mode)
   for l = 1, layers do
     if mode ~= 'skip' and not seen then
       local t = tonumber(ARGV[i])
-      local seg, at = KEYS[lead + 3 * t - 2], tonumber(ARGV[i + 1])
-      local bytes = block_bits(seg, at)
-      local codes = {string.byte(ARGV[i + 2], 1, -1)}
+      local seg, at = KEYS[lead + 3 * t - 2], ARGV[i + 1]
+      local bytes = block_bits(seg, at, ARGV[i + 2])
+      local codes = {string.byte(ARGV[i + 3], 1, -1)}
       if l < layers or mode == 'has' then
         seen = has_block(bytes, codes)
       else
@@ -61,7 +63,7 @@ local function sieve_url(lead, layers, i, mode)
         end
       end
     end
-    i = i + 3
+    i = i + SIEVE_ARGS
   end
   return seen, i
 end

@@ -6,4 +6,5 @@ local n = redis.call('ZCARD', wk(k)) + redis.call('ZCARD', lk(k))
 redis.call('UNLINK', qk(k), wk(k), lk(k), dk(k), mk(k), tk(k), ck(k))
 redis.call('ZREM', QUEUES, k)
 redis.call('ZREM', READY, k)
+redis.call('HDEL', SALTS, k)
 return {n}

@@ -60,10 +60,11 @@ local function walkSet(k, z, kind)
     elseif kind == 'c' then
       ok = visit(k, u, 0, false, 0)
     elseif kind == 'w' then
-      ok = visit(k, u, members[j + 1], redis.call('HGET', mk(k), u), redis.call('HGET', tk(k), u))
+      ok = visit(k, u, members[j + 1], redis.call('HGET', mk(k), u),
+        created(k, u, members[j + 1]))
     else
-      ok = visit(k, u, redis.call('HGET', dk(k), u), redis.call('HGET', mk(k), u),
-        redis.call('HGET', tk(k), u))
+      local due = redis.call('HGET', dk(k), u)
+      ok = visit(k, u, due, redis.call('HGET', mk(k), u), created(k, u, due))
     end
     if not ok then return false end
   end

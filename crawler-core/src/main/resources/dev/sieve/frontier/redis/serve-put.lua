@@ -7,7 +7,8 @@
 -- created again: the item was not applied) or 5 when a Sieve segment filled up before it (not
 -- applied: the segment is sealed, the caller grows the filter and puts it again), then the
 -- filter's counts. Each queue the batch changed is touched in ready once (lib-serve-shard.lua).
--- A URL stored anew is dated now (t:K); a completed one goes to c:K, out of it when scheduled again.
+-- A URL stored anew is dated now (discovered: by its due time alone, see t:K in
+-- lib-serve-shard.lua); a completed one goes to c:K, out of it when scheduled again.
 --! include lib-serve-shard.lua
 --! include lib-sieve.lua
 local now = ARGV[2]
@@ -21,15 +22,20 @@ local out = {}
 local full = false
 -- Per queue changed, the soonest time the batch may have made it produce from.
 local touched = {}
--- Each queue's salt, read once per batch.
+-- The salts of the batch's queues (false: none), read with one HMGET per 1,000 queues.
 local salts = {}
-local function saltOf(key)
-  local salt = salts[key]
-  if salt == nil then
-    salt = redis.call('HGET', qk(key), 'salt') or false
-    salts[key] = salt
+local keys = {}
+for j = i, #ARGV, 6 + SIEVE_ARGS * layers do
+  local key = ARGV[j]
+  if salts[key] == nil then
+    salts[key] = false
+    keys[#keys + 1] = key
   end
-  return salt
+end
+for from = 1, #keys, 1000 do
+  local to = math.min(from + 999, #keys)
+  local got = redis.call('HMGET', SALTS, unpack(keys, from, to))
+  for j = from, to do salts[keys[j]] = got[j - from + 1] end
 end
 local function changed(key, t)
   if not touched[key] or t < touched[key] then touched[key] = t end
@@ -43,7 +49,7 @@ while i <= #ARGV do
     local _
     _, i = sieve_url(1, layers, i, 'skip')
     result = 5
-  elseif saltOf(key) ~= salt then
+  elseif salts[key] ~= salt then
     local _
     _, i = sieve_url(1, layers, i, 'skip')
     result = 4
@@ -54,7 +60,6 @@ while i <= #ARGV do
       result = 1
     else
       redis.call('ZADD', wk(key), now, url)
-      redis.call('HSET', tk(key), url, now)
       if meta ~= '' then redis.call('HSET', mk(key), url, meta) end
       changed(key, nowTime)
       result = 0
@@ -73,6 +78,10 @@ while i <= #ARGV do
       fresh = not seen
     end
     if leased then
+      if refetch ~= '0' then
+        local due = redis.call('HGET', D, url)
+        if due then redis.call('HSETNX', tk(key), url, due) end
+      end
       redis.call('ZREM', L, url)
       redis.call('HDEL', D, url)
       changed(key, nowTime)
@@ -87,7 +96,9 @@ while i <= #ARGV do
       if waiting or leased or fresh then redis.call('HINCRBY', qk(key), 'completed', 1) end
       result = 3
     else
-      if not (waiting or leased) then
+      if waiting then
+        redis.call('HSETNX', tk(key), url, waiting)
+      elseif not leased then
         redis.call('HSET', tk(key), url, now)
         redis.call('ZREM', ck(key), url)
       end

@@ -12,7 +12,7 @@ if not due and redis.call('ZSCORE', lk(key), url) then
   due = redis.call('HGET', dk(key), url)
 end
 if due then
-  return {-4, due, redis.call('HGET', mk(key), url) or false, redis.call('HGET', tk(key), url) or 0}
+  return {-4, due, redis.call('HGET', mk(key), url) or false, created(key, url, due)}
 end
 local ok, layers, i = sieve_begin(1, 5)
 if not ok then return {-1} end
