@@ -8,8 +8,9 @@ import java.util.List;
 /**
  * The ahead-of-time cache {@code crawler.aot} (JEP 483 and 515: classes loaded and linked, method
  * profiles) that {@link StartupArchive} makes beside the jar when a Java 24 or later is at hand,
- * and {@code crawler.aot.java}, naming the java and the jar it was made for: the launcher runs
- * that java with it when {@code JAVA} names no other. The java is the one named by the system
+ * and {@code crawler.aot.java}, naming the java and the jar it was made for: the launcher uses it
+ * when the java it runs ({@code JAVA}, else the {@code PATH}'s) is that one, and otherwise runs
+ * no other java for it (docs/benchmarks.md, Startup). The java is the one named by the system
  * property {@code sieve.aot.java} (the pom passes {@code -Dsieve.aot.java=...}), else by the
  * environment variable {@code SIEVE_AOT_JAVA} (a java executable or a JDK's home; {@code none}
  * for no cache), else the newest Java 24 or later among the JDKs installed beside the build's own

@@ -103,7 +103,7 @@ final class BenchVsWgetCommand implements Callable<Integer> {
       String scope = seedUrl.substring(0, seedUrl.lastIndexOf('/') + 1);
       Files.writeString(work.resolve("seeds.txt"), seedUrl + "\n");
       out.printf(Locale.ROOT, "Corpus %s served by nginx (pid %d); seed %s%n", corpus, server.pid(), seedUrl);
-      // The java the crawl runs: the bench's own, or the one the launcher picks (JAVA, the AOT cache's, the PATH's).
+      // The java the crawl runs: the bench's own, or the one the launcher picks (JAVA, else the PATH's).
       out.println(launcher == null ? Machine.describe(SiteProcess.java()) : Machine.describeLauncher(launcher.toString()));
       List<String> wgetCommand = List.of(wget.toString(), "-r", "-l", "inf", "-np", "-nv", "-e", "robots=on",
           "-P", work.resolve("wget").toString(), "-o", work.resolve("wget.log").toString(), seedUrl);
