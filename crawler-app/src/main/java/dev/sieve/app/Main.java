@@ -35,6 +35,7 @@ public final class Main implements Runnable {
     Logging.configure();
     CommandLine cli = new CommandLine(new Main());
     cli.setParameterExceptionHandler(Main::usageError);
+    cli.setExecutionStrategy(BenchCommand::execute);
     if (args.length > 0 && args[0].equals("crawl")) {
       int error = applyConfig(cli.getSubcommands().get("crawl"), args);
       if (error != 0) {

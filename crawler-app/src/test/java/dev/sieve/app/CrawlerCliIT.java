@@ -261,7 +261,10 @@ class CrawlerCliIT {
         .containsPattern("\\n +2 +[0-9.]+ [kM]")
         .containsPattern("median +[0-9.]+x +[0-9.]+x")
         .containsPattern("measured fpp")
-        .containsPattern("guava +[0-9.]+ \\S+ +9\\.59");
+        .containsPattern("guava +[0-9.]+ \\S+ +9\\.59")
+        .containsPattern("\\nMachine: .+, [0-9]+ cores, load average -?[0-9.]+; Java: "
+            + "\\Q" + System.getProperty("java.version") + "\\E \\(.+\\), max heap [0-9,]+ MiB\\n");
+    assertThat(run("bench", "sieve", "--help").stdout).doesNotContain("Machine:");
     assertThat(run("bench", "sieve", "--urls", "1e8.5").stderr)
         .contains("'1e8.5' is not a whole number (e.g. 100000000 or 1e8)");
   }

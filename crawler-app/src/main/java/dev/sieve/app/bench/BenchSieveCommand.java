@@ -83,8 +83,8 @@ final class BenchSieveCommand implements Callable<Integer> {
           + " ${DEFAULT-VALUE}).")
   boolean hugePages;
 
-  /** Set in the child JVM that {@code --huge-pages} starts. */
-  private static final String CHILD = "sieve.bench.child";
+  /** Set in the child JVM that {@code --huge-pages} starts (whose parent prints the machine). */
+  static final String CHILD = "sieve.bench.child";
 
   /** One run's figures of one filter. */
   private record Figures(double putsPerSecond, double queriesPerSecond, long accepted,

@@ -94,6 +94,17 @@ final class Machine {
     return describe(launcherJavaVersion(launcher), "through " + launcher);
   }
 
+  /**
+   * {@code Machine: MODEL, N cores, load average L; Java: VERSION (VENDOR), max heap H MiB}, for a
+   * bench whose figures this JVM measured itself: printed after every bench but {@code vs-wget}
+   * (which names the crawler's Java, a process of its own).
+   */
+  static String here() {
+    return String.format(Locale.ROOT, "Machine: %s, %d cores, load average %.2f; Java: %s (%s),"
+        + " max heap %,d MiB", cpuModel(), cores(), loadAverage(), System.getProperty("java.version"),
+        System.getProperty("java.vendor"), Runtime.getRuntime().maxMemory() >> 20);
+  }
+
   private static String describe(String version, String how) {
     return String.format(Locale.ROOT, "Machine: %s, %d cores, load average %.2f; crawler's Java: %s (%s)",
         cpuModel(), cores(), loadAverage(), version, how);

@@ -59,4 +59,13 @@ class MachineTest {
         .contains(Runtime.getRuntime().availableProcessors() + " cores")
         .endsWith("(" + java + ")");
   }
+
+  @Test
+  void here_namesCoresThisJavaAndItsHeap() {
+    assertThat(Machine.here()).startsWith("Machine: " + Machine.cpuModel() + ", ")
+        .contains(Runtime.getRuntime().availableProcessors() + " cores")
+        .contains("; Java: " + System.getProperty("java.version") + " (")
+        .endsWith(String.format(java.util.Locale.ROOT, "max heap %,d MiB",
+            Runtime.getRuntime().maxMemory() >> 20));
+  }
 }
