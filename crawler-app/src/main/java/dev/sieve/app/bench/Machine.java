@@ -100,13 +100,18 @@ final class Machine {
    * (which names the crawler's Java, a process of its own).
    */
   static String here() {
-    return String.format(Locale.ROOT, "Machine: %s, %d cores, load average %.2f; Java: %s (%s),"
-        + " max heap %,d MiB", cpuModel(), cores(), loadAverage(), System.getProperty("java.version"),
-        System.getProperty("java.vendor"), Runtime.getRuntime().maxMemory() >> 20);
+    return String.format(Locale.ROOT, "%s; Java: %s (%s), max heap %,d MiB", machine(),
+        System.getProperty("java.version"), System.getProperty("java.vendor"),
+        Runtime.getRuntime().maxMemory() >> 20);
   }
 
   private static String describe(String version, String how) {
-    return String.format(Locale.ROOT, "Machine: %s, %d cores, load average %.2f; crawler's Java: %s (%s)",
-        cpuModel(), cores(), loadAverage(), version, how);
+    return String.format(Locale.ROOT, "%s; crawler's Java: %s (%s)", machine(), version, how);
+  }
+
+  /** {@code Machine: MODEL, N cores, load average L}: what every machine line starts with. */
+  private static String machine() {
+    return String.format(Locale.ROOT, "Machine: %s, %d cores, load average %.2f", cpuModel(), cores(),
+        loadAverage());
   }
 }

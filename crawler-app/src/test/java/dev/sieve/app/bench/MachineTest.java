@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Locale;
 import java.util.jar.Attributes;
 import java.util.jar.JarOutputStream;
 import java.util.jar.Manifest;
@@ -65,7 +66,7 @@ class MachineTest {
     assertThat(Machine.here()).startsWith("Machine: " + Machine.cpuModel() + ", ")
         .contains(Runtime.getRuntime().availableProcessors() + " cores")
         .contains("; Java: " + System.getProperty("java.version") + " (")
-        .endsWith(String.format(java.util.Locale.ROOT, "max heap %,d MiB",
+        .endsWith(String.format(Locale.ROOT, "max heap %,d MiB",
             Runtime.getRuntime().maxMemory() >> 20));
   }
 }
