@@ -22,13 +22,16 @@ import org.junit.jupiter.api.Test;
 
 /**
  * PutURLs on Redis runs a few Redis commands per item (counted by a real redis-server's {@code
- * INFO commandstats}): a batch reads the places in {@code ready} of every queue it changed with
- * one {@code ZMSCORE}, not a {@code ZSCORE} per queue, and their salts with one {@code HMGET}, not
- * an {@code HGET} per queue.
+ * INFO commandstats}): each put script call (128 items) reads the places in {@code ready} of every
+ * queue it changed with one {@code ZMSCORE}, not a {@code ZSCORE} per queue, and their salts with
+ * one {@code HMGET}, not an {@code HGET} per queue; a URL's Sieve block is read by the node first, so a repeated URL
+ * costs that read alone.
  */
 class RedisPutCommandsTest {
   private static final long NOW = 1_800_000_000L;
   private static final int QUEUES = 200;
+  /** The put script calls of a batch of QUEUES items: one per 128 (RedisShard.CHUNK). */
+  private static final long SCRIPT_CALLS = (QUEUES + 127) / 128;
   private static RedisServers redis;
   private static FrontierStore store;
 
@@ -69,23 +72,46 @@ class RedisPutCommandsTest {
     return calls;
   }
 
-  @Test
-  void put_aBatchIntoQueuesAlreadyDue_readsReadyAndSaltsOnceAndRunsThreeCommandsPerUrl()
-      throws IOException {
-    CrawlStore crawl = store.getOrCreate("due");
-    crawl.putAll(batch("due", "1"), NOW);
+  /** The results of a put and the Redis commands it ran. */
+  private record Put(PutResult[] results, Map<String, Long> calls) { }
+
+  /** Puts page {@code first} of every queue into crawl {@code id}, then page {@code second}. */
+  private static Put secondPut(String id, String first, String second) throws IOException {
+    CrawlStore crawl = store.getOrCreate(id);
+    crawl.putAll(batch(id, first), NOW);
     assertThat(redis.cli("CONFIG", "RESETSTAT")).startsWith("OK");
+    PutResult[] results = crawl.putAll(batch(id, second), NOW);
+    return new Put(results, commands());
+  }
 
-    PutResult[] second = crawl.putAll(batch("due", "2"), NOW);
+  @Test
+  void put_aBatchIntoQueuesAlreadyDue_readsReadyAndSaltsOncePerCallAndRunsFourCommandsPerUrl()
+      throws IOException {
+    Put put = secondPut("due", "1", "2");
 
-    Map<String, Long> calls = commands();
-    assertThat(second).containsOnly(PutResult.CREATED).hasSize(QUEUES);
-    assertThat(calls).containsEntry("zmscore", 1L).doesNotContainKey("zscore")
-        .containsEntry("hmget", 1L).doesNotContainKey("hget")
+    Map<String, Long> calls = put.calls();
+    assertThat(put.results()).containsOnly(PutResult.CREATED).hasSize(QUEUES);
+    assertThat(calls).containsEntry("zmscore", SCRIPT_CALLS).doesNotContainKey("zscore")
+        .containsEntry("hmget", SCRIPT_CALLS).doesNotContainKey("hget")
         .as("a discovered URL's creation date is its due time").doesNotContainKey("hset");
-    // Per URL: its Sieve block read and written back, its ZADD.
+    // Per URL: its Sieve block read by the node, read again and written back by the script,
+    // its ZADD.
+    assertThat(calls).containsEntry("getrange", 2L * QUEUES).containsEntry("setrange", 1L * QUEUES)
+        .containsEntry("zadd", 1L * QUEUES);
     assertThat(calls.values().stream().mapToLong(Long::longValue).sum())
-        .isLessThanOrEqualTo(3L * QUEUES + 20);
+        .isLessThanOrEqualTo(4L * QUEUES + 20);
+  }
+
+  @Test
+  void put_aBatchOfRepeatedUrls_readsEachSieveBlockOnceAndWritesNothing() throws IOException {
+    Put put = secondPut("again", "1", "1");
+
+    Map<String, Long> calls = put.calls();
+    assertThat(put.results()).containsOnly(PutResult.SEEN).hasSize(QUEUES);
+    assertThat(calls).containsEntry("getrange", 1L * QUEUES).doesNotContainKey("setrange")
+        .doesNotContainKey("zadd");
+    assertThat(calls.values().stream().mapToLong(Long::longValue).sum())
+        .isLessThanOrEqualTo(1L * QUEUES + 20);
   }
 
   @Test

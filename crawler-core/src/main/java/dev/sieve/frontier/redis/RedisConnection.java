@@ -121,6 +121,15 @@ public final class RedisConnection implements AutoCloseable {
     }
   }
 
+  /** {@link #eval} with binary keys and arguments; a bulk string answer comes as bytes. */
+  Object evalBinary(Script script, List<byte[]> keys, List<byte[]> args) {
+    try {
+      return redis.evalsha(script.shaBytes, keys, args);
+    } catch (JedisNoScriptException e) {
+      return redis.eval(script.sourceBytes, keys, args);
+    }
+  }
+
   AbstractPipeline pipelined() {
     return redis.pipelined();
   }
@@ -174,6 +183,8 @@ public final class RedisConnection implements AutoCloseable {
 
     final String source;
     final String sha;
+    final byte[] sourceBytes;
+    final byte[] shaBytes;
 
     /**
      * The script {@code NAME.lua} with its includes in place.
@@ -216,6 +227,8 @@ public final class RedisConnection implements AutoCloseable {
       try {
         this.sha = HexFormat.of().formatHex(
             MessageDigest.getInstance("SHA-1").digest(source.getBytes(StandardCharsets.UTF_8)));
+      this.sourceBytes = source.getBytes(StandardCharsets.UTF_8);
+      this.shaBytes = sha.getBytes(StandardCharsets.US_ASCII);
       } catch (NoSuchAlgorithmException e) {
         throw new IllegalStateException("SHA-1 is missing from this JVM", e);
       }

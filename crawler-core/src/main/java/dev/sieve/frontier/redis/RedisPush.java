@@ -69,9 +69,9 @@ final class RedisPush {
       for (int i = 0; i < n; i++) {
         payloads.add(List.of(hosts[i], entries[i]));
       }
-      List<?> out = bitmaps.run(push, List.of(statsKey), List.of(prefix,
+      List<?> out = bitmaps.run(push, List.of(statsKey), hashes, FilterRequest.of(List.of(prefix,
           Long.toString(settings.maxUrlsPerHost()), Integer.toString(settings.maxInFlightPerHost())),
-          hashes, payloads);
+          payloads));
       int queued = 0;
       for (int i = 0; i < n; i++) {
         if (RedisConnection.asLong(out.get(i)) == 1) {

@@ -8,11 +8,14 @@ import static dev.sieve.frontier.redis.RedisConnection.asString;
 import dev.sieve.frontier.redis.RedisConnection.Script;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Future;
 
 /**
  * One shard of a crawl generation in Redis: some of its queues and their Sieve, every key in one
@@ -30,6 +33,8 @@ final class RedisShard {
   /** A put item's answer when the Sieve filled up before it: not applied, put it again. */
   private static final int PUT_SIEVE_FULL = 5;
   private static final int MAX_ATTEMPTS = 100;
+  /** Items per put script call: a batch's next call is laid out while one runs. */
+  static final int CHUNK = 128;
 
   private final RedisConnection redis;
   private final String prefix;
@@ -48,13 +53,15 @@ final class RedisShard {
 
   /**
    * Applies {@code items} (all of queues of this shard) in order, each checked against the Sieve
-   * in the same script: one script call per attempt, another only for items whose queue was
-   * deleted and created again meanwhile, or that came after a Sieve segment filled up (the next
-   * call finds it sealed and grows the filter first).
+   * in the same script: one script call per {@value #CHUNK} items, each laid out (its Sieve blocks
+   * read) on another thread while the one before it runs; then another call only for items whose
+   * queue was deleted and created again meanwhile, or that came after a Sieve segment filled up
+   * (the next call finds it sealed and grows the filter first).
    *
    * @param results filled at the items' positions {@code at}; left null when the shard is gone
    */
-  void put(List<? extends UrlPut> items, List<Integer> at, long now, PutResult[] results) {
+  void put(List<? extends UrlPut> items, List<Integer> at, long now, PutResult[] results,
+      ShardCalls calls) {
     List<Integer> todo = new ArrayList<>();
     for (int i = 0; i < items.size(); i++) {
       todo.add(i);
@@ -68,36 +75,126 @@ final class RedisShard {
       if (!learnSalts(items, todo)) {
         return;
       }
-      List<String> texts = new ArrayList<>(todo.size());
-      List<List<String>> payloads = new ArrayList<>(todo.size());
+      List<Integer> again = new ArrayList<>();
+      int chunks = (todo.size() + CHUNK - 1) / CHUNK;
+      PutCall next = new PutCall(items, todo.subList(0, Math.min(CHUNK, todo.size())), now);
+      FilterCall laid = prepare(next);
+      for (int c = 0; c < chunks; c++) {
+        PutCall call = next;
+        Future<FilterCall> ahead = null;
+        if (c + 1 < chunks) {
+          next = new PutCall(items, todo.subList((c + 1) * CHUNK,
+              Math.min((c + 2) * CHUNK, todo.size())), now);
+          PutCall following = next;
+          ahead = calls.ahead(() -> prepare(following));
+        }
+        List<?> out = withFilter("put URLs", RedisScripts.STORE_PUT, laid);
+        if (out == null) {
+          return;
+        }
+        again.addAll(call.answer(out, at, results));
+        laid = ahead == null ? null : ShardCalls.join(ahead);
+      }
+      todo = again;
+    }
+  }
+
+  /** Lays out a put script call, reading its URLs' Sieve blocks. */
+  private FilterCall prepare(PutCall call) {
+    return redis.command("put URLs", r -> sieve.prepare(tombstone, call.texts, call));
+  }
+
+  /**
+   * One put script call over items {@code todo}: a discovered URL the Sieve read found seen is
+   * left out (the script counts it per queue, once it found the queue's salt unchanged).
+   */
+  private final class PutCall implements FilterRequest {
+    final List<String> texts;
+    private final List<? extends UrlPut> items;
+    private final List<Integer> todo;
+    private final String now;
+    private final List<String> salt;
+    /** The batch's queues in order, and each one's place in it. */
+    private final List<String> keys = new ArrayList<>();
+    private final Map<String, Integer> placeOf = new HashMap<>();
+    private boolean[] seen;
+
+    PutCall(List<? extends UrlPut> items, List<Integer> todo, long now) {
+      this.items = items;
+      this.todo = todo;
+      this.now = Long.toString(now);
+      this.texts = new ArrayList<>(todo.size());
+      this.salt = new ArrayList<>(todo.size());
       for (int i : todo) {
         UrlPut item = items.get(i);
-        String salt = salts.get(item.key());
-        texts.add(salt + " " + item.url());
-        payloads.add(List.of(item.key(), item.url(), item.discovered() ? "1" : "0",
-            Long.toString(item.refetchFrom()),
-            item.metadata() == null ? "" : Base64.getEncoder().encodeToString(item.metadata()),
-            salt));
+        String itemSalt = salts.get(item.key());
+        salt.add(itemSalt);
+        texts.add(itemSalt + " " + item.url());
+        if (placeOf.putIfAbsent(item.key(), keys.size()) == null) {
+          keys.add(item.key());
+        }
       }
-      List<?> out = withFilter("put URLs", RedisScripts.STORE_PUT,
-          List.of(prefix, Long.toString(now)), texts, payloads);
-      if (out == null) {
-        return;
+    }
+
+    @Override
+    public List<String> header(boolean[] seen) {
+      this.seen = seen;
+      int[] seenIn = new int[keys.size()];
+      for (int j = 0; j < todo.size(); j++) {
+        if (!sends(j, seen[j])) {
+          seenIn[placeOf.get(items.get(todo.get(j)).key())]++;
+        }
+      }
+      List<String> header = new ArrayList<>(3 + 3 * keys.size());
+      header.add(prefix);
+      header.add(now);
+      header.add(Integer.toString(keys.size()));
+      for (int k = 0; k < keys.size(); k++) {
+        header.add(keys.get(k));
+        header.add(salts.getOrDefault(keys.get(k), ""));
+        header.add(Integer.toString(seenIn[k]));
+      }
+      return header;
+    }
+
+    @Override
+    public boolean sends(int j, boolean seen) {
+      return !(seen && items.get(todo.get(j)).discovered());
+    }
+
+    @Override
+    public List<String> payload(int j) {
+      UrlPut item = items.get(todo.get(j));
+      return List.of(item.key(), item.url(),
+          item.discovered() ? "d" : Long.toString(item.refetchFrom()),
+          item.metadata() == null ? "" : Base64.getEncoder().encodeToString(item.metadata()));
+    }
+
+    /** Fills the items' results from the script's answer; the items to put again. */
+    List<Integer> answer(List<?> out, List<Integer> at, PutResult[] results) {
+      int sent = 0;
+      for (int j = 0; j < todo.size(); j++) {
+        sent += sends(j, seen[j]) ? 1 : 0;
+      }
+      Set<String> otherSalt = new HashSet<>();
+      for (int r = sent; r < out.size(); r++) {
+        otherSalt.add(keys.get((int) asLong(out.get(r)) - 1));
       }
       List<Integer> again = new ArrayList<>();
+      int r = 0;
       for (int j = 0; j < todo.size(); j++) {
-        int code = (int) asLong(out.get(j));
         int i = todo.get(j);
-        if (code == PUT_OTHER_SALT) {
+        int code = sends(j, seen[j]) ? (int) asLong(out.get(r++)) : -1;
+        if (otherSalt.contains(items.get(i).key())) {
           salts.remove(items.get(i).key());
           again.add(i);
         } else if (code == PUT_SIEVE_FULL) {
           again.add(i);
         } else {
-          results[at.get(i)] = PutResult.values()[code];
+          results[at.get(i)] = code == -1 ? PutResult.SEEN : PutResult.values()[code];
         }
       }
-      todo = again;
+      return again;
     }
   }
 
@@ -112,7 +209,8 @@ final class RedisShard {
         return List.of(0L);
       }
       List<?> out = withFilter("read the status of " + url, RedisScripts.STORE_STATUS,
-          List.of(prefix, key, url, salt), List.of(salt + " " + url), List.of(List.of()));
+          List.of(salt + " " + url), FilterRequest.of(List.of(prefix, key, url, salt),
+              List.of(List.of())));
       if (out == null) {
         return null;
       }
@@ -125,9 +223,15 @@ final class RedisShard {
   }
 
   /** Runs a script over this shard's Sieve; its answer, or null when the shard is gone. */
-  private List<?> withFilter(String what, Script script, List<String> header, List<String> texts,
-      List<List<String>> payloads) {
-    List<?> out = redis.command(what, r -> sieve.run(script, tombstone, header, texts, payloads));
+  private List<?> withFilter(String what, Script script, List<String> texts,
+      FilterRequest request) {
+    return withFilter(what, script, redis.command(what,
+        r -> sieve.prepare(tombstone, texts, request)));
+  }
+
+  /** Runs a call laid out before; its answer, or null when the shard is gone. */
+  private List<?> withFilter(String what, Script script, FilterCall laid) {
+    List<?> out = redis.command(what, r -> sieve.run(script, laid));
     if (out.size() == 1 && asLong(out.get(0)) == GONE) {
       gone = true;
       return null;

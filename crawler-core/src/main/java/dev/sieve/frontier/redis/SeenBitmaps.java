@@ -19,9 +19,11 @@ import redis.clients.jedis.params.SetParams;
 /**
  * The crawl's seen filter in Redis: a stack of {@link FilterLayer}s, each in the {@link
  * BlockedBloomFilter} layout. A URL's k bits in a layer lie in one 512-bit block, so one segment:
- * a single {@code BITFIELD SET} inside a script sets them and returns the old bits, which tells
- * exactly one process, of all, that the URL is new. A URL is new when no older layer holds it and
- * the newest did not; bits are only ever set in the newest layer.
+ * the process reads the block (a URL whose bits are all set is definitely seen), and a script
+ * writes it back with the URL's bits in one step with reading it again, which tells exactly one
+ * process, of all, that the URL is new ({@link FilterCall}). A URL is new when no older layer
+ * holds it and the newest did not; bits are only ever set in the newest layer. (The crawl's
+ * cluster push, {@link ClusterPush}, still sets them with {@code BITFIELD}.)
  *
  * <p><b>Growth</b> (on-capacity grow): the layer list lives in Redis ({@code sieve:{ID}:layers},
  * one {@link FilterLayer#descriptor} per layer). The push script that finds a segment of the newest
@@ -134,29 +136,44 @@ final class SeenBitmaps {
   }
 
   /**
-   * Runs {@code script}, laid out by a {@link FilterCall} over {@code hashes}, over the layers as
-   * known; while it answers {-1} (the newest layer sealed: the filter grew, or is growing) reloads
-   * them, finishing a growth left unfinished, and runs it again. Notes the set-bit counts the
-   * script returns after its {@code hashes.length} per-URL values.
+   * Runs {@code script}, laid out by a {@link FilterCall} over {@code hashes} as {@code request}
+   * asks, over the layers as known; while it answers {-1} (the newest layer sealed: the filter
+   * grew, or is growing) reloads them, finishing a growth left unfinished, and runs it again
+   * (reading the blocks again). Notes the set-bit counts the script returns last.
    *
-   * @return the script's answer; a negative first value other than -1 is the script's own
+   * @return the script's answer without the counts; a negative first value other than -1 is the
+   *     script's own
    * @throws JedisException if Redis fails
    * @throws IllegalStateException if the filter keeps growing under every attempt
    */
-  List<?> run(Script script, List<String> lead, List<String> header, Hash128[] hashes,
-      List<List<String>> payloads) {
+  List<?> run(Script script, List<String> lead, Hash128[] hashes, FilterRequest request) {
+    return run(script, prepare(lead, hashes, request));
+  }
+
+  /**
+   * Lays out a call over the layers as known, reading the URLs' blocks now, to be run by {@link
+   * #run(Script, FilterCall)} later (meanwhile other calls may change the blocks: the script
+   * finds that out).
+   *
+   * @throws JedisException if Redis fails
+   */
+  FilterCall prepare(List<String> lead, Hash128[] hashes, FilterRequest request) {
+    return new FilterCall(connection, layers, settings.grow(), lead, hashes, request);
+  }
+
+  /** {@link #run(Script, List, Hash128[], FilterRequest)} of a call laid out before. */
+  List<?> run(Script script, FilterCall prepared) {
+    FilterCall call = prepared;
     for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      List<FilterLayer> seen = layers;
-      FilterCall call = new FilterCall(seen, settings.grow(), lead, header, hashes, payloads);
-      List<?> out = (List<?>) connection.eval(script, call.keys, call.args);
+      if (attempt > 0) {
+        call = prepare(prepared.lead, prepared.hashes, prepared.request);
+      }
+      List<?> out = (List<?>) connection.evalBinary(script, call.keys, call.args);
       long first = out.isEmpty() ? 0 : RedisConnection.asLong(out.get(0));
       if (first != -1) {
-        if (first >= 0) {
-          call.noteCounts(out, hashes.length);
-        }
-        return out;
+        return first >= 0 ? call.noteCounts(out) : out;
       }
-      onSealed(seen);
+      onSealed(call.layers);
     }
     throw new IllegalStateException("the seen filter kept growing under " + MAX_ATTEMPTS
         + " pushes in a row");

@@ -57,17 +57,40 @@ public final class SharedSieve {
    * {@code payload} and filter arguments. Runs it again over the grown filter when it answers
    * {-1}.
    *
-   * @return the script's answer: its value per text, then the counts {@code sieve_counts} added;
-   *     or its own negative first value
+   * @return the script's answer, its value per text, without the counts {@code sieve_counts}
+   *     appended; or its own negative first value
    * @throws JedisException if Redis fails
    */
   public List<?> run(Script script, List<String> lead, List<String> header, List<String> texts,
       List<List<String>> payloads) {
+    return run(script, lead, texts, FilterRequest.of(header, payloads));
+  }
+
+  /**
+   * {@link #run} with the header and the texts sent chosen by {@code request} once their blocks
+   * were read: a text the read found seen may be answered without the script.
+   */
+  List<?> run(Script script, List<String> lead, List<String> texts, FilterRequest request) {
+    return run(script, prepare(lead, texts, request));
+  }
+
+  /**
+   * Lays out a call of {@link #run(Script, List, List, FilterRequest)}, reading the texts' blocks
+   * now, to run later with {@link #run(Script, FilterCall)}.
+   *
+   * @throws JedisException if Redis fails
+   */
+  FilterCall prepare(List<String> lead, List<String> texts, FilterRequest request) {
     Hash128[] hashes = new Hash128[texts.size()];
     for (int i = 0; i < hashes.length; i++) {
       hashes[i] = Hash128.of(texts.get(i));
     }
-    return bitmaps.run(script, lead, header, hashes, payloads);
+    return bitmaps.prepare(lead, hashes, request);
+  }
+
+  /** Runs a call laid out by {@link #prepare}, again over the grown filter if it answers {-1}. */
+  List<?> run(Script script, FilterCall prepared) {
+    return bitmaps.run(script, prepared);
   }
 
   /** The estimated distinct texts set in the filter. */

@@ -7,14 +7,14 @@
 --! include lib-sieve.lua
 local maxPerHost = tonumber(ARGV[2])
 local maxInFlight = tonumber(ARGV[3])
-local ok, layers, i = sieve_begin(1, 4)
+local ok, i = sieve_begin(1, 4)
 if not ok then return {-1} end
 local out = {}
 while i <= #ARGV do
   local h = ARGV[i]
   local e = ARGV[i + 1]
   local seen
-  seen, i = sieve_url(1, layers, i + 2, 'set')
+  seen, i = sieve_url(1, i + 2, 'set')
   if seen then
     out[#out + 1] = 0
   else

@@ -1,5 +1,7 @@
 -- Library (crawl): enqueue(h, entry, maxPerHost, maxInFlight) queues an entry in host h unless the
--- host is skipped or over its budget. Returns 1 (queued) or 2 (dropped).
+-- host is skipped or over its budget. Returns 1 (queued) or 2 (dropped). Uses the host keys of
+-- lib-crawl-queues.lua.
+--! include lib-crawl-queues.lua
 local function enqueue(h, entry, maxPerHost, maxInFlight)
   local hk = hkey(h)
   if redis.call('HSETNX', hk, 'admitted', 0) == 1 then

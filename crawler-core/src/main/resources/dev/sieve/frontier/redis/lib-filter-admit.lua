@@ -1,7 +1,6 @@
 -- Library (filter): admit(seg, cnt, k, args, base) sets a URL's k bits (offsets at args[base..base+k-1])
 -- in one BITFIELD and adds the bits it flipped to counter cnt (or, given a table flips, to
 -- flips[cnt], for the caller to add once per counter); returns how many it flipped.
---! include lib-filter-has.lua
 local function admit(seg, cnt, k, args, base, flips)
   local cmd = {'BITFIELD', seg}
   for j = 0, k - 1 do
@@ -22,22 +21,5 @@ local function admit(seg, cnt, k, args, base, flips)
       redis.call('INCRBY', cnt, flipped)
     end
   end
-  return flipped
-end
--- admit_block(seg, at, bytes, codes) sets the bits codes packs in the block at byte at (a string)
--- of segment seg, whose bytes block_bits read (lib-filter-has.lua, included for SIEVE_MASK),
--- writing it back in one SETRANGE when a bit was new; returns how many it flipped.
-local function admit_block(seg, at, bytes, codes)
-  local flipped = 0
-  for j = 1, #codes, 2 do
-    local b = codes[j] - 47
-    local mask = SIEVE_MASK[codes[j + 1]]
-    local v = bytes[b]
-    if v % (mask + mask) < mask then
-      bytes[b] = v + mask
-      flipped = flipped + 1
-    end
-  end
-  if flipped > 0 then redis.call('SETRANGE', seg, at, string.char(unpack(bytes))) end
   return flipped
 end

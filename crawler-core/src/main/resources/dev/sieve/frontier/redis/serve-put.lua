@@ -1,19 +1,24 @@
 -- A batch of PutURLs items of one shard, applied in order, checked against the shard's Sieve in
 -- the same step (exactly-once admission). Laid out by a FilterCall with KEYS[1] = the tombstone,
--- ARGV header = P, now; per item: key, url, discovered (1/0), refetch date, metadata ('': none),
--- the queue's salt the caller hashed the URL with, then its filter arguments. Returns {-1} when
--- the Sieve's newest layer is sealed (nothing changed), else per item the PutResult ordinal (0
--- created, 1 seen, 2 scheduled, 3 completed), 4 when the queue's salt is another (deleted and
--- created again: the item was not applied) or 5 when a Sieve segment filled up before it (not
--- applied: the segment is sealed, the caller grows the filter and puts it again), then the
--- filter's counts. Each queue the batch changed is touched in ready once (lib-serve-shard.lua).
+-- ARGV header = P, now, the number of the batch's queues, then per queue: its key, the salt the
+-- caller hashed its URLs with, and how many of its discovered URLs the caller's read of the Sieve
+-- found seen and left out of the call (they count as seen here when the salt holds); per item
+-- sent: key, url, 'd' (discovered) or its refetch date ('0': completed), metadata ('': none), then
+-- its filter arguments. Returns {-1} when the Sieve's newest layer is sealed (nothing changed),
+-- else per item the PutResult ordinal (0 created, 1 seen, 2 scheduled, 3 completed), 4 when the
+-- queue's salt is another (deleted and created again: the item was not applied) or 5 when a Sieve
+-- segment filled up before it (not applied: the segment is sealed, the caller grows the filter
+-- and puts it again), then the place (1 = first) of each queue whose salt was another (its items
+-- left out were not counted: the caller puts them again), then the filter's counts. Each queue
+-- the batch changed is touched in ready once (lib-serve-shard.lua).
 -- A URL stored anew is dated now (discovered: by its due time alone, see t:K in
 -- lib-serve-shard.lua); a completed one goes to c:K, out of it when scheduled again.
 --! include lib-serve-shard.lua
 --! include lib-sieve.lua
 local now = ARGV[2]
 local nowTime = tonumber(now)
-local ok, layers, i = sieve_begin(1, 3)
+local nkeys = tonumber(ARGV[3])
+local ok, i = sieve_begin(1, 4 + 3 * nkeys)
 if not ok then return {-1} end
 local names = {'put.discovered.created', 'put.discovered.seen', 'put.known.scheduled',
   'put.known.completed'}
@@ -22,40 +27,41 @@ local out = {}
 local full = false
 -- Per queue changed, the soonest time the batch may have made it produce from.
 local touched = {}
--- The salts of the batch's queues (false: none), read with one HMGET per 1,000 queues.
-local salts = {}
-local keys = {}
-for j = i, #ARGV, 6 + SIEVE_ARGS * layers do
-  local key = ARGV[j]
-  if salts[key] == nil then
-    salts[key] = false
-    keys[#keys + 1] = key
+-- Whether each of the batch's queues has the salt the caller used, read with one HMGET per 1,000.
+local salted = {}
+local others = {}
+for from = 1, nkeys, 1000 do
+  local to = math.min(from + 999, nkeys)
+  local keys = {}
+  for j = from, to do keys[#keys + 1] = ARGV[1 + 3 * j] end
+  local got = redis.call('HMGET', SALTS, unpack(keys))
+  for j = from, to do
+    if got[j - from + 1] == ARGV[2 + 3 * j] then
+      salted[ARGV[1 + 3 * j]] = true
+      counts[2] = counts[2] + tonumber(ARGV[3 + 3 * j])
+    else
+      others[#others + 1] = j
+    end
   end
-end
-for from = 1, #keys, 1000 do
-  local to = math.min(from + 999, #keys)
-  local got = redis.call('HMGET', SALTS, unpack(keys, from, to))
-  for j = from, to do salts[keys[j]] = got[j - from + 1] end
 end
 local function changed(key, t)
   if not touched[key] or t < touched[key] then touched[key] = t end
 end
 while i <= #ARGV do
-  local key, url, discovered, refetch, meta, salt =
-    ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], ARGV[i + 5]
-  i = i + 6
+  local key, url, refetch, meta = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3]
+  i = i + 4
   local result
   if full then
     local _
-    _, i = sieve_url(1, layers, i, 'skip')
+    _, i = sieve_url(1, i, 'skip')
     result = 5
-  elseif salts[key] ~= salt then
+  elseif not salted[key] then
     local _
-    _, i = sieve_url(1, layers, i, 'skip')
+    _, i = sieve_url(1, i, 'skip')
     result = 4
-  elseif discovered == '1' then
+  elseif refetch == 'd' then
     local seen
-    seen, i = sieve_url(1, layers, i, 'set')
+    seen, i = sieve_url(1, i, 'set')
     if seen then
       result = 1
     else
@@ -71,10 +77,10 @@ while i <= #ARGV do
     local fresh = false
     if waiting or leased then
       local _
-      _, i = sieve_url(1, layers, i, 'skip')
+      _, i = sieve_url(1, i, 'skip')
     else
       local seen
-      seen, i = sieve_url(1, layers, i, 'set')
+      seen, i = sieve_url(1, i, 'set')
       fresh = not seen
     end
     if leased then
@@ -121,5 +127,6 @@ touch_all(touched)
 for r = 1, 4 do
   if counts[r] > 0 then redis.call('HINCRBY', P .. 'stats', names[r], counts[r]) end
 end
+for _, j in ipairs(others) do out[#out + 1] = j end
 sieve_counts(1, out)
 return out

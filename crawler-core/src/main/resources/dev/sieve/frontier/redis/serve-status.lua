@@ -14,8 +14,8 @@ end
 if due then
   return {-4, due, redis.call('HGET', mk(key), url) or false, created(key, url, due)}
 end
-local ok, layers, i = sieve_begin(1, 5)
+local ok, i = sieve_begin(1, 5)
 if not ok then return {-1} end
-local out = {sieve_url(1, layers, i, 'has') and 2 or 0}
+local out = {sieve_url(1, i, 'has') and 2 or 0}
 sieve_counts(1, out)
 return out

@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
@@ -80,7 +81,7 @@ class LuaScriptsTest {
     String push = Script.load("crawl-push").source;
 
     assertThat(push).doesNotContain("--! include");
-    assertThat(push.split("local function admit\\(", -1)).hasSize(2);
+    assertThat(push.split("local function hkey\\(", -1)).hasSize(2);
     assertThat(push).contains("local function sieve_begin(").contains("local function enqueue(");
   }
 
@@ -96,15 +97,12 @@ class LuaScriptsTest {
   void sieveBlocks_setByAPush_areTheBitsBitfieldReadsForTheCluster() {
     FilterLayer layer = new FilterLayer("blocks", true, 0, 4096, 20, 10_000, 1 << 20);
     List<Hash128> pushed = new ArrayList<>();
-    List<List<String>> payloads = new ArrayList<>();
     for (int i = 0; i < 50; i++) {
       pushed.add(Hash128.of("http://a.test/" + i));
-      payloads.add(List.of("a.test", "entry" + i));
     }
-    FilterCall call = new FilterCall(List.of(layer), false, List.of("sieve:{blocks}:stats"),
-        List.of("sieve:{blocks}:", "1000", "1"), pushed.toArray(new Hash128[0]), payloads);
-    client.eval(Script.load("crawl-push").source, call.keys, call.args);
+    List<?> out = push(layer, pushed, "entry");
 
+    assertThat(out.subList(0, 50)).isEqualTo(Collections.nCopies(50, 1L));
     String check = Script.load("filter-check").source;
     int[] positions = new int[20];
     for (int i = 0; i < 60; i++) {
@@ -115,6 +113,52 @@ class LuaScriptsTest {
       Object held = client.eval(check, List.of(layer.segmentKey(segment)), args);
       assertThat(held).as("URL %d", i).isEqualTo(List.of(i < 50 ? 1L : 0L));
     }
+  }
+
+  @Test
+  void sieveBlock_changedByAnotherCallSinceItWasRead_keepsBothCallsBitsAndCountsEachOnce() {
+    // One block: every URL of both calls lies in it, and both calls read it empty.
+    FilterLayer layer = new FilterLayer("merge", true, 0, 1, 20, 10, 1 << 20);
+    List<Hash128> first = List.of(Hash128.of("http://a.test/1"), Hash128.of("http://a.test/2"));
+    List<Hash128> second = List.of(Hash128.of("http://b.test/1"), Hash128.of("http://a.test/2"),
+        Hash128.of("http://b.test/2"));
+    try (RedisConnection connection = RedisConnection.open("redis://127.0.0.1:" + redis.port(), 2)) {
+      FilterCall early = call(connection, layer, first, "early");
+      FilterCall late = call(connection, layer, second, "late");
+      List<?> earlyOut = (List<?>) connection.evalBinary(Script.load("crawl-push"), early.keys,
+          early.args);
+      List<?> lateOut = (List<?>) connection.evalBinary(Script.load("crawl-push"), late.keys,
+          late.args);
+
+      assertThat(earlyOut.subList(0, 2)).isEqualTo(List.of(1L, 1L));
+      assertThat(lateOut.subList(0, 3)).as("the URL the early call set is seen")
+          .isEqualTo(List.of(1L, 0L, 1L));
+      long setBits = client.bitcount(layer.segmentKey(0));
+      assertThat(RedisConnection.asLong(lateOut.get(lateOut.size() - 1))).as("the counter")
+          .isEqualTo(setBits);
+      assertThat(client.get(layer.countKey(0))).isEqualTo(Long.toString(setBits));
+      List<?> again = push(layer, List.of(first.get(0), first.get(1), second.get(0),
+          second.get(2), Hash128.of("http://c.test/")), "again");
+      assertThat(again.subList(0, 5)).isEqualTo(List.of(0L, 0L, 0L, 0L, 1L));
+    }
+  }
+
+  private static List<?> push(FilterLayer layer, List<Hash128> urls, String entry) {
+    try (RedisConnection connection = RedisConnection.open("redis://127.0.0.1:" + redis.port(), 2)) {
+      FilterCall call = call(connection, layer, urls, entry);
+      return (List<?>) connection.evalBinary(Script.load("crawl-push"), call.keys, call.args);
+    }
+  }
+
+  private static FilterCall call(RedisConnection connection, FilterLayer layer, List<Hash128> urls,
+      String entry) {
+    List<List<String>> payloads = new ArrayList<>();
+    for (int i = 0; i < urls.size(); i++) {
+      payloads.add(List.of("h" + i + ".test", entry + i));
+    }
+    return new FilterCall(connection, List.of(layer), false, List.of("sieve:{crawl}:stats"),
+        urls.toArray(new Hash128[0]), FilterRequest.of(List.of("sieve:{crawl}:", "1000", "1"),
+            payloads));
   }
 
   @Test
