@@ -37,11 +37,6 @@ final class FilterCall {
   private static final int ARGS = 5;
   final List<byte[]> keys = new ArrayList<>();
   final List<byte[]> args;
-  /** What the call was laid out from: the layers as known then, and the caller's request. */
-  final List<FilterLayer> layers;
-  final List<String> lead;
-  final Hash128[] hashes;
-  final FilterRequest request;
   private final List<FilterLayer> tripleLayer = new ArrayList<>();
   private final List<Integer> tripleSegment = new ArrayList<>();
 
@@ -55,10 +50,6 @@ final class FilterCall {
    */
   FilterCall(RedisConnection connection, List<FilterLayer> layers, boolean grow,
       List<String> lead, Hash128[] hashes, FilterRequest request) {
-    this.layers = layers;
-    this.lead = lead;
-    this.hashes = hashes;
-    this.request = request;
     int n = hashes.length;
     int newest = layers.size() - 1;
     FilterLayer layer = layers.get(newest);

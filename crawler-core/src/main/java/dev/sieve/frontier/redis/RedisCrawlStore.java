@@ -109,7 +109,7 @@ final class RedisCrawlStore extends CrawlStore {
         RedisShard shard = shards.get(s);
         List<UrlPut> part = byShard.get(s);
         List<Integer> at = positions.get(s);
-        puts.add(() -> shard.put(part, at, now, results, calls));
+        puts.add(() -> shard.put(part, at, now, results));
       }
     }
     if (!puts.isEmpty()) {

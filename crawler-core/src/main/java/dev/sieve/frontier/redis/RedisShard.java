@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Future;
 
 /**
  * One shard of a crawl generation in Redis: some of its queues and their Sieve, every key in one
@@ -33,8 +32,6 @@ final class RedisShard {
   /** A put item's answer when the Sieve filled up before it: not applied, put it again. */
   private static final int PUT_SIEVE_FULL = 5;
   private static final int MAX_ATTEMPTS = 100;
-  /** Items per put script call: a batch's next call is laid out while one runs. */
-  static final int CHUNK = 128;
 
   private final RedisConnection redis;
   private final String prefix;
@@ -53,15 +50,13 @@ final class RedisShard {
 
   /**
    * Applies {@code items} (all of queues of this shard) in order, each checked against the Sieve
-   * in the same script: one script call per {@value #CHUNK} items, each laid out (its Sieve blocks
-   * read) on another thread while the one before it runs; then another call only for items whose
-   * queue was deleted and created again meanwhile, or that came after a Sieve segment filled up
-   * (the next call finds it sealed and grows the filter first).
+   * in the same script: one script call per attempt, another only for items whose queue was
+   * deleted and created again meanwhile, or that came after a Sieve segment filled up (the next
+   * call finds it sealed and grows the filter first).
    *
    * @param results filled at the items' positions {@code at}; left null when the shard is gone
    */
-  void put(List<? extends UrlPut> items, List<Integer> at, long now, PutResult[] results,
-      ShardCalls calls) {
+  void put(List<? extends UrlPut> items, List<Integer> at, long now, PutResult[] results) {
     List<Integer> todo = new ArrayList<>();
     for (int i = 0; i < items.size(); i++) {
       todo.add(i);
@@ -75,33 +70,13 @@ final class RedisShard {
       if (!learnSalts(items, todo)) {
         return;
       }
-      List<Integer> again = new ArrayList<>();
-      int chunks = (todo.size() + CHUNK - 1) / CHUNK;
-      PutCall next = new PutCall(items, todo.subList(0, Math.min(CHUNK, todo.size())), now);
-      FilterCall laid = prepare(next);
-      for (int c = 0; c < chunks; c++) {
-        PutCall call = next;
-        Future<FilterCall> ahead = null;
-        if (c + 1 < chunks) {
-          next = new PutCall(items, todo.subList((c + 1) * CHUNK,
-              Math.min((c + 2) * CHUNK, todo.size())), now);
-          PutCall following = next;
-          ahead = calls.ahead(() -> prepare(following));
-        }
-        List<?> out = withFilter("put URLs", RedisScripts.STORE_PUT, laid);
-        if (out == null) {
-          return;
-        }
-        again.addAll(call.answer(out, at, results));
-        laid = ahead == null ? null : ShardCalls.join(ahead);
+      PutCall call = new PutCall(items, todo, now);
+      List<?> out = withFilter("put URLs", RedisScripts.STORE_PUT, call.texts, call);
+      if (out == null) {
+        return;
       }
-      todo = again;
+      todo = call.answer(out, at, results);
     }
-  }
-
-  /** Lays out a put script call, reading its URLs' Sieve blocks. */
-  private FilterCall prepare(PutCall call) {
-    return redis.command("put URLs", r -> sieve.prepare(tombstone, call.texts, call));
   }
 
   /**
@@ -225,13 +200,7 @@ final class RedisShard {
   /** Runs a script over this shard's Sieve; its answer, or null when the shard is gone. */
   private List<?> withFilter(String what, Script script, List<String> texts,
       FilterRequest request) {
-    return withFilter(what, script, redis.command(what,
-        r -> sieve.prepare(tombstone, texts, request)));
-  }
-
-  /** Runs a call laid out before; its answer, or null when the shard is gone. */
-  private List<?> withFilter(String what, Script script, FilterCall laid) {
-    List<?> out = redis.command(what, r -> sieve.run(script, laid));
+    List<?> out = redis.command(what, r -> sieve.run(script, tombstone, texts, request));
     if (out.size() == 1 && asLong(out.get(0)) == GONE) {
       gone = true;
       return null;

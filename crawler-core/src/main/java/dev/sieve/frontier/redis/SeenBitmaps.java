@@ -147,33 +147,15 @@ final class SeenBitmaps {
    * @throws IllegalStateException if the filter keeps growing under every attempt
    */
   List<?> run(Script script, List<String> lead, Hash128[] hashes, FilterRequest request) {
-    return run(script, prepare(lead, hashes, request));
-  }
-
-  /**
-   * Lays out a call over the layers as known, reading the URLs' blocks now, to be run by {@link
-   * #run(Script, FilterCall)} later (meanwhile other calls may change the blocks: the script
-   * finds that out).
-   *
-   * @throws JedisException if Redis fails
-   */
-  FilterCall prepare(List<String> lead, Hash128[] hashes, FilterRequest request) {
-    return new FilterCall(connection, layers, settings.grow(), lead, hashes, request);
-  }
-
-  /** {@link #run(Script, List, Hash128[], FilterRequest)} of a call laid out before. */
-  List<?> run(Script script, FilterCall prepared) {
-    FilterCall call = prepared;
     for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      if (attempt > 0) {
-        call = prepare(prepared.lead, prepared.hashes, prepared.request);
-      }
+      List<FilterLayer> seen = layers;
+      FilterCall call = new FilterCall(connection, seen, settings.grow(), lead, hashes, request);
       List<?> out = (List<?>) connection.evalBinary(script, call.keys, call.args);
       long first = out.isEmpty() ? 0 : RedisConnection.asLong(out.get(0));
       if (first != -1) {
         return first >= 0 ? call.noteCounts(out) : out;
       }
-      onSealed(call.layers);
+      onSealed(seen);
     }
     throw new IllegalStateException("the seen filter kept growing under " + MAX_ATTEMPTS
         + " pushes in a row");

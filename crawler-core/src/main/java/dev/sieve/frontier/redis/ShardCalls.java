@@ -2,7 +2,6 @@ package dev.sieve.frontier.redis;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -13,8 +12,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Runs the calls of one batch that each touch one shard side by side, so that on Redis Cluster a
  * PutURLs batch's scripts for shards on different masters run at once, not one after another: the
  * calling thread runs the last call, the others go to daemon threads. {@link #runAll} returns once
- * every call ended, rethrowing the first failure. A shard's batch also lays out its next call
- * {@link #ahead} while one runs. Thread-safe.
+ * every call ended, rethrowing the first failure. Thread-safe.
  */
 final class ShardCalls implements AutoCloseable {
   private final ExecutorService pool;
@@ -66,37 +64,6 @@ final class ShardCalls implements AutoCloseable {
     }
     if (failure != null) {
       throw failure;
-    }
-  }
-
-  /**
-   * Starts {@code task} on another thread, for a call laid out while the one before it runs; its
-   * answer, or its failure rethrown, by {@link #join}.
-   */
-  <T> Future<T> ahead(Callable<T> task) {
-    return pool.submit(task);
-  }
-
-  /** The answer of a task started {@link #ahead}, rethrowing its failure. */
-  static <T> T join(Future<T> task) {
-    boolean interrupted = false;
-    try {
-      while (true) {
-        try {
-          return task.get();
-        } catch (InterruptedException e) {
-          interrupted = true;
-        } catch (ExecutionException e) {
-          if (e.getCause() instanceof Error error) {
-            throw error;
-          }
-          throw (RuntimeException) e.getCause();
-        }
-      }
-    } finally {
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
     }
   }
 

@@ -71,26 +71,11 @@ public final class SharedSieve {
    * were read: a text the read found seen may be answered without the script.
    */
   List<?> run(Script script, List<String> lead, List<String> texts, FilterRequest request) {
-    return run(script, prepare(lead, texts, request));
-  }
-
-  /**
-   * Lays out a call of {@link #run(Script, List, List, FilterRequest)}, reading the texts' blocks
-   * now, to run later with {@link #run(Script, FilterCall)}.
-   *
-   * @throws JedisException if Redis fails
-   */
-  FilterCall prepare(List<String> lead, List<String> texts, FilterRequest request) {
     Hash128[] hashes = new Hash128[texts.size()];
     for (int i = 0; i < hashes.length; i++) {
       hashes[i] = Hash128.of(texts.get(i));
     }
-    return bitmaps.prepare(lead, hashes, request);
-  }
-
-  /** Runs a call laid out by {@link #prepare}, again over the grown filter if it answers {-1}. */
-  List<?> run(Script script, FilterCall prepared) {
-    return bitmaps.run(script, prepared);
+    return bitmaps.run(script, lead, hashes, request);
   }
 
   /** The estimated distinct texts set in the filter. */
