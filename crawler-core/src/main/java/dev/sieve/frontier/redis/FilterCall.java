@@ -16,16 +16,16 @@ import redis.clients.jedis.Response;
  * The keys and arguments of one script call that checks URLs against every layer of a seen filter
  * (the script includes {@code lib-sieve.lua}), after reading each URL's 512-bit block in every
  * layer in one pipeline. Bits are only ever set, so a URL whose bits that read found all set in a
- * layer is definitely seen; for any other, the script is given the newest layer's block as read
- * and as it would be with the URL's bits, and writes the latter when the block is unchanged (one
- * string comparison in Redis, no bit touched in Lua). KEYS: the caller's {@code lead} keys, then
- * one (segment, counter, seal) triple per newest-layer segment the URLs touch. ARGV: the caller's
- * header, the newest layer's triples with their seal-at counts, then per URL sent the caller's
- * payload and five filter arguments ({@code lib-sieve.lua} says which); the caller's {@link
- * FilterRequest} chooses the header and the URLs sent once the blocks are read. Within a call, a
- * URL whose block an earlier URL of the call changes is given that change as its block read, so
- * the script's comparison holds when both are applied. After the call, {@link #noteCounts}
- * records the set-bit counts the script returned last.
+ * layer is seen for good (the script would answer the same); for any other, the script is given
+ * the newest layer's block as read and as it would be with the URL's bits, and writes the latter
+ * when the block is unchanged (one string comparison in Redis, no bit touched in Lua). KEYS: the
+ * caller's {@code lead} keys, then one (segment, counter, seal) triple per newest-layer segment the
+ * URLs touch. ARGV: the caller's header, the newest layer's triples with their seal-at counts,
+ * then per URL sent the caller's payload and five filter arguments ({@code lib-sieve.lua} says
+ * which); the caller's {@link FilterRequest} chooses the header and the URLs sent once the blocks
+ * are read. Within a call, a URL whose block an earlier URL of the call changes is given that
+ * change as its block read, so the script's comparison holds when both are applied. After the
+ * call, {@link #noteCounts} records the set-bit counts the script returned last.
  */
 final class FilterCall {
   /** The bytes of a block, which holds all of a URL's bits in one layer. */

@@ -5,8 +5,8 @@ import java.util.List;
 /**
  * What a script call over a seen filter sends beside the filter's own arguments, decided once the
  * URLs' blocks were read ({@link FilterCall}): the script's header, and which URLs go to the
- * script with which payload. A URL the read found seen is definitely seen (bits are only ever
- * set), so a caller may answer it without the script.
+ * script with which payload. A URL the read found seen stays seen (bits are only ever set:
+ * the script would answer the same), so a caller may answer it without the script.
  */
 interface FilterRequest {
   /** The script's header, given which URLs the read found seen; called once per attempt. */

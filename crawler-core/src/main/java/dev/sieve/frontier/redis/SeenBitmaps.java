@@ -19,9 +19,10 @@ import redis.clients.jedis.params.SetParams;
 /**
  * The crawl's seen filter in Redis: a stack of {@link FilterLayer}s, each in the {@link
  * BlockedBloomFilter} layout. A URL's k bits in a layer lie in one 512-bit block, so one segment:
- * the process reads the block (a URL whose bits are all set is definitely seen), and a script
- * writes it back with the URL's bits in one step with reading it again, which tells exactly one
- * process, of all, that the URL is new ({@link FilterCall}). A URL is new when no older layer
+ * the process reads the block (a URL whose bits are all set is seen for good: bits are never
+ * cleared, so the script would answer the same), and a script writes it back with the URL's bits
+ * in one step with reading it again, which tells exactly one process, of all, that the URL is new
+ * ({@link FilterCall}). A URL is new when no older layer
  * holds it and the newest did not; bits are only ever set in the newest layer. (The crawl's
  * cluster push, {@link ClusterPush}, still sets them with {@code BITFIELD}.)
  *

@@ -1,7 +1,7 @@
 -- Library (filter): checks URLs against a seen filter, in a script whose keys and arguments a
 -- FilterCall built (lead: the number of the script's own keys before the triples). The node read
 -- each URL's block in every layer before the call (bits are only ever set, so a URL whose bits it
--- found all set is definitely seen) and passes, per URL, SIEVE_ARGS arguments: tf, '0' when that
+-- found all set is seen for good) and passes, per URL, SIEVE_ARGS arguments: tf, '0' when that
 -- read found it seen, else 1024·t + f with t the newest layer's triple and f the bits the URL adds to
 -- the block as read; the block's first and last byte in the segment; the block as read (old) and
 -- with the URL's bits (new). Older layers are sealed before a newer one exists, so only the newest
