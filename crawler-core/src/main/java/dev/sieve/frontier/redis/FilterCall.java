@@ -147,8 +147,10 @@ final class FilterCall {
             segmentKeys[segment] = bytes(layer.segmentKey(segment));
           }
           long at = block & 0xFFFF_FFFFL;
-          from[i] = bytes(Long.toString(at));
-          to[i] = bytes(Long.toString(at + BLOCK_BYTES - 1));
+          if (l == layers.size() - 1) {
+            from[i] = bytes(Long.toString(at));
+            to[i] = bytes(Long.toString(at + BLOCK_BYTES - 1));
+          }
           replies.add(pipeline.getrange(segmentKeys[segment], at, at + BLOCK_BYTES - 1));
         }
       }

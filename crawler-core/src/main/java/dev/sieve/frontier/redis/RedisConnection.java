@@ -224,14 +224,14 @@ public final class RedisConnection implements AutoCloseable {
 
     Script(String source) {
       this.source = source;
+      this.sourceBytes = source.getBytes(StandardCharsets.UTF_8);
       try {
         this.sha = HexFormat.of().formatHex(
-            MessageDigest.getInstance("SHA-1").digest(source.getBytes(StandardCharsets.UTF_8)));
-      this.sourceBytes = source.getBytes(StandardCharsets.UTF_8);
-      this.shaBytes = sha.getBytes(StandardCharsets.US_ASCII);
+            MessageDigest.getInstance("SHA-1").digest(sourceBytes));
       } catch (NoSuchAlgorithmException e) {
         throw new IllegalStateException("SHA-1 is missing from this JVM", e);
       }
+      this.shaBytes = sha.getBytes(StandardCharsets.US_ASCII);
     }
   }
 }

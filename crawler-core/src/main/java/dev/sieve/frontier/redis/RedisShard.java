@@ -27,8 +27,6 @@ final class RedisShard {
   private static final long GONE = -2;
   /** The answer of the status script given a queue's old salt. */
   private static final long OTHER_SALT = -3;
-  /** A put item's answer when its queue's salt was another: not applied. */
-  private static final int PUT_OTHER_SALT = 4;
   /** A put item's answer when the Sieve filled up before it: not applied, put it again. */
   private static final int PUT_SIEVE_FULL = 5;
   private static final int MAX_ATTEMPTS = 100;
@@ -88,35 +86,42 @@ final class RedisShard {
     private final List<? extends UrlPut> items;
     private final List<Integer> todo;
     private final String now;
-    private final List<String> salt;
-    /** The batch's queues in order, and each one's place in it. */
+    /** The batch's queues in order, the salt their URLs were hashed with, each one's place. */
     private final List<String> keys = new ArrayList<>();
+    private final List<String> keySalts = new ArrayList<>();
     private final Map<String, Integer> placeOf = new HashMap<>();
     private boolean[] seen;
+    /** The items the call sends to the script, whose answers come first. */
+    private int sent;
 
     PutCall(List<? extends UrlPut> items, List<Integer> todo, long now) {
       this.items = items;
       this.todo = todo;
       this.now = Long.toString(now);
       this.texts = new ArrayList<>(todo.size());
-      this.salt = new ArrayList<>(todo.size());
       for (int i : todo) {
         UrlPut item = items.get(i);
-        String itemSalt = salts.get(item.key());
-        salt.add(itemSalt);
-        texts.add(itemSalt + " " + item.url());
-        if (placeOf.putIfAbsent(item.key(), keys.size()) == null) {
+        Integer place = placeOf.get(item.key());
+        if (place == null) {
+          place = keys.size();
+          placeOf.put(item.key(), place);
           keys.add(item.key());
+          // Another thread may have dropped it since learnSalts: "" matches no salt in Redis.
+          keySalts.add(salts.getOrDefault(item.key(), ""));
         }
+        texts.add(keySalts.get(place) + " " + item.url());
       }
     }
 
     @Override
     public List<String> header(boolean[] seen) {
       this.seen = seen;
+      sent = 0;
       int[] seenIn = new int[keys.size()];
       for (int j = 0; j < todo.size(); j++) {
-        if (!sends(j, seen[j])) {
+        if (sends(j, seen[j])) {
+          sent++;
+        } else {
           seenIn[placeOf.get(items.get(todo.get(j)).key())]++;
         }
       }
@@ -126,7 +131,7 @@ final class RedisShard {
       header.add(Integer.toString(keys.size()));
       for (int k = 0; k < keys.size(); k++) {
         header.add(keys.get(k));
-        header.add(salts.getOrDefault(keys.get(k), ""));
+        header.add(keySalts.get(k));
         header.add(Integer.toString(seenIn[k]));
       }
       return header;
@@ -147,10 +152,6 @@ final class RedisShard {
 
     /** Fills the items' results from the script's answer; the items to put again. */
     List<Integer> answer(List<?> out, List<Integer> at, PutResult[] results) {
-      int sent = 0;
-      for (int j = 0; j < todo.size(); j++) {
-        sent += sends(j, seen[j]) ? 1 : 0;
-      }
       Set<String> otherSalt = new HashSet<>();
       for (int r = sent; r < out.size(); r++) {
         otherSalt.add(keys.get((int) asLong(out.get(r)) - 1));

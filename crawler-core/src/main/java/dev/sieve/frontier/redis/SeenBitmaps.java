@@ -22,9 +22,9 @@ import redis.clients.jedis.params.SetParams;
  * the process reads the block (a URL whose bits are all set is seen for good: bits are never
  * cleared, so the script would answer the same), and a script writes it back with the URL's bits
  * in one step with reading it again, which tells exactly one process, of all, that the URL is new
- * ({@link FilterCall}). A URL is new when no older layer
- * holds it and the newest did not; bits are only ever set in the newest layer. (The crawl's
- * cluster push, {@link ClusterPush}, still sets them with {@code BITFIELD}.)
+ * ({@link FilterCall}). A URL is new when no older layer holds it and the newest did not; bits
+ * are only ever set in the newest layer. (The crawl's cluster push, {@link ClusterPush}, still
+ * sets them with {@code BITFIELD}.)
  *
  * <p><b>Growth</b> (on-capacity grow): the layer list lives in Redis ({@code sieve:{ID}:layers},
  * one {@link FilterLayer#descriptor} per layer). The push script that finds a segment of the newest

@@ -122,7 +122,7 @@ class LuaScriptsTest {
     List<Hash128> first = List.of(Hash128.of("http://a.test/1"), Hash128.of("http://a.test/2"));
     List<Hash128> second = List.of(Hash128.of("http://b.test/1"), Hash128.of("http://a.test/2"),
         Hash128.of("http://b.test/2"));
-    try (RedisConnection connection = RedisConnection.open("redis://127.0.0.1:" + redis.port(), 2)) {
+    try (RedisConnection connection = connect()) {
       FilterCall early = call(connection, layer, first, "early");
       FilterCall late = call(connection, layer, second, "late");
       List<?> earlyOut = (List<?>) connection.evalBinary(Script.load("crawl-push"), early.keys,
@@ -143,8 +143,12 @@ class LuaScriptsTest {
     }
   }
 
+  private static RedisConnection connect() {
+    return RedisConnection.open("redis://127.0.0.1:" + redis.port(), 2);
+  }
+
   private static List<?> push(FilterLayer layer, List<Hash128> urls, String entry) {
-    try (RedisConnection connection = RedisConnection.open("redis://127.0.0.1:" + redis.port(), 2)) {
+    try (RedisConnection connection = connect()) {
       FilterCall call = call(connection, layer, urls, entry);
       return (List<?>) connection.evalBinary(Script.load("crawl-push"), call.keys, call.args);
     }
