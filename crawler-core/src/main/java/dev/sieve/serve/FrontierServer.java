@@ -136,7 +136,7 @@ public final class FrontierServer implements AutoCloseable {
         })
         : null;
     FrontierService service = new FrontierService(store, settings, engine.durability(), clock,
-        () -> self[0].nodes(), logLevels);
+        () -> self[0].nodes(), logLevels, handlers);
     IdleStreams idle = new IdleStreams(settings.limits, service.rejections(), clock::millis);
     try {
       self[0] = new FrontierServer(listen(settings, service, rpcs, handlers, idle), settings,

@@ -35,6 +35,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
@@ -55,10 +56,13 @@ final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
   private final Durability durability;
   private final Rejections rejections = new Rejections(counters);
   private final StoreLimits storeLimits;
+  /** The server's pool for calls that wait on a store that batches puts; null for the others. */
+  private final Executor storeCalls;
 
   /** {@code nodes}: what ListNodes answers, the live serve nodes sharing the store, sorted. */
   FrontierService(FrontierStore crawls, ServeSettings settings, Durability durability, Clock clock,
-      Supplier<List<String>> nodes, LogLevels logLevels) {
+      Supplier<List<String>> nodes, LogLevels logLevels, Executor storeCalls) {
+    this.storeCalls = storeCalls;
     this.settings = settings;
     this.crawls = crawls;
     this.durability = durability;
@@ -81,7 +85,7 @@ final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
   @Override
   public StreamObserver<URLItem> putURLs(StreamObserver<AckMessage> responses) {
     return PutUrlsCall.start(responses, crawls, settings, counters, clock, durability,
-        storeLimits);
+        storeLimits, storeCalls);
   }
 
   @Override

@@ -13,7 +13,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
@@ -27,7 +30,9 @@ import org.slf4j.LoggerFactory;
  * one {@link CrawlStore#putAll} each and acked in the order they came. An item the store could not
  * apply is acked FAIL, a bad one SKIPPED, as one at a time. An item past a crawl or queue limit
  * ({@link StoreLimits}) ends the stream as one at a time does: the items before it are applied and
- * acked, it and those after it are not. Thread-safe.
+ * acked, it and those after it are not. A batch applied after a pause runs on the server's pool for
+ * store calls, not on the one timer thread, so streams that pause (clients sending a few URLs at a
+ * time) are applied side by side rather than one after another. Thread-safe.
  */
 final class PutBatch {
   private static final Logger log = LoggerFactory.getLogger(PutBatch.class);
@@ -52,12 +57,15 @@ final class PutBatch {
   private final Clock clock;
   private final StoreLimits limits;
   private final LongAdder itemCount;
+  /** Where a batch that lingered is applied: the server's pool for calls that wait on the store. */
+  private final Executor storeCalls;
   /** Items come and not applied yet; guarded by this. */
   private List<URLItem> waiting = new ArrayList<>();
   private boolean lingering;
 
   PutBatch(PutUrlsCall call, FrontierStore crawls, ServeSettings settings, Counters counters,
-      Clock clock, StoreLimits limits) {
+      Clock clock, StoreLimits limits, Executor storeCalls) {
+    this.storeCalls = Objects.requireNonNull(storeCalls, "storeCalls");
     this.limits = limits;
     this.call = call;
     this.crawls = crawls;
@@ -74,7 +82,16 @@ final class PutBatch {
       flush();
     } else if (!lingering) {
       lingering = true;
-      linger.schedule(this::lingered, LINGER_MICROS, TimeUnit.MICROSECONDS);
+      linger.schedule(this::handOff, LINGER_MICROS, TimeUnit.MICROSECONDS);
+    }
+  }
+
+  /** On the timer's thread: applies the batch on the store's pool (inline once it is shut down). */
+  private void handOff() {
+    try {
+      storeCalls.execute(this::lingered);
+    } catch (RejectedExecutionException e) {
+      lingered(); // the server is stopping: ack what came rather than leave it unanswered
     }
   }
 

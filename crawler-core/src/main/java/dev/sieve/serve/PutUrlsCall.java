@@ -13,6 +13,7 @@ import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import java.time.Clock;
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -59,7 +60,7 @@ final class PutUrlsCall implements StreamObserver<URLItem> {
 
   private PutUrlsCall(ServerCallStreamObserver<AckMessage> acks, FrontierStore crawls,
       ServeSettings settings, Counters counters, Clock clock, Durability durability,
-      StoreLimits limits) {
+      StoreLimits limits, Executor storeCalls) {
     this.acks = acks;
     this.limits = limits;
     this.crawls = crawls;
@@ -72,16 +73,16 @@ final class PutUrlsCall implements StreamObserver<URLItem> {
     this.ackedSkipped = counters.adder(ACKED + "skipped");
     this.ackedFail = counters.adder(ACKED + "fail");
     this.batch = crawls.batchesPuts() && !durability.journaled()
-        ? new PutBatch(this, crawls, settings, counters, clock, limits) : null;
+        ? new PutBatch(this, crawls, settings, counters, clock, limits, storeCalls) : null;
     this.window = batch == null ? WINDOW : PutBatch.WINDOW;
   }
 
   static StreamObserver<URLItem> start(StreamObserver<AckMessage> responses, FrontierStore crawls,
       ServeSettings settings, Counters counters, Clock clock, Durability durability,
-      StoreLimits limits) {
+      StoreLimits limits, Executor storeCalls) {
     ServerCallStreamObserver<AckMessage> acks = (ServerCallStreamObserver<AckMessage>) responses;
     PutUrlsCall call = new PutUrlsCall(acks, crawls, settings, counters, clock, durability,
-        limits);
+        limits, storeCalls);
     acks.disableAutoRequest();
     acks.setOnReadyHandler(call::topUp);
     // With a cancel handler, acks to a vanished client are dropped instead of thrown; onError
