@@ -3,22 +3,16 @@ package dev.sieve.serve;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sieve.frontier.queue.CrawlStore;
-import dev.sieve.frontier.queue.FrontierStore;
 import dev.sieve.frontier.queue.PutResult;
-import dev.sieve.frontier.queue.QueueSettings;
 import dev.sieve.frontier.queue.QueuedUrl;
 import dev.sieve.frontier.queue.TakeLimits;
-import dev.sieve.frontier.redis.RedisStore;
-import dev.sieve.testing.RedisServers;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeMap;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * PutURLs on Redis runs a few Redis commands per item (counted by a real redis-server's {@code
@@ -30,21 +24,8 @@ import org.junit.jupiter.api.Test;
 class RedisPutCommandsTest {
   private static final long NOW = 1_800_000_000L;
   private static final int QUEUES = 200;
-  private static RedisServers redis;
-  private static FrontierStore store;
-
-  @BeforeAll
-  static void start() throws IOException {
-    redis = RedisServers.standalone();
-    store = RedisStore.open(redis.uri(), QueueSettings.of(ServeSettings.builder()
-        .frontier(redis.uri()).expectedUrls(100_000).build().frontierSettings()), 4);
-  }
-
-  @AfterAll
-  static void stop() {
-    Optional.ofNullable(store).ifPresent(FrontierStore::close);
-    Optional.ofNullable(redis).ifPresent(RedisServers::close);
-  }
+  @RegisterExtension
+  static final RedisStoreExtension redis = new RedisStoreExtension();
 
   /** One discovered URL {@code page} in each queue. */
   private static List<PutItem> batch(String crawlId, String page) {
@@ -75,7 +56,7 @@ class RedisPutCommandsTest {
 
   /** Puts page {@code first} of every queue into crawl {@code id}, then page {@code second}. */
   private static Put secondPut(String id, String first, String second) throws IOException {
-    CrawlStore crawl = store.getOrCreate(id);
+    CrawlStore crawl = redis.crawl(id);
     crawl.putAll(batch(id, first), NOW);
     assertThat(redis.cli("CONFIG", "RESETSTAT")).startsWith("OK");
     PutResult[] results = crawl.putAll(batch(id, second), NOW);
@@ -114,7 +95,7 @@ class RedisPutCommandsTest {
 
   @Test
   void put_aBatchTouchingNewAndDueQueues_leavesEveryQueueReadyOnce() {
-    CrawlStore crawl = store.getOrCreate("mixed");
+    CrawlStore crawl = redis.crawl("mixed");
     crawl.putAll(batch("mixed", "1").subList(0, QUEUES / 2), NOW);
 
     PutResult[] results = crawl.putAll(batch("mixed", "2"), NOW);

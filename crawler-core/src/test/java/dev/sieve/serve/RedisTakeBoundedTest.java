@@ -3,19 +3,14 @@ package dev.sieve.serve;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sieve.frontier.queue.CrawlStore;
-import dev.sieve.frontier.queue.FrontierStore;
-import dev.sieve.frontier.queue.QueueSettings;
+import dev.sieve.frontier.queue.QueueStats;
 import dev.sieve.frontier.queue.QueuedUrl;
 import dev.sieve.frontier.queue.TakeLimits;
-import dev.sieve.frontier.redis.RedisStore;
-import dev.sieve.testing.RedisServers;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * GetURLs on Redis reads only the queues it may lease from: the commands its script runs (counted
@@ -25,25 +20,12 @@ import org.junit.jupiter.api.Test;
 class RedisTakeBoundedTest {
   private static final long NOW = 1_800_000_000L;
   private static final TakeLimits LIMITS = new TakeLimits(10, 100, 100, 30, 0);
-  private static RedisServers redis;
-  private static FrontierStore store;
-
-  @BeforeAll
-  static void start() throws IOException {
-    redis = RedisServers.standalone();
-    store = RedisStore.open(redis.uri(), QueueSettings.of(ServeSettings.builder()
-        .frontier(redis.uri()).expectedUrls(100_000).build().frontierSettings()), 4);
-  }
-
-  @AfterAll
-  static void stop() {
-    Optional.ofNullable(store).ifPresent(FrontierStore::close);
-    Optional.ofNullable(redis).ifPresent(RedisServers::close);
-  }
+  @RegisterExtension
+  static final RedisStoreExtension redis = new RedisStoreExtension();
 
   /** A crawl with {@code idle} queues whose one URL is due in an hour, and one due queue. */
   private static CrawlStore crawl(String id, int idle) {
-    CrawlStore crawl = store.getOrCreate(id);
+    CrawlStore crawl = redis.crawl(id);
     List<PutItem> batch = new ArrayList<>();
     for (int q = 0; q < idle; q++) {
       batch.add(new PutItem(id, "idle" + q, "http://idle" + q + ".test/", false, NOW + 3600,
@@ -88,6 +70,25 @@ class RedisTakeBoundedTest {
   }
 
   @Test
+  void stats_ofEveryQueue_amongTenThousandQueues_runsTheCommandsItDoesAmongTen()
+      throws IOException {
+    CrawlStore few = crawl("stats-few", 10);
+    CrawlStore many = crawl("stats-many", 10_000);
+    few.take(null, LIMITS, NOW, new ArrayList<>());
+    many.take(null, LIMITS, NOW, new ArrayList<>());
+    few.stats(null, NOW); // a crawl's first GetStats may count its totals once
+    many.stats(null, NOW);
+    QueueStats[] answers = new QueueStats[2];
+
+    long withFew = commandsOf(() -> answers[0] = few.stats(null, NOW));
+    long withMany = commandsOf(() -> answers[1] = many.stats(null, NOW));
+
+    assertThat(answers[0]).isEqualTo(new QueueStats(11, 1, 11, 11, 0));
+    assertThat(answers[1]).isEqualTo(new QueueStats(10_001, 1, 10_001, 10_001, 0));
+    assertThat(withMany).isEqualTo(withFew);
+  }
+
+  @Test
   void take_whenEveryQueueIsLeasedOrNotDue_runsAFewCommands() throws IOException {
     CrawlStore crawl = crawl("leased", 10_000);
     List<QueuedUrl> first = new ArrayList<>();
@@ -103,7 +104,7 @@ class RedisTakeBoundedTest {
 
   @Test
   void take_askingMoreThanOneScriptLeases_takesFromEachQueueOnce() throws IOException {
-    CrawlStore crawl = store.getOrCreate("chunks");
+    CrawlStore crawl = redis.crawl("chunks");
     List<PutItem> batch = new ArrayList<>();
     int queues = 1_500; // more than one take script leases (RedisCrawlStore.TAKE_CHUNK, 1,000)
     for (int q = 0; q < queues; q++) {

@@ -18,12 +18,22 @@
 -- (queues ready in the same second come in turn). A score is never later than that time (a script
 -- that changes a queue lowers it; GetURLs corrects a score that proved early, e.g. a queue with
 -- max URLs in flight), so GetURLs reads only the queues it may lease from:
--- ZRANGEBYSCORE ready -inf (now+1.
+-- ZRANGEBYSCORE ready -inf (now+1. It holds no queue without URLs pending: one left with none
+-- leaves it (and ACTIVE, below) in the script that emptied it.
 local P = ARGV[1]
 if redis.call('EXISTS', KEYS[1]) == 1 then return {-2} end
 local QUEUES = P .. 'queues'
 local READY = P .. 'ready'
 local SALTS = P .. 'salts'
+-- Totals GetStats reads rather than every queue (serve-stats.lua), kept by each script that
+-- changes them: TOTALS (pending: URLs waiting or leased; completed: the queues' completed, summed;
+-- kept: '1' once they were counted from every queue), ACTIVE (the queues with URLs pending),
+-- LEASES (per lease end, in epoch seconds, the URLs leased until then) and LEASE_ENDS (those ends,
+-- each scored by itself; GetStats drops the past ones, whose leases no longer count).
+local TOTALS = P .. 'totals'
+local ACTIVE = P .. 'active'
+local LEASES = P .. 'leases'
+local LEASE_ENDS = P .. 'lease-ends'
 local function qk(k) return P .. 'q:' .. k end
 local function wk(k) return P .. 'w:' .. k end
 local function lk(k) return P .. 'l:' .. k end
@@ -78,10 +88,33 @@ local function touch(k, t)
   local s = redis.call('ZSCORE', READY, k)
   if not s or math.floor(tonumber(s)) > t then rescore(k) end
 end
+-- Counts leases that ended before their end (ends: lease end -> URLs whose lease it was), where
+-- that end is still kept.
+local function leases_ended(ends)
+  for e, n in pairs(ends) do
+    if redis.call('ZSCORE', LEASE_ENDS, e) then redis.call('HINCRBY', LEASES, e, -n) end
+  end
+end
+-- Adds the queues of list keys to ACTIVE, one SADD per 1,000.
+local function activate(keys)
+  for from = 1, #keys, 1000 do
+    redis.call('SADD', ACTIVE, unpack(keys, from, math.min(from + 999, #keys)))
+  end
+end
+-- Takes the queues of set keys (key -> true) that have no URL pending out of ACTIVE, and out of
+-- ready (which so holds active queues only: a put adds to ACTIVE only the queues ready lacks).
+local function deactivate_empty(keys)
+  for k in pairs(keys) do
+    if redis.call('ZCARD', wk(k)) + redis.call('ZCARD', lk(k)) == 0 then
+      redis.call('SREM', ACTIVE, k)
+      redis.call('ZREM', READY, k)
+    end
+  end
+end
 -- touch for every queue of touched (queue key -> time t), reading their scores in ready with one
--- ZMSCORE per 1,000 queues rather than a ZSCORE each.
+-- ZMSCORE per 1,000 queues rather than a ZSCORE each. Returns those that were not in ready.
 local function touch_all(touched)
-  local keys, times = {}, {}
+  local keys, times, absent = {}, {}, {}
   for k, t in pairs(touched) do
     keys[#keys + 1] = k
     times[#times + 1] = t
@@ -91,7 +124,9 @@ local function touch_all(touched)
     local scores = redis.call('ZMSCORE', READY, unpack(keys, from, to))
     for j = from, to do
       local s = scores[j - from + 1]
+      if not s then absent[#absent + 1] = keys[j] end
       if not s or math.floor(tonumber(s)) > times[j] then rescore(keys[j]) end
     end
   end
+  return absent
 end

@@ -7,6 +7,7 @@ for _, k in ipairs(redis.call('ZRANGE', QUEUES, 0, -1)) do
   n = n + redis.call('ZCARD', wk(k)) + redis.call('ZCARD', lk(k))
   redis.call('UNLINK', qk(k), wk(k), lk(k), dk(k), mk(k), tk(k), ck(k))
 end
-redis.call('UNLINK', QUEUES, READY, SALTS, P .. 'seq', P .. 'salt', P .. 'stats', P .. 'delay')
+redis.call('UNLINK', QUEUES, READY, SALTS, P .. 'seq', P .. 'salt', P .. 'stats', P .. 'delay',
+  TOTALS, ACTIVE, LEASES, LEASE_ENDS)
 redis.call('SET', KEYS[1], 1)
 return {n}

@@ -47,6 +47,11 @@ end
 local function changed(key, t)
   if not touched[key] or t < touched[key] then touched[key] = t end
 end
+-- The batch's change to the kept totals (lib-serve-shard.lua): URLs pending and completed, the
+-- queues that lost a pending URL, leases ended. A queue that gained one is in touched: it joins
+-- ACTIVE if ready lacked it (a queue in ready has URLs pending, so it is in ACTIVE already).
+local pendingDelta, completedDelta = 0, 0
+local lost, ended = {}, {}
 while i <= #ARGV do
   local key, url, refetch, meta = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3]
   i = i + 4
@@ -68,6 +73,7 @@ while i <= #ARGV do
       redis.call('ZADD', wk(key), now, url)
       if meta ~= '' then redis.call('HSET', mk(key), url, meta) end
       changed(key, nowTime)
+      pendingDelta = pendingDelta + 1
       result = 0
     end
   else
@@ -91,6 +97,7 @@ while i <= #ARGV do
       redis.call('ZREM', L, url)
       redis.call('HDEL', D, url)
       changed(key, nowTime)
+      ended[leased] = (ended[leased] or 0) + 1
     end
     if refetch == '0' then
       if waiting or leased then
@@ -99,7 +106,14 @@ while i <= #ARGV do
         redis.call('HDEL', tk(key), url)
       end
       redis.call('ZADD', ck(key), 'NX', now, url)
-      if waiting or leased or fresh then redis.call('HINCRBY', qk(key), 'completed', 1) end
+      if waiting or leased or fresh then
+        redis.call('HINCRBY', qk(key), 'completed', 1)
+        completedDelta = completedDelta + 1
+      end
+      if waiting or leased then
+        pendingDelta = pendingDelta - 1
+        lost[key] = true
+      end
       result = 3
     else
       if waiting then
@@ -107,6 +121,7 @@ while i <= #ARGV do
       elseif not leased then
         redis.call('HSET', tk(key), url, now)
         redis.call('ZREM', ck(key), url)
+        pendingDelta = pendingDelta + 1
       end
       redis.call('ZADD', W, refetch, url)
       if meta == '' then redis.call('HDEL', M, url) else redis.call('HSET', M, url, meta) end
@@ -123,7 +138,11 @@ while i <= #ARGV do
   end
   out[#out + 1] = result
 end
-touch_all(touched)
+activate(touch_all(touched))
+if pendingDelta ~= 0 then redis.call('HINCRBY', TOTALS, 'pending', pendingDelta) end
+if completedDelta ~= 0 then redis.call('HINCRBY', TOTALS, 'completed', completedDelta) end
+deactivate_empty(lost)
+leases_ended(ended)
 for r = 1, 4 do
   if counts[r] > 0 then redis.call('HINCRBY', P .. 'stats', names[r], counts[r]) end
 end

@@ -102,5 +102,9 @@ for _, k in ipairs(produced) do
   rescore(k, defaultDelay)
 end
 out[1] = #produced
-if n > 0 then redis.call('HINCRBY', P .. 'stats', 'get.leased', n) end
+if n > 0 then
+  redis.call('HINCRBY', P .. 'stats', 'get.leased', n)
+  redis.call('HINCRBY', LEASES, ARGV[7], n)
+  redis.call('ZADD', LEASE_ENDS, ARGV[7], ARGV[7])
+end
 return out
