@@ -33,6 +33,11 @@ final class RedisStoreExtension implements BeforeAllCallback, AfterAllCallback {
     Optional.ofNullable(servers).ifPresent(RedisServers::close);
   }
 
+  /** The store. */
+  FrontierStore store() {
+    return store;
+  }
+
   /** Crawl {@code id} of the store, created if new. */
   CrawlStore crawl(String id) {
     return store.getOrCreate(id);

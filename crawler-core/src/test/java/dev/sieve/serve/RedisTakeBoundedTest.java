@@ -89,6 +89,31 @@ class RedisTakeBoundedTest {
   }
 
   @Test
+  void deleteCrawl_ofTwoThousandFiveHundredQueues_dropsThemAThousandPerScript() throws IOException {
+    CrawlStore crawl = redis.crawl("dropped");
+    List<PutItem> batch = new ArrayList<>();
+    for (int q = 0; q < 2_500; q++) {
+      batch.add(new PutItem("dropped", "drop" + q, "http://drop" + q + ".test/", true, 0, null,
+          null));
+      if (batch.size() == 512 || q == 2_499) {
+        crawl.putAll(batch, NOW);
+        batch.clear();
+      }
+    }
+    assertThat(redis.cli("CONFIG", "RESETSTAT")).startsWith("OK");
+
+    long pending = redis.store().delete("dropped");
+
+    assertThat(pending).isEqualTo(2_500);
+    // Three scripts drop its shard, each reading (ZRANGE) and removing (ZREM) 1,000 queues at most.
+    assertThat(redis.cli("INFO", "commandstats")).contains("cmdstat_zrange:calls=3,")
+        .contains("cmdstat_zrem:calls=3,");
+    assertThat(redis.cli("--scan", "--pattern", "*:q:drop*")).isBlank();
+    assertThat(redis.cli("--scan", "--pattern", "*:w:drop*")).isBlank();
+    assertThat(redis.store().get("dropped")).isEmpty();
+  }
+
+  @Test
   void take_whenEveryQueueIsLeasedOrNotDue_runsAFewCommands() throws IOException {
     CrawlStore crawl = crawl("leased", 10_000);
     List<QueuedUrl> first = new ArrayList<>();

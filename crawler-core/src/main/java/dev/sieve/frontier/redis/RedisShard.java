@@ -30,6 +30,8 @@ final class RedisShard {
   /** A put item's answer when the Sieve filled up before it: not applied, put it again. */
   private static final int PUT_SIEVE_FULL = 5;
   private static final int MAX_ATTEMPTS = 100;
+  /** Queues one script removes when a deleted crawl's shard is dropped. */
+  static final int DROP_CHUNK = 1000;
 
   private final RedisConnection redis;
   private final String prefix;
@@ -272,11 +274,21 @@ final class RedisShard {
     return out == null ? -1 : asLong(out.get(0));
   }
 
-  /** Drops the shard of a deleted crawl: the URLs that were pending in it. */
+  /**
+   * Drops the shard of a deleted crawl, {@link #DROP_CHUNK} queues per script so that Redis answers
+   * other clients in between (its tombstone is set by the first): the URLs that were pending in it.
+   */
   long drop() {
-    List<?> out = call("delete a crawl's queues", RedisScripts.STORE_DROP_SHARD);
+    long pending = 0;
+    List<?> out;
+    do {
+      out = call("delete a crawl's queues", RedisScripts.STORE_DROP_SHARD,
+          Integer.toString(DROP_CHUNK));
+      pending += asLong(out.get(0));
+    } while (asLong(out.get(1)) == 0);
     sieve.delete();
-    return out == null ? 0 : asLong(out.get(0));
+    gone = true;
+    return pending;
   }
 
   /** This shard's counters by name. */

@@ -1,7 +1,6 @@
 -- Library (serve): the prelude of a script over one shard of a serve crawl generation. KEYS[1] is
 -- the shard's tombstone (P .. 'gone', set when the crawl was deleted), ARGV[1] its key prefix P
--- (serve:{serve.NS.GEN.S}:, so in a cluster every key of the shard, its Sieve's too, lies in one
--- slot). Answers {-2} and changes nothing when the shard is gone. Per queue K: q:K (salt,
+-- (lib-serve-keys.lua). Answers {-2} and changes nothing when the shard is gone. Per queue K: q:K (salt,
 -- completed, blocked, delay, limit, last), w:K (waiting URLs by due time), l:K (leased URLs by
 -- lease end), d:K (the due time of leased URLs), m:K (metadata, Base64), t:K (the creation date,
 -- the epoch second it was first stored, of each pending URL whose due time is another: a URL
@@ -19,28 +18,9 @@
 -- that changes a queue lowers it; GetURLs corrects a score that proved early, e.g. a queue with
 -- max URLs in flight), so GetURLs reads only the queues it may lease from:
 -- ZRANGEBYSCORE ready -inf (now+1. It holds no queue without URLs pending: one left with none
--- leaves it (and ACTIVE, below) in the script that emptied it.
-local P = ARGV[1]
+-- leaves it (and ACTIVE, lib-serve-keys.lua) in the script that emptied it.
+--! include lib-serve-keys.lua
 if redis.call('EXISTS', KEYS[1]) == 1 then return {-2} end
-local QUEUES = P .. 'queues'
-local READY = P .. 'ready'
-local SALTS = P .. 'salts'
--- Totals GetStats reads rather than every queue (serve-stats.lua), kept by each script that
--- changes them: TOTALS (pending: URLs waiting or leased; completed: the queues' completed, summed;
--- kept: '1' once they were counted from every queue), ACTIVE (the queues with URLs pending),
--- LEASES (per lease end, in epoch seconds, the URLs leased until then) and LEASE_ENDS (those ends,
--- each scored by itself; GetStats drops the past ones, whose leases no longer count).
-local TOTALS = P .. 'totals'
-local ACTIVE = P .. 'active'
-local LEASES = P .. 'leases'
-local LEASE_ENDS = P .. 'lease-ends'
-local function qk(k) return P .. 'q:' .. k end
-local function wk(k) return P .. 'w:' .. k end
-local function lk(k) return P .. 'l:' .. k end
-local function dk(k) return P .. 'd:' .. k end
-local function mk(k) return P .. 'm:' .. k end
-local function tk(k) return P .. 't:' .. k end
-local function ck(k) return P .. 'c:' .. k end
 -- The creation date of pending URL u of queue k, due at due (a string).
 local function created(k, u, due)
   return redis.call('HGET', tk(k), u) or due
