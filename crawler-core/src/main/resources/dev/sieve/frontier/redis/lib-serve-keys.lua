@@ -22,3 +22,7 @@ local function dk(k) return P .. 'd:' .. k end
 local function mk(k) return P .. 'm:' .. k end
 local function tk(k) return P .. 't:' .. k end
 local function ck(k) return P .. 'c:' .. k end
+-- The URLs pending in queue k: waiting or leased.
+local function pending(k)
+  return redis.call('ZCARD', wk(k)) + redis.call('ZCARD', lk(k))
+end

@@ -62,12 +62,6 @@ local function rescore(k, defaultDelay)
   end
   ready_at(k, t)
 end
--- After a change that may make queue k produce from time t on (a URL due at t, a lease ended):
--- rescores k unless ready already holds it at t or earlier.
-local function touch(k, t)
-  local s = redis.call('ZSCORE', READY, k)
-  if not s or math.floor(tonumber(s)) > t then rescore(k) end
-end
 -- Counts leases that ended before their end (ends: lease end -> URLs whose lease it was), where
 -- that end is still kept.
 local function leases_ended(ends)
@@ -85,14 +79,15 @@ end
 -- ready (which so holds active queues only: a put adds to ACTIVE only the queues ready lacks).
 local function deactivate_empty(keys)
   for k in pairs(keys) do
-    if redis.call('ZCARD', wk(k)) + redis.call('ZCARD', lk(k)) == 0 then
+    if pending(k) == 0 then
       redis.call('SREM', ACTIVE, k)
       redis.call('ZREM', READY, k)
     end
   end
 end
--- touch for every queue of touched (queue key -> time t), reading their scores in ready with one
--- ZMSCORE per 1,000 queues rather than a ZSCORE each. Returns those that were not in ready.
+-- After changes that may make queues produce sooner (touched: queue key -> the time t it may from):
+-- rescores each one unless ready holds it at t or earlier, reading their scores in ready with one
+-- ZMSCORE per 1,000 queues. Returns those that were not in ready.
 local function touch_all(touched)
   local keys, times, absent = {}, {}, {}
   for k, t in pairs(touched) do

@@ -2,7 +2,7 @@
 --! include lib-serve-shard.lua
 local k = ARGV[2]
 if redis.call('EXISTS', qk(k)) == 0 then return {-1} end
-local n = redis.call('ZCARD', wk(k)) + redis.call('ZCARD', lk(k))
+local n = pending(k)
 local ended = {}
 local leases = redis.call('ZRANGE', lk(k), 0, -1, 'WITHSCORES')
 for j = 2, #leases, 2 do ended[leases[j]] = (ended[leases[j]] or 0) + 1 end

@@ -9,7 +9,7 @@ redis.call('SET', KEYS[1], 1)
 local n = 0
 local keys = redis.call('ZRANGE', QUEUES, 0, tonumber(ARGV[2]) - 1)
 for _, k in ipairs(keys) do
-  n = n + redis.call('ZCARD', wk(k)) + redis.call('ZCARD', lk(k))
+  n = n + pending(k)
   redis.call('UNLINK', qk(k), wk(k), lk(k), dk(k), mk(k), tk(k), ck(k))
 end
 if #keys > 0 then redis.call('ZREM', QUEUES, unpack(keys)) end

@@ -3,7 +3,7 @@
 --! include lib-serve-shard.lua
 local out = {}
 for _, k in ipairs(redis.call('ZRANGE', QUEUES, 0, -1)) do
-  if ARGV[2] == '1' or (redis.call('ZCARD', wk(k)) + redis.call('ZCARD', lk(k)) > 0
+  if ARGV[2] == '1' or (pending(k) > 0
       and tonumber(ARGV[3]) >= tonumber(redis.call('HGET', qk(k), 'blocked') or '0')) then
     out[#out + 1] = k
   end

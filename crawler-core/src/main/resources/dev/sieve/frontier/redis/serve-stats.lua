@@ -5,9 +5,6 @@
 -- counted (made before they were kept) is walked once here to count them.
 --! include lib-serve-shard.lua
 local now = tonumber(ARGV[3])
-local function pending(k)
-  return redis.call('ZCARD', wk(k)) + redis.call('ZCARD', lk(k))
-end
 if ARGV[2] ~= '' then
   local k = ARGV[2]
   if redis.call('EXISTS', qk(k)) == 0 then return {0, 0, 0, 0, 0} end
