@@ -1,7 +1,6 @@
 package dev.sieve.frontier;
 
-import dev.sieve.frontier.durable.Durability;
-import dev.sieve.frontier.durable.DurableState;
+import dev.sieve.frontier.durable.DurableStore;
 import dev.sieve.frontier.local.LocalFrontier;
 import dev.sieve.frontier.queue.Crawls;
 import dev.sieve.frontier.queue.FrontierStore;
@@ -51,7 +50,7 @@ public final class Frontiers {
    *
    * <p>With {@link FrontierSettings#service} it opens a frontier service's store instead, every
    * crawl by ID ({@link OpenFrontier#crawls()}): in Redis, in the state directory (a change
-   * journaled before it is answered, see {@link OpenFrontier#durability()}), or in memory. Its
+   * journaled before it is answered, see {@link FrontierStore#afterDurable}), or in memory. Its
    * lifecycle's {@link FrontierLifecycle#end()} writes the last checkpoint, its {@link
    * FrontierLifecycle#disconnect()} releases the store.
    *
@@ -97,7 +96,7 @@ public final class Frontiers {
     QueueSettings queues = QueueSettings.of(settings);
     if (settings.where() == FrontierSettings.Where.REDIS) {
       FrontierStore redis = RedisStore.open(settings.redisUri, queues, settings.connections);
-      return OpenFrontier.service(redis, Durability.NONE, new FrontierLifecycle() {
+      return OpenFrontier.service(redis, new FrontierLifecycle() {
         @Override
         public void disconnect() {
           redis.close();
@@ -105,29 +104,33 @@ public final class Frontiers {
       });
     }
     Crawls crawls = new Crawls(queues);
-    DurableState state;
+    if (settings.stateDir == null) {
+      return OpenFrontier.service(crawls, new FrontierLifecycle() {
+        @Override
+        public void disconnect() {
+          crawls.close();
+        }
+      });
+    }
+    DurableStore durable;
     try {
-      state = settings.stateDir == null ? null : DurableState.open(settings.stateDir, crawls,
-          settings.checkpointInterval.toSeconds());
+      durable = DurableStore.open(settings.stateDir, crawls, settings.checkpointInterval.toSeconds());
     } catch (RuntimeException e) {
       crawls.close();
       throw e;
     }
-    return OpenFrontier.service(crawls, state == null ? Durability.NONE : state,
-        new FrontierLifecycle() {
-          @Override
-          public Optional<String> end() {
-            if (state != null) {
-              state.close();
-            }
-            return Optional.empty();
-          }
+    return OpenFrontier.service(durable, new FrontierLifecycle() {
+      @Override
+      public Optional<String> end() {
+        durable.end();
+        return Optional.empty();
+      }
 
-          @Override
-          public void disconnect() {
-            crawls.close();
-          }
-        });
+      @Override
+      public void disconnect() {
+        durable.close();
+      }
+    });
   }
 
   /**

@@ -1,6 +1,5 @@
 package dev.sieve.frontier;
 
-import dev.sieve.frontier.durable.Durability;
 import dev.sieve.frontier.queue.FrontierStore;
 import java.util.Objects;
 import java.util.Optional;
@@ -8,20 +7,17 @@ import java.util.Optional;
 /**
  * A frontier as {@link Frontiers#open} made it: one crawl's queues ({@link #frontier()}), or, for
  * a frontier service ({@link FrontierSettings.Builder#service()}), every crawl by ID ({@link
- * #crawls()}) and how a change to them is made durable; and the lifecycle of its state or
- * connections when it keeps any (a crawl in memory keeps none).
+ * #crawls()}), which makes its changes durable itself ({@link FrontierStore#afterDurable}); and
+ * the lifecycle of its state or connections when it keeps any (a crawl in memory keeps none).
  *
  * @param frontier one crawl's queues; null when opened as a service
  * @param lifecycle what keeps its state or connections
  * @param crawls every crawl by ID; null unless opened as a service
- * @param durability how a service makes a change durable before it answers ({@link
- *     Durability#NONE} unless kept in a state directory)
  */
 public record OpenFrontier(Frontier frontier, Optional<FrontierLifecycle> lifecycle,
-    FrontierStore crawls, Durability durability) {
+    FrontierStore crawls) {
   public OpenFrontier {
     Objects.requireNonNull(lifecycle, "lifecycle");
-    Objects.requireNonNull(durability, "durability");
     if ((frontier == null) == (crawls == null)) {
       throw new IllegalArgumentException("an open frontier is one crawl's or a service's");
     }
@@ -29,22 +25,20 @@ public record OpenFrontier(Frontier frontier, Optional<FrontierLifecycle> lifecy
 
   /** A frontier that keeps nothing beyond its queues. */
   public static OpenFrontier inMemory(Frontier frontier) {
-    return new OpenFrontier(frontier, Optional.empty(), null, Durability.NONE);
+    return new OpenFrontier(frontier, Optional.empty(), null);
   }
 
   /** A frontier whose state or connections {@code lifecycle} keeps. */
   public static OpenFrontier kept(Frontier frontier, FrontierLifecycle lifecycle) {
-    return new OpenFrontier(frontier, Optional.of(lifecycle), null, Durability.NONE);
+    return new OpenFrontier(frontier, Optional.of(lifecycle), null);
   }
 
   /**
-   * A service's crawls, made durable by {@code durability}; {@code lifecycle}'s end saves them a
-   * last time, its disconnect closes {@code crawls}.
+   * A service's crawls; {@code lifecycle}'s end saves them a last time (where they are kept in a
+   * state directory), its disconnect closes {@code crawls}.
    */
-  public static OpenFrontier service(FrontierStore crawls, Durability durability,
-      FrontierLifecycle lifecycle) {
-    return new OpenFrontier(null, Optional.of(lifecycle), Objects.requireNonNull(crawls, "crawls"),
-        durability);
+  public static OpenFrontier service(FrontierStore crawls, FrontierLifecycle lifecycle) {
+    return new OpenFrontier(null, Optional.of(lifecycle), Objects.requireNonNull(crawls, "crawls"));
   }
 
   /**

@@ -3,8 +3,6 @@ package dev.sieve.serve;
 import dev.sieve.frontier.FrontierLifecycle;
 import dev.sieve.frontier.Frontiers;
 import dev.sieve.frontier.OpenFrontier;
-import dev.sieve.frontier.durable.Durability;
-import dev.sieve.frontier.durable.DurableState;
 import dev.sieve.frontier.queue.Counters;
 import dev.sieve.frontier.queue.CrawlSnapshot;
 import dev.sieve.frontier.queue.Crawls;
@@ -109,7 +107,7 @@ public final class FrontierServer implements AutoCloseable {
     }
     Crawls exact = new Crawls(QueueSettings.of(settings.frontierSettings()),
         sieve -> SeenKeys.exact());
-    return start(settings, OpenFrontier.service(exact, Durability.NONE, new FrontierLifecycle() {
+    return start(settings, OpenFrontier.service(exact, new FrontierLifecycle() {
       @Override
       public void disconnect() {
         exact.close();
@@ -135,7 +133,7 @@ public final class FrontierServer implements AutoCloseable {
           return thread;
         })
         : null;
-    FrontierService service = new FrontierService(store, settings, engine.durability(), clock,
+    FrontierService service = new FrontierService(store, settings, clock,
         () -> self[0].nodes(), logLevels, handlers);
     IdleStreams idle = new IdleStreams(settings.limits, service.rejections(), clock::millis);
     try {
@@ -233,9 +231,7 @@ public final class FrontierServer implements AutoCloseable {
 
   /** Writes a checkpoint now (tests; the state directory's timer does it periodically). */
   void checkpoint() throws IOException {
-    if (engine.durability() instanceof DurableState state) {
-      state.checkpoint();
-    }
+    engine.crawls().checkpoint();
   }
 
   /** Bytes of pending URLs spilled to disk now (0 when none, or in Redis). */

@@ -19,8 +19,6 @@ import crawlercommons.urlfrontier.Urlfrontier.StringList;
 import crawlercommons.urlfrontier.Urlfrontier.URLInfo;
 import crawlercommons.urlfrontier.Urlfrontier.URLItem;
 import crawlercommons.urlfrontier.Urlfrontier;
-import dev.sieve.frontier.durable.Change;
-import dev.sieve.frontier.durable.Durability;
 import dev.sieve.frontier.queue.Counters;
 import dev.sieve.frontier.queue.CrawlSnapshot;
 import dev.sieve.frontier.queue.CrawlStore;
@@ -36,7 +34,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
-import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -53,19 +50,17 @@ final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
   private final Supplier<List<String>> nodes;
   private final LogLevels logLevels;
   private final UrlQueries queries;
-  private final Durability durability;
   private final Rejections rejections = new Rejections(counters);
   private final StoreLimits storeLimits;
   /** The server's pool for calls that wait on a store that batches puts; null for the others. */
   private final Executor storeCalls;
 
   /** {@code nodes}: what ListNodes answers, the live serve nodes sharing the store, sorted. */
-  FrontierService(FrontierStore crawls, ServeSettings settings, Durability durability, Clock clock,
+  FrontierService(FrontierStore crawls, ServeSettings settings, Clock clock,
       Supplier<List<String>> nodes, LogLevels logLevels, Executor storeCalls) {
     this.storeCalls = storeCalls;
     this.settings = settings;
     this.crawls = crawls;
-    this.durability = durability;
     this.clock = clock;
     this.nodes = nodes;
     this.logLevels = logLevels;
@@ -84,20 +79,19 @@ final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
 
   @Override
   public StreamObserver<URLItem> putURLs(StreamObserver<AckMessage> responses) {
-    return PutUrlsCall.start(responses, crawls, settings, counters, clock, durability,
-        storeLimits, storeCalls);
+    return PutUrlsCall.start(responses, crawls, settings, counters, clock, storeLimits,
+        storeCalls);
   }
 
   @Override
   public StreamObserver<Urlfrontier.DiscoveredBatch> putDiscovered(
       StreamObserver<Urlfrontier.BatchAck> responses) {
-    return PutDiscoveredCall.start(responses, crawls, settings, counters, clock, durability,
-        storeLimits);
+    return PutDiscoveredCall.start(responses, crawls, settings, counters, clock, storeLimits);
   }
 
   /**
    * Drops the pending URLs of a queue (or of the crawl, with no key) created more than {@code
-   * days} days ago; journaled as a queue control. UNIMPLEMENTED from a store that cannot purge.
+   * days} days ago. UNIMPLEMENTED from a store that cannot purge.
    */
   @Override
   public void purgeURLs(Urlfrontier.PurgeUrlParams request,
@@ -106,12 +100,8 @@ final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
     String key = request.getKey();
     long[] removed = {0};
     try {
-      change(() -> {
-        removed[0] = crawls.get(request.getCrawlID())
-            .map(crawl -> crawl.purge(key.isEmpty() ? null : key, cutoff)).orElse(0L);
-        return removed[0] == 0 ? null
-            : Change.queue(request.getCrawlID(), key, CrawlStore.PURGE, cutoff);
-      }, () -> Protos.reply(responses,
+      change(() -> removed[0] = crawls.get(request.getCrawlID())
+          .map(crawl -> crawl.purge(key.isEmpty() ? null : key, cutoff)).orElse(0L), () -> Protos.reply(responses,
           Urlfrontier.Long.newBuilder().setValue(removed[0]).build()), responses);
     } catch (UnsupportedOperationException e) {
       Protos.fail(responses, counters, Status.UNIMPLEMENTED, "PurgeURLs: " + e.getMessage());
@@ -136,10 +126,7 @@ final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
   @Override
   public void deleteCrawl(DeleteCrawlMessage request, StreamObserver<Urlfrontier.Long> responses) {
     long[] removed = {0};
-    change(() -> {
-      removed[0] = crawls.delete(request.getValue());
-      return removed[0] < 0 ? null : Change.deleteCrawl(request.getValue());
-    }, () -> Protos.reply(responses,
+    change(() -> removed[0] = crawls.delete(request.getValue()), () -> Protos.reply(responses,
         Urlfrontier.Long.newBuilder().setValue(Math.max(removed[0], 0)).build()), responses);
   }
 
@@ -203,12 +190,8 @@ final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
       return;
     }
     long[] removed = {0};
-    change(() -> {
-      removed[0] = crawls.get(request.getCrawlID())
-          .map(crawl -> crawl.deleteQueue(request.getKey())).orElse(-1L);
-      return removed[0] < 0 ? null
-          : Change.queue(request.getCrawlID(), request.getKey(), CrawlStore.DELETE_QUEUE, 0);
-    }, () -> Protos.reply(responses,
+    change(() -> removed[0] = crawls.get(request.getCrawlID())
+        .map(crawl -> crawl.deleteQueue(request.getKey())).orElse(-1L), () -> Protos.reply(responses,
         Urlfrontier.Long.newBuilder().setValue(Math.max(removed[0], 0)).build()), responses);
   }
 
@@ -224,10 +207,7 @@ final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
   public void setDelay(QueueDelayParams request, StreamObserver<Empty> responses) {
     int delay = Protos.unsigned(request.getDelayRequestable());
     if (request.getKey().isEmpty()) {
-      change(() -> {
-        crawls.defaultDelaySeconds(delay);
-        return Change.service(Change.DEFAULT_DELAY, delay);
-      }, () -> Protos.reply(responses, Empty.getDefaultInstance()), responses);
+      change(() -> crawls.defaultDelaySeconds(delay), () -> Protos.reply(responses, Empty.getDefaultInstance()), responses);
     } else {
       changeQueue("SetDelay", request.getCrawlID(), request.getKey(), CrawlStore.DELAY, delay,
           responses);
@@ -244,10 +224,7 @@ final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
 
   @Override
   public void setActive(Active request, StreamObserver<Empty> responses) {
-    change(() -> {
-      crawls.active(request.getState());
-      return Change.service(Change.ACTIVE, request.getState() ? 1 : 0);
-    }, () -> Protos.reply(responses, Empty.getDefaultInstance()), responses);
+    change(() -> crawls.active(request.getState()), () -> Protos.reply(responses, Empty.getDefaultInstance()), responses);
   }
 
   @Override
@@ -284,15 +261,12 @@ final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
     queries.count(request, responses);
   }
 
-  /** Applies a queue control to an existing queue and journals it, or answers NOT_FOUND. */
+  /** Applies a queue control to an existing queue, or answers NOT_FOUND. */
   private void changeQueue(String rpc, String crawlId, String key, byte op, long value,
       StreamObserver<Empty> responses) {
     boolean[] found = {false};
-    change(() -> {
-      found[0] = crawls.get(crawlId)
-          .map(crawl -> crawl.control(key, op, value)).orElse(false);
-      return found[0] ? Change.queue(crawlId, key, op, value) : null;
-    }, () -> {
+    change(() -> found[0] = crawls.get(crawlId)
+        .map(crawl -> crawl.control(key, op, value)).orElse(false), () -> {
       if (found[0]) {
         Protos.reply(responses, Empty.getDefaultInstance());
       } else {
@@ -302,10 +276,14 @@ final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
     }, responses);
   }
 
-  /** Applies {@code change}, answering once it is durable; UNAVAILABLE if it cannot be. */
-  private void change(Supplier<Change> change, Runnable answer, StreamObserver<?> responses) {
+  /**
+   * Changes the store, answering once the change is durable ({@link FrontierStore#afterDurable});
+   * UNAVAILABLE if it cannot be.
+   */
+  private void change(Runnable change, Runnable answer, StreamObserver<?> responses) {
     try {
-      durability.apply(change, answer);
+      change.run();
+      crawls.afterDurable(answer);
     } catch (IllegalStateException e) {
       Protos.fail(responses, counters, Status.UNAVAILABLE, e.getMessage());
     }

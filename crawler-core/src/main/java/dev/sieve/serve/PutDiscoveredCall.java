@@ -3,11 +3,8 @@ package dev.sieve.serve;
 import crawlercommons.urlfrontier.Urlfrontier.AckMessage;
 import crawlercommons.urlfrontier.Urlfrontier.BatchAck;
 import crawlercommons.urlfrontier.Urlfrontier.DiscoveredBatch;
-import dev.sieve.frontier.durable.Change;
-import dev.sieve.frontier.durable.Durability;
 import dev.sieve.frontier.queue.Counters;
 import dev.sieve.frontier.queue.FrontierStore;
-import dev.sieve.frontier.queue.PutResult;
 import dev.sieve.serve.limits.StoreLimits;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -28,10 +25,10 @@ import org.slf4j.LoggerFactory;
  * One PutDiscovered stream (URL Frontier 2.6): each batch of discovered URLs is applied and
  * answered by one BatchAck holding a status per URL in the batch's order: OK when created, SKIPPED
  * when already known (a duplicate, also within the batch) or bad (counted by reason as PutURLs
- * counts it), FAIL when the service could not apply it. In memory a batch goes into each of its
- * crawls with one {@link dev.sieve.frontier.queue.CrawlStore#putAll}, one Sieve pass; with a
- * journal each created URL is journaled as a PutURLs item is, and the batch is acked once they are
- * durable. At most {@link #WINDOW} batches are read ahead of their acks (flow control).
+ * counts it), FAIL when the service could not apply it. A batch goes into each of its crawls
+ * with one {@link dev.sieve.frontier.queue.CrawlStore#putAll} (in memory, one Sieve pass), and is
+ * acked once the store says those changes are durable ({@link FrontierStore#afterDurable}). At
+ * most {@link #WINDOW} batches are read ahead of their acks (flow control).
  */
 final class PutDiscoveredCall implements StreamObserver<DiscoveredBatch> {
   private static final Logger log = LoggerFactory.getLogger(PutDiscoveredCall.class);
@@ -45,7 +42,6 @@ final class PutDiscoveredCall implements StreamObserver<DiscoveredBatch> {
   private final ServeSettings settings;
   private final Counters counters;
   private final Clock clock;
-  private final Durability durability;
   private final StoreLimits limits;
   /** Set once a batch was refused: the stream has ended, later batches are ignored. */
   private volatile boolean refused;
@@ -53,15 +49,13 @@ final class PutDiscoveredCall implements StreamObserver<DiscoveredBatch> {
   private final LongAdder[] acked = new LongAdder[3];
 
   private PutDiscoveredCall(ServerCallStreamObserver<BatchAck> acks, FrontierStore crawls,
-      ServeSettings settings, Counters counters, Clock clock, Durability durability,
-      StoreLimits limits) {
+      ServeSettings settings, Counters counters, Clock clock, StoreLimits limits) {
     this.acks = acks;
     this.limits = limits;
     this.crawls = crawls;
     this.settings = settings;
     this.counters = counters;
     this.clock = clock;
-    this.durability = durability;
     for (AckMessage.Status status : List.of(AckMessage.Status.OK, AckMessage.Status.SKIPPED,
         AckMessage.Status.FAIL)) {
       acked[status.ordinal()] = counters.adder(ACKED + status.name().toLowerCase(Locale.ROOT));
@@ -70,10 +64,10 @@ final class PutDiscoveredCall implements StreamObserver<DiscoveredBatch> {
 
   static StreamObserver<DiscoveredBatch> start(StreamObserver<BatchAck> responses,
       FrontierStore crawls, ServeSettings settings, Counters counters, Clock clock,
-      Durability durability, StoreLimits limits) {
+      StoreLimits limits) {
     ServerCallStreamObserver<BatchAck> acks = (ServerCallStreamObserver<BatchAck>) responses;
     PutDiscoveredCall call =
-        new PutDiscoveredCall(acks, crawls, settings, counters, clock, durability, limits);
+        new PutDiscoveredCall(acks, crawls, settings, counters, clock, limits);
     acks.disableAutoRequest();
     acks.setOnCancelHandler(() -> { }); // acks to a vanished client are dropped, not thrown
     counters.increment("discovered.streams");
@@ -111,37 +105,18 @@ final class PutDiscoveredCall implements StreamObserver<DiscoveredBatch> {
       }
     }
     long now = Math.floorDiv(clock.millis(), 1000);
-    if (!durability.journaled()) {
-      byCrawl.forEach((crawlId, positions) ->
-          PutBatch.apply(crawls, counters, crawlId, positions, read, now, status));
-      ack(batch.getID(), status);
-      return;
-    }
+    byCrawl.forEach((crawlId, positions) ->
+        PutBatch.apply(crawls, counters, crawlId, positions, read, now, status));
     try {
-      for (List<Integer> positions : byCrawl.values()) {
-        for (int i : positions) {
-          durability.apply(() -> applyOne(read.get(i), i, now, status), () -> { });
-        }
-      }
-      durability.apply(() -> null, () -> ack(batch.getID(), status)); // once all are durable
+      crawls.afterDurable(() -> ack(batch.getID(), status));
     } catch (RuntimeException e) {
+      // Not durable: what was applied may be lost, so the client may send it again.
       counters.increment("discovered.failed");
       log.error("PutDiscovered: batch {} failed: {}", batch.getID(), e.getMessage());
-      Arrays.setAll(status, i -> status[i] == null ? AckMessage.Status.FAIL : status[i]);
+      Arrays.setAll(status, i -> status[i] == AckMessage.Status.OK ? AckMessage.Status.FAIL
+          : status[i]);
       ack(batch.getID(), status);
     }
-  }
-
-  /** Applies one URL as PutURLs does, setting its status; returns the change to journal. */
-  private Change applyOne(PutItem put, int at, long now, AckMessage.Status[] status) {
-    PutResult result;
-    do {
-      result = crawls.getOrCreate(put.crawlId()).put(put.key(), put.url(), true, 0,
-          put.metadata(), now);
-    } while (result == null);
-    status[at] = result == PutResult.SEEN ? AckMessage.Status.SKIPPED : AckMessage.Status.OK;
-    return result == PutResult.SEEN ? null
-        : Change.put(put.crawlId(), put.key(), put.url(), true, 0, put.metadata(), now);
   }
 
   private synchronized void ack(String id, AckMessage.Status[] status) {
@@ -169,7 +144,7 @@ final class PutDiscoveredCall implements StreamObserver<DiscoveredBatch> {
   @Override
   public void onCompleted() {
     try {
-      durability.apply(() -> null, this::complete); // after the acks still to come
+      crawls.afterDurable(this::complete); // after the acks still to come
     } catch (RuntimeException e) {
       complete();
     }

@@ -2,8 +2,6 @@ package dev.sieve.serve;
 
 import crawlercommons.urlfrontier.Urlfrontier.AckMessage;
 import crawlercommons.urlfrontier.Urlfrontier.URLItem;
-import dev.sieve.frontier.durable.Change;
-import dev.sieve.frontier.durable.Durability;
 import dev.sieve.frontier.queue.Counters;
 import dev.sieve.frontier.queue.FrontierStore;
 import dev.sieve.frontier.queue.PutResult;
@@ -21,9 +19,9 @@ import org.slf4j.LoggerFactory;
 /**
  * One PutURLs stream: each item is applied and acknowledged in order, and the next one is read
  * only while the client reads its acks (flow control), so a client streaming millions of items
- * holds a bounded amount of the server's memory. With a state directory an item is acked only
- * once its change is journaled ({@link Durability}); acks then come from the journal's writer,
- * still in order. A bad item is acked SKIPPED (do not resend) and counted by reason; an item the
+ * holds a bounded amount of the server's memory. An item is acked only once the store says its
+ * change is durable ({@link FrontierStore#afterDurable}: with a state directory, once journaled;
+ * acks then come from the journal's writer, still in order). A bad item is acked SKIPPED (do not resend) and counted by reason; an item the
  * service could not apply is acked FAIL (may be resent). A client that vanishes mid-stream ends
  * its call; what was acked stays applied. Into a store that batches, items are applied a batch at
  * a time ({@link PutBatch}), still acked in order. An item that would pass a crawl or queue limit
@@ -42,7 +40,6 @@ final class PutUrlsCall implements StreamObserver<URLItem> {
   private final ServeSettings settings;
   private final Counters counters;
   private final Clock clock;
-  private final Durability durability;
   private final StoreLimits limits;
   /** Why the stream ends refused, set when an item passes a limit; guarded by this. */
   private StatusRuntimeException refusal;
@@ -59,30 +56,29 @@ final class PutUrlsCall implements StreamObserver<URLItem> {
   private final int window;
 
   private PutUrlsCall(ServerCallStreamObserver<AckMessage> acks, FrontierStore crawls,
-      ServeSettings settings, Counters counters, Clock clock, Durability durability,
-      StoreLimits limits, Executor storeCalls) {
+      ServeSettings settings, Counters counters, Clock clock, StoreLimits limits,
+      Executor storeCalls) {
     this.acks = acks;
     this.limits = limits;
     this.crawls = crawls;
     this.settings = settings;
     this.counters = counters;
     this.clock = clock;
-    this.durability = durability;
     this.items = counters.adder("put.items");
     this.ackedOk = counters.adder(ACKED + "ok");
     this.ackedSkipped = counters.adder(ACKED + "skipped");
     this.ackedFail = counters.adder(ACKED + "fail");
-    this.batch = crawls.batchesPuts() && !durability.journaled()
+    this.batch = crawls.batchesPuts()
         ? new PutBatch(this, crawls, settings, counters, clock, limits, storeCalls) : null;
     this.window = batch == null ? WINDOW : PutBatch.WINDOW;
   }
 
   static StreamObserver<URLItem> start(StreamObserver<AckMessage> responses, FrontierStore crawls,
-      ServeSettings settings, Counters counters, Clock clock, Durability durability,
-      StoreLimits limits, Executor storeCalls) {
+      ServeSettings settings, Counters counters, Clock clock, StoreLimits limits,
+      Executor storeCalls) {
     ServerCallStreamObserver<AckMessage> acks = (ServerCallStreamObserver<AckMessage>) responses;
-    PutUrlsCall call = new PutUrlsCall(acks, crawls, settings, counters, clock, durability,
-        limits, storeCalls);
+    PutUrlsCall call = new PutUrlsCall(acks, crawls, settings, counters, clock, limits,
+        storeCalls);
     acks.disableAutoRequest();
     acks.setOnReadyHandler(call::topUp);
     // With a cancel handler, acks to a vanished client are dropped instead of thrown; onError
@@ -138,30 +134,33 @@ final class PutUrlsCall implements StreamObserver<URLItem> {
       return;
     }
     String id = PutItem.ackId(item);
-    AckMessage.Status[] status = {AckMessage.Status.FAIL};
+    AckMessage.Status status = apply(item);
     try {
-      durability.apply(() -> apply(item, status), () -> ack(id, status[0]));
+      crawls.afterDurable(() -> ack(id, status));
     } catch (RuntimeException e) {
-      counters.increment("put.failed");
-      log.error("PutURLs: item {} failed: {}", id, e.getMessage());
+      if (status != AckMessage.Status.FAIL) { // a failed apply was counted and logged already
+        counters.increment("put.failed");
+        log.error("PutURLs: item {} failed: {}", id, e.getMessage());
+      }
       ack(id, AckMessage.Status.FAIL);
     }
   }
 
-  /** Applies an item, setting its ack status; returns the change to journal, or null. */
-  private Change apply(URLItem item, AckMessage.Status[] status) {
+  /**
+   * Applies an item; returns its ack status, null when it passes a limit (the stream ends
+   * refused).
+   */
+  private AckMessage.Status apply(URLItem item) {
     try {
       items.increment();
       PutItem put = PutItem.read(item, settings);
       if (put.rejection() != null) {
         reject(put.rejection(), PutItem.ackId(item));
-        status[0] = AckMessage.Status.SKIPPED;
-        return null;
+        return AckMessage.Status.SKIPPED;
       }
       StatusRuntimeException refused = limits.check(crawls, put.crawlId(), put.key());
       if (refused != null) {
         refuse(refused);
-        status[0] = null;
         return null;
       }
       long now = Math.floorDiv(clock.millis(), 1000); // no Instant per item
@@ -170,18 +169,11 @@ final class PutUrlsCall implements StreamObserver<URLItem> {
         result = crawls.getOrCreate(put.crawlId()).put(put.key(), put.url(), put.discovered(),
             put.refetchFrom(), put.metadata(), now);
       } while (result == null);
-      if (result == PutResult.SEEN) {
-        status[0] = AckMessage.Status.SKIPPED;
-        return null;
-      }
-      status[0] = AckMessage.Status.OK;
-      return durability.journaled() ? Change.put(put.crawlId(), put.key(), put.url(), put.discovered(),
-          put.refetchFrom(), put.metadata(), now) : null;
+      return result == PutResult.SEEN ? AckMessage.Status.SKIPPED : AckMessage.Status.OK;
     } catch (RuntimeException e) {
       counters.increment("put.failed");
       log.error("PutURLs: item {} failed: {}", PutItem.ackId(item), e.toString());
-      status[0] = AckMessage.Status.FAIL;
-      return null;
+      return AckMessage.Status.FAIL;
     }
   }
 
@@ -228,7 +220,7 @@ final class PutUrlsCall implements StreamObserver<URLItem> {
       batch.flush();
     }
     try {
-      durability.apply(() -> null, this::complete); // after the acks still to come
+      crawls.afterDurable(this::complete); // after the acks still to come
     } catch (RuntimeException e) {
       complete();
     }

@@ -7,13 +7,11 @@ import crawlercommons.urlfrontier.Urlfrontier.AckMessage;
 import crawlercommons.urlfrontier.Urlfrontier.URLItem;
 import dev.sieve.frontier.Frontiers;
 import dev.sieve.frontier.OpenFrontier;
-import dev.sieve.frontier.queue.CrawlSnapshot;
 import dev.sieve.frontier.queue.CrawlStore;
+import dev.sieve.frontier.queue.ForwardingCrawlStore;
+import dev.sieve.frontier.queue.ForwardingFrontierStore;
 import dev.sieve.frontier.queue.FrontierStore;
 import dev.sieve.frontier.queue.PutResult;
-import dev.sieve.frontier.queue.QueueStats;
-import dev.sieve.frontier.queue.QueuedUrl;
-import dev.sieve.frontier.queue.TakeLimits;
 import dev.sieve.frontier.queue.UrlPut;
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
@@ -21,7 +19,6 @@ import io.grpc.stub.StreamObserver;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -42,7 +39,7 @@ class PausedStreamsTest {
     OpenFrontier memory = Frontiers.open(settings.frontierSettings());
     CyclicBarrier both = new CyclicBarrier(2);
     OpenFrontier gated = OpenFrontier.service(new GatedStore(memory.crawls(), both),
-        memory.durability(), memory.lifecycle().orElseThrow());
+        memory.lifecycle().orElseThrow());
     FrontierServer server = FrontierServer.start(settings, gated, Clock.systemUTC(),
         (name, level) -> { }, FrontierServer.RpcListener.NONE);
     ManagedChannel channel =
@@ -82,12 +79,11 @@ class PausedStreamsTest {
   }
 
   /** A store that batches puts, whose batches pass only two at a time. */
-  private static final class GatedStore extends FrontierStore {
-    private final FrontierStore inner;
+  private static final class GatedStore extends ForwardingFrontierStore {
     private final CyclicBarrier gate;
 
     GatedStore(FrontierStore inner, CyclicBarrier gate) {
-      this.inner = inner;
+      super(inner);
       this.gate = gate;
     }
 
@@ -98,62 +94,21 @@ class PausedStreamsTest {
 
     @Override
     public CrawlStore getOrCreate(String crawlId) {
-      return new GatedCrawl(inner.getOrCreate(crawlId), gate);
+      return new GatedCrawl(delegate().getOrCreate(crawlId), gate);
     }
 
     @Override
     public Optional<? extends CrawlStore> get(String crawlId) {
-      return inner.get(crawlId).map(crawl -> new GatedCrawl(crawl, gate));
-    }
-
-    @Override
-    public long delete(String crawlId) {
-      return inner.delete(crawlId);
-    }
-
-    @Override
-    public List<? extends CrawlStore> all() {
-      return inner.all();
-    }
-
-    @Override
-    public void served(List<? extends CrawlStore> produced) {
-      inner.served(produced);
-    }
-
-    @Override
-    public List<String> ids() {
-      return inner.ids();
-    }
-
-    @Override
-    public boolean active() {
-      return inner.active();
-    }
-
-    @Override
-    public void active(boolean state) {
-      inner.active(state);
-    }
-
-    @Override
-    public int defaultDelaySeconds() {
-      return inner.defaultDelaySeconds();
-    }
-
-    @Override
-    public void defaultDelaySeconds(int seconds) {
-      inner.defaultDelaySeconds(seconds);
+      return delegate().get(crawlId).map(crawl -> new GatedCrawl(crawl, gate));
     }
   }
 
   /** One crawl of {@link GatedStore}: a batch waits (10 s at most) for another at the gate. */
-  private static final class GatedCrawl extends CrawlStore {
-    private final CrawlStore inner;
+  private static final class GatedCrawl extends ForwardingCrawlStore {
     private final CyclicBarrier gate;
 
     GatedCrawl(CrawlStore inner, CyclicBarrier gate) {
-      this.inner = inner;
+      super(inner);
       this.gate = gate;
     }
 
@@ -164,74 +119,7 @@ class PausedStreamsTest {
       } catch (Exception e) {
         throw new IllegalStateException("no other batch came to the gate", e);
       }
-      return inner.putAll(items, now);
-    }
-
-    @Override
-    public String id() {
-      return inner.id();
-    }
-
-    @Override
-    public PutResult put(String key, String url, boolean discovered, long refetchFrom,
-        byte[] metadata, long now) {
-      return inner.put(key, url, discovered, refetchFrom, metadata, now);
-    }
-
-    @Override
-    public int take(String key, TakeLimits limits, long now, List<QueuedUrl> out) {
-      return inner.take(key, limits, now, out);
-    }
-
-    @Override
-    public QueueStats stats(String key, long now) {
-      return inner.stats(key, now);
-    }
-
-    @Override
-    public long deleteQueue(String key) {
-      return inner.deleteQueue(key);
-    }
-
-    @Override
-    public boolean control(String key, byte op, long value) {
-      return inner.control(key, op, value);
-    }
-
-    @Override
-    public Optional<QueuedUrl> status(String key, String url) {
-      return inner.status(key, url);
-    }
-
-    @Override
-    public List<String> queueKeys(boolean includeInactive, long now) {
-      return inner.queueKeys(includeInactive, now);
-    }
-
-    @Override
-    public List<QueuedUrl> list(String key, String filter, boolean ignoreCase, long start,
-        long size) {
-      return inner.list(key, filter, ignoreCase, start, size);
-    }
-
-    @Override
-    public long count(String key, String filter, boolean ignoreCase) {
-      return inner.count(key, filter, ignoreCase);
-    }
-
-    @Override
-    public Map<String, Long> filterStats() {
-      return inner.filterStats();
-    }
-
-    @Override
-    public Map<String, Long> counters() {
-      return inner.counters();
-    }
-
-    @Override
-    public CrawlSnapshot snapshot(long now) {
-      return inner.snapshot(now);
+      return delegate().putAll(items, now);
     }
   }
 }

@@ -27,8 +27,8 @@ public record Change(byte type, byte[] payload) {
    * Service switches, as the {@code op} of SERVICE records (a QUEUE record's op is one of {@link
    * CrawlStore#control}'s).
    */
-  public static final byte ACTIVE = 'A';
-  public static final byte DEFAULT_DELAY = 'd';
+  static final byte ACTIVE = 'A';
+  static final byte DEFAULT_DELAY = 'd';
 
   /** Whether {@code type} is a record type of the service's journal. */
   public static boolean known(int type) {
@@ -36,7 +36,7 @@ public record Change(byte type, byte[] payload) {
   }
 
   /** A put as {@link CrawlStore#put} took it, into crawl {@code crawlId} at {@code now}. */
-  public static Change put(String crawlId, String key, String url, boolean discovered,
+  static Change put(String crawlId, String key, String url, boolean discovered,
       long refetchFrom, byte[] metadata, long now) {
     return write(PUT, out -> {
       out.writeUTF(crawlId);
@@ -50,7 +50,7 @@ public record Change(byte type, byte[] payload) {
   }
 
   /** A queue control, {@code op} one of {@link CrawlStore#control}'s. */
-  public static Change queue(String crawlId, String key, byte op, long value) {
+  static Change queue(String crawlId, String key, byte op, long value) {
     return write(QUEUE, out -> {
       out.writeUTF(FrontierStore.normalise(crawlId));
       out.writeUTF(key);
@@ -59,12 +59,12 @@ public record Change(byte type, byte[] payload) {
     });
   }
 
-  public static Change deleteCrawl(String crawlId) {
+  static Change deleteCrawl(String crawlId) {
     return write(DELETE_CRAWL, out -> out.writeUTF(FrontierStore.normalise(crawlId)));
   }
 
   /** A service switch, {@code op} {@link #ACTIVE} or {@link #DEFAULT_DELAY}. */
-  public static Change service(byte op, long value) {
+  static Change service(byte op, long value) {
     return write(SERVICE, out -> {
       out.writeByte(op);
       out.writeLong(value);

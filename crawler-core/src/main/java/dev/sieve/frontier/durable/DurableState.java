@@ -15,7 +15,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
-import java.util.function.Supplier;
+import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
@@ -37,7 +38,7 @@ import org.slf4j.LoggerFactory;
  * the older checkpoint and journals deleted. Changes take a shared lock, a checkpoint the
  * exclusive one, so a checkpoint holds exactly the changes of the journals before it.
  */
-public final class DurableState implements Durability, AutoCloseable {
+final class DurableState implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(DurableState.class);
   private static final Pattern CHECKPOINT = Pattern.compile("checkpoint-(\\d+)\\.bin");
   private static final Pattern JOURNAL = Pattern.compile("journal-(\\d+)\\.log");
@@ -53,6 +54,9 @@ public final class DurableState implements Durability, AutoCloseable {
     return thread;
   });
   private ChangeJournal journal;
+  /** Journals a record that an answer further on waits for. */
+  private final Consumer<Change> journalRecord =
+      change -> journal.append(change.type(), change.payload(), DurableState::nothing);
   /** The index of the journal being written. */
   private long index;
 
@@ -68,7 +72,7 @@ public final class DurableState implements Durability, AutoCloseable {
    *
    * @throws DurableStateException when DIR is in use by another serve, or cannot be read or written
    */
-  public static DurableState open(Path dir, Crawls crawls, long intervalSeconds) {
+  static DurableState open(Path dir, Crawls crawls, long intervalSeconds) {
     try {
       Files.createDirectories(dir);
       DirectoryLock held = DirectoryLock.tryLock(dir);
@@ -120,16 +124,37 @@ public final class DurableState implements Durability, AutoCloseable {
     }
   }
 
-  @Override
-  public void apply(Supplier<Change> change, Runnable answer) {
+  /**
+   * Runs {@code step}, which changes the crawls and hands the records of what it changed to the
+   * consumer it is given, and journals those records as one step with it: the journal holds
+   * changes in the order they were applied, so two calls changing one URL replay to the state
+   * they left. Returns what {@code step} returned.
+   *
+   * @throws IllegalStateException when the journal can no longer be written (what {@code step}
+   *     changed is then in memory only)
+   */
+  <T> T apply(Function<Consumer<Change>, T> step) {
     changes.readLock().lock();
     try {
-      // Applied and appended as one step, so the journal holds changes in the order they were
-      // applied: two streams updating one URL replay to the state they left.
       synchronized (order) {
-        Change done = change.get();
-        journal.append(done == null ? 0 : done.type(), done == null ? null : done.payload(),
-            answer);
+        return step.apply(journalRecord);
+      }
+    } finally {
+      changes.readLock().unlock();
+    }
+  }
+
+  /**
+   * Runs {@code answer} on the journal's writer once every change applied before this call is
+   * written, after the answers registered before it.
+   *
+   * @throws IllegalStateException when the journal can no longer be written
+   */
+  void afterDurable(Runnable answer) {
+    changes.readLock().lock();
+    try {
+      synchronized (order) {
+        journal.append((byte) 0, null, answer);
       }
     } finally {
       changes.readLock().unlock();
@@ -189,6 +214,8 @@ public final class DurableState implements Durability, AutoCloseable {
     found.sort(null);
     return found;
   }
+
+  private static void nothing() {}
 
   private static String checkpointName(long n) {
     return "checkpoint-" + n + ".bin";

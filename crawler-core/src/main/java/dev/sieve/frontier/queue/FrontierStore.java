@@ -1,5 +1,6 @@
 package dev.sieve.frontier.queue;
 
+import java.io.IOException;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
@@ -84,6 +85,27 @@ public abstract class FrontierStore implements AutoCloseable {
   public Nodes join(String address, Clock clock, long ttlMillis) {
     return () -> List.of(address);
   }
+
+  /**
+   * Runs {@code answer} once every change this store applied before the call is durable: at once
+   * where the store keeps no journal of its own (in memory; in Redis, where durability is Redis's
+   * own), or once a state directory's journal has written them ({@link
+   * dev.sieve.frontier.durable.DurableStore}). Answers run in the order they were registered. A
+   * face answers a call that changed the store through this, so it never acks what a crash could
+   * lose.
+   *
+   * @throws IllegalStateException when the store's journal can no longer be written (the message
+   *     says why); {@code answer} then never runs
+   */
+  public void afterDurable(Runnable answer) {
+    answer.run();
+  }
+
+  /**
+   * Writes a checkpoint of every crawl now, where the store keeps one (a state directory's, which
+   * also writes one periodically); the others have none to write.
+   */
+  public void checkpoint() throws IOException {}
 
   /** Releases what the store holds (connections); the in-memory store holds nothing. */
   @Override
