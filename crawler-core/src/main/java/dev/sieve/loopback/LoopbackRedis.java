@@ -14,9 +14,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * {@code redis-server} processes on free 127.0.0.1 ports, without persistence, in a temporary
- * directory: one server, or a cluster of three masters made by {@code redis-cli --cluster create}.
- * Closing it stops them and deletes the directory.
+ * {@code redis-server} processes on free 127.0.0.1 ports, in a temporary directory: one server,
+ * or a cluster of three masters made by {@code redis-cli --cluster create}, without persistence;
+ * or one server that journals every write ({@code appendonly yes}, {@code appendfsync always}),
+ * to be killed and started again on its port and directory. Closing it stops them and deletes the
+ * directory.
  */
 public final class LoopbackRedis implements AutoCloseable {
   private static final long START_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(30);
@@ -24,6 +26,8 @@ public final class LoopbackRedis implements AutoCloseable {
   private final Path dir;
   private final List<Process> processes = new ArrayList<>();
   private final List<Integer> ports = new ArrayList<>();
+  /** Each server's command line, to start it again after a kill. */
+  private final List<List<String>> commands = new ArrayList<>();
   private final boolean cluster;
 
   private LoopbackRedis(Path dir, boolean cluster) {
@@ -58,6 +62,49 @@ public final class LoopbackRedis implements AutoCloseable {
     } catch (IOException | InterruptedException | RuntimeException e) {
       redis.close();
       throw e;
+    }
+  }
+
+  /**
+   * Starts one server that writes every command to its append-only file before it answers
+   * ({@code appendfsync always}): a kill -9 loses no acknowledged write; see {@link #kill} and
+   * {@link #restart}.
+   *
+   * @throws IOException naming what failed
+   */
+  public static LoopbackRedis startAppendOnly() throws IOException, InterruptedException {
+    LoopbackRedis redis = new LoopbackRedis(Files.createTempDirectory("sieve-redis-"), false);
+    try {
+      redis.startServer(List.of("--appendonly", "yes", "--appendfsync", "always"));
+      return redis;
+    } catch (IOException | InterruptedException | RuntimeException e) {
+      redis.close();
+      throw e;
+    }
+  }
+
+  /** Kills every server with SIGKILL, as a crash would, and waits until they are gone. */
+  public void kill() throws InterruptedException {
+    for (Process process : processes) {
+      process.destroyForcibly();
+    }
+    for (Process process : processes) {
+      process.waitFor(10, TimeUnit.SECONDS);
+    }
+  }
+
+  /**
+   * Starts again every server that is not running, on its port and directory (an append-only one
+   * reloads its file), and waits until each serves.
+   *
+   * @throws IOException naming what failed
+   */
+  public void restart() throws IOException, InterruptedException {
+    for (int i = 0; i < processes.size(); i++) {
+      if (!processes.get(i).isAlive()) {
+        processes.set(i, launch(commands.get(i), ports.get(i)));
+        await(ports.get(i), List.of("PING"), "PONG", "");
+      }
     }
   }
 
@@ -116,17 +163,23 @@ public final class LoopbackRedis implements AutoCloseable {
         "--port", Integer.toString(port), "--save", "", "--appendonly", "no", "--daemonize", "no",
         "--dir", dir.toString(), "--protected-mode", "yes"));
     command.addAll(extra);
-    Process process;
+    // The last of a repeated option wins: an append-only server's --appendonly yes.
+    processes.add(launch(command, port));
+    commands.add(command);
+    ports.add(port);
+    await(port, List.of("PING"), "PONG", "");
+  }
+
+  private Process launch(List<String> command, int port) throws IOException {
     try {
-      process = new ProcessBuilder(command).redirectErrorStream(true)
-          .redirectOutput(dir.resolve("redis-" + port + ".log").toFile()).start();
+      return new ProcessBuilder(command).redirectErrorStream(true)
+          .redirectOutput(ProcessBuilder.Redirect.appendTo(
+              dir.resolve("redis-" + port + ".log").toFile()))
+          .start();
     } catch (IOException e) {
       throw new IOException("cannot run redis-server (apt-get install redis-server): "
           + e.getMessage(), e);
     }
-    processes.add(process);
-    ports.add(port);
-    await(port, List.of("PING"), "PONG", "");
   }
 
   /** Polls a redis-cli command until its answer holds {@code expected}, or 30 s pass. */

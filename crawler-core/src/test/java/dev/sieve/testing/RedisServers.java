@@ -45,6 +45,20 @@ public final class RedisServers implements AutoCloseable {
     return start(true);
   }
 
+  /**
+   * Starts one server that writes every command to its append-only file before it answers, to be
+   * {@link #kill}ed and {@link #restart}ed.
+   */
+  public static RedisServers appendOnly() throws IOException {
+    requireInstalled();
+    try {
+      return new RedisServers(LoopbackRedis.startAppendOnly());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while starting redis-server", e);
+    }
+  }
+
   private static RedisServers start(boolean cluster) throws IOException {
     requireInstalled();
     try {
@@ -53,6 +67,16 @@ public final class RedisServers implements AutoCloseable {
       Thread.currentThread().interrupt();
       throw new IOException("interrupted while starting redis-server", e);
     }
+  }
+
+  /** Kills every server with SIGKILL and waits until they are gone. */
+  public void kill() throws InterruptedException {
+    redis.kill();
+  }
+
+  /** Starts the killed servers again on their ports and directory; waits until they serve. */
+  public void restart() throws IOException, InterruptedException {
+    redis.restart();
   }
 
   /** The first server's port. */
