@@ -29,6 +29,9 @@ final class CrawlSummary {
     }
     out.printf(Locale.ROOT, "  connections:       %,d opened, %,d reused; at most %,d fetches in flight%n",
         p.connections().opened(), p.connections().reused(), p.connections().mostFetching());
+    if (p.frontierOutages() > 0) {
+      out.printf(Locale.ROOT, "  frontier outages:  %,d (Redis unreachable; the crawl waited)%n", p.frontierOutages());
+    }
     out.printf(Locale.ROOT, "  pending at end:    %,d%n", p.pending());
     out.printf(Locale.ROOT, "  skipped seeds:     %,d%n", skippedSeeds);
     out.printf(Locale.ROOT, "  sieve:             ~%,d URLs seen, fpp %.2g%n", p.sieveEstimate(), p.sieveFpp());

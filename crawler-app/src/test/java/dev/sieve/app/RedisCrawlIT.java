@@ -24,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Three packaged crawler processes share one crawl through a real redis-server: together they
  * fetch every reachable page once, survive one of them being killed, and keep per-host spacing.
+ * A crawl rides out the redis-server being killed and started again.
  */
 class RedisCrawlIT {
   private static final Path JAR = Path.of(System.getProperty("crawler.jar", "target/crawler.jar"));
@@ -165,11 +166,54 @@ class RedisCrawlIT {
     }
   }
 
+  @Test
+  void redisKilledAndStartedAgain_theCrawlWaitsOnceAndFinishesWhole() throws Exception {
+    try (RedisServers aof = RedisServers.appendOnly(); TestSite site = TestSite.start(600)) {
+      Path seeds = Files.writeString(dir.resolve("seeds.txt"), site.url("/p/0.html") + "\n");
+      Process crawler = start(aof.uri(), seeds, "outage", 0, "--delay-ms", "20", "--per-host",
+          "2", "--lease-seconds", "60");
+      Path stderr = dir.resolve("stderr-outage-0.txt");
+      JsonlFiles.awaitLines(dir.resolve("crawl-outage-0.jsonl"), 100, crawler);
+      aof.kill();
+      ServeIT.await(() -> read(stderr).contains("is unreachable"), "the crawl says it waits");
+      long linesWhileDown = JsonlFiles.lines(dir.resolve("crawl-outage-0.jsonl"));
+      aof.restart();
+      assertThat(crawler.waitFor(240, TimeUnit.SECONDS)).as("the crawl finishes").isTrue();
+
+      String out = Files.readString(dir.resolve("stdout-outage-0.txt"));
+      assertThat(crawler.exitValue()).as(read(stderr)).isZero();
+      assertThat(linesWhileDown).as("killed mid-crawl").isLessThan(600);
+      Set<String> expected = site.reachablePaths(Integer.MAX_VALUE);
+      List<String> recorded = recorded("outage", 1);
+      assertThat(Set.copyOf(recorded)).as("every page recorded").isEqualTo(expected);
+      // A take Redis ran but whose answer the kill lost is fetched again after its lease: at
+      // most one per worker thread.
+      assertThat(recorded.size() - expected.size()).as("pages recorded twice").isBetween(0, THREADS);
+      assertThat(out).contains("frontier outages:  1 (Redis unreachable; the crawl waited)");
+      assertThat(read(stderr).lines().filter(line -> line.contains("is unreachable")))
+          .as("one WARN for the outage").hasSize(1);
+      assertThat(read(stderr)).doesNotContain("\tat ");
+    }
+  }
+
+  private static String read(Path file) {
+    try {
+      return Files.exists(file) ? Files.readString(file) : "";
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
   private Process start(Path seeds, String crawlId, int index, String... extra) throws IOException {
+    return start(redis.uri(), seeds, crawlId, index, extra);
+  }
+
+  private Process start(String redisUri, Path seeds, String crawlId, int index, String... extra)
+      throws IOException {
     List<String> command = new ArrayList<>(List.of(java(), "-Xmx256m",
         "-jar", JAR.toAbsolutePath().toString(), "crawl",
         "--seeds", seeds.toString(), "--output", dir.resolve("crawl-" + crawlId + "-" + index + ".jsonl").toString(),
-        "--frontier", redis.uri(), "--crawl-id", crawlId,
+        "--frontier", redisUri, "--crawl-id", crawlId,
         "--threads", Integer.toString(THREADS), "--expected-urls", "100000"));
     command.addAll(List.of(extra));
     return new ProcessBuilder(command)

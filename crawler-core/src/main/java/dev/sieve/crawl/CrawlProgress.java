@@ -36,6 +36,8 @@ import java.util.Map;
  *     not kept); only those above 0
  * @param refetches records of refetches in a recrawl ({@code pages} includes them)
  * @param notModified refetches answered {@code 304 Not Modified}
+ * @param frontierOutages times the shared frontier (Redis) could not be reached and the crawl
+ *     waited for it
  */
 public record CrawlProgress(
     Duration elapsed,
@@ -58,7 +60,8 @@ public record CrawlProgress(
     Connections connections,
     Map<String, Long> session,
     long refetches,
-    long notModified) {
+    long notModified,
+    long frontierOutages) {
 
   /**
    * Fetches in flight (now and at most) and the connections opened and reused for them.

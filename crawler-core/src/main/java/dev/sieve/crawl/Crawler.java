@@ -242,7 +242,8 @@ public final class Crawler {
             pipeline.connectionsOpened(), pipeline.connectionsReused()),
         pipeline.session(stats.session()),
         stats.refetches.sum(),
-        stats.notModified.sum());
+        stats.notModified.sum(),
+        queues.storageOutages());
   }
 
   /** The crawl's refusals with the frontier's beside them. */

@@ -19,6 +19,8 @@ package dev.sieve.frontier;
  * @param pendingMemoryBytes memory the pending URLs and per-host records take, estimated (0 when
  *     they are not in this process)
  * @param pendingDiskBytes bytes of spill files on disk (0 without any)
+ * @param storageOutages times the frontier's shared storage (Redis) could not be reached and the
+ *     calls waited for it (0 where it is in this process)
  */
 public record FrontierStats(
     long pending,
@@ -33,7 +35,8 @@ public record FrontierStats(
     int capacityWarnings,
     long seenFilterBits,
     long pendingMemoryBytes,
-    long pendingDiskBytes) {
+    long pendingDiskBytes,
+    long storageOutages) {
 
   /** Whether nothing is pending or in flight, by these counters. */
   public boolean finished() {

@@ -130,6 +130,6 @@ class CrawlReportTest {
     return new CrawlProgress(elapsed, pages, pages * 20_000, 5, 2, 3,
         errors == 0 ? Map.of() : Map.of("http-4xx", errors), Map.of(), 0, newLinks * 3, newLinks,
         newLinks + 5, 1e-6, 1, 0, Map.of("found", newLinks * 3, "new", newLinks, "seen", newLinks * 2),
-        Map.of(), CrawlProgress.Connections.NONE, Map.of(), 0, 0);
+        Map.of(), CrawlProgress.Connections.NONE, Map.of(), 0, 0, 0);
   }
 }

@@ -301,7 +301,7 @@ public final class LocalFrontier implements Frontier {
     return new FrontierStats(queues[0], queues[1], (int) queues[2],
         schedule.droppedByHostBudget.get(), schedule.droppedBySkippedHost.get(),
         sieve.refusedFull(), sieve.filterLayers(), sieve.approximateSeen(), sieve.expectedFpp(),
-        sieve.capacityWarnings(), sieve.filterBits(), queues[3], queues[4]);
+        sieve.capacityWarnings(), sieve.filterBits(), queues[3], queues[4], 0);
   }
 
   /** Makes the changes so far durable in the journal (none without one). */

@@ -18,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BiConsumer;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -57,8 +58,11 @@ import org.slf4j.LoggerFactory;
  * <p><b>End.</b> The crawl is finished when nothing is pending or leased in Redis; {@link #take}
  * then returns null in every process. A process that joins later finds it finished.
  *
- * <p>Redis failing during the crawl surfaces as an {@link UncheckedIOException} naming Redis, which
- * the {@code Crawler} treats as the frontier's storage failing: it stops.
+ * <p><b>Outages.</b> While Redis cannot be reached (killed, restarting, loading its data), every
+ * call waits and is tried again ({@link RedisOutage}), for up to the lease duration: longer, this
+ * process's leases would have expired anyway. Past that, or for any other Redis failure, the call
+ * throws an {@link UncheckedIOException} naming Redis, which the {@code Crawler} treats as the
+ * frontier's storage failing: it stops.
  *
  * <p>Thread-safe.
  */
@@ -89,6 +93,7 @@ public final class RedisFrontier implements Frontier, FrontierLifecycle {
   /** The leases this process holds, by value, to their ids in Redis. */
   private final HeldLeases leaseIds = new HeldLeases();
   private final LocalChanges changes = new LocalChanges();
+  private final RedisOutage outage;
   private volatile boolean closed;
   private volatile long recoveredAt;
 
@@ -104,6 +109,12 @@ public final class RedisFrontier implements Frontier, FrontierLifecycle {
     this.leaseMs = leaseMs;
     this.pollMs = pollMs;
     this.onLease = onLease;
+    this.outage = RedisOutage.of(connection.where, Duration.ofMillis(leaseMs));
+  }
+
+  /** Runs {@code call}, riding out an outage of Redis (see {@link RedisOutage}). */
+  private <T> T patiently(Supplier<T> call) {
+    return outage.call(call, () -> false);
   }
 
   public static RedisFrontierBuilder builder() {
@@ -131,11 +142,14 @@ public final class RedisFrontier implements Frontier, FrontierLifecycle {
   }
 
   private int offer(List<Url> urls, int depth, List<String> chain, String via, Instant lastmod) {
-    int queued = pushes.offer(urls, depth, chain, via, lastmod);
+    int queued = patiently(() -> pushes.offer(urls, depth, chain, via, lastmod));
     if (queued > 0) {
       changes.signal();
     }
-    bitmaps.checkCapacity();
+    patiently(() -> {
+      bitmaps.checkCapacity();
+      return null;
+    });
     return queued;
   }
 
@@ -188,13 +202,15 @@ public final class RedisFrontier implements Frontier, FrontierLifecycle {
       return 0;
     }
     recoveredAt = t;
-    return connection.command("recover interrupted pushes", r -> pushes.cluster().recover(leaseMs));
+    return patiently(() -> connection.command("recover interrupted pushes",
+        r -> pushes.cluster().recover(leaseMs)));
   }
 
+  /** One take script; waiting out an outage unless the frontier is closed meanwhile. */
   private List<?> takeOnce() {
-    return (List<?>) connection.run("take", take, List.of(statsKey), List.of(prefix,
-        Long.toString(leaseMs), Integer.toString(settings.maxInFlightPerHost()),
-        Long.toString(settings.delayMs())));
+    return outage.call(() -> (List<?>) connection.run("take", take, List.of(statsKey),
+        List.of(prefix, Long.toString(leaseMs), Integer.toString(settings.maxInFlightPerHost()),
+            Long.toString(settings.delayMs()))), () -> closed);
   }
 
   private Lease lease(List<?> out) {
@@ -212,9 +228,10 @@ public final class RedisFrontier implements Frontier, FrontierLifecycle {
     if (closed) {
       return List.of();
     }
-    List<?> out = (List<?>) connection.run("take the URLs of " + hostKey, takeAll,
-        List.of(statsKey), List.of(prefix, hostKey, Integer.toString(max), Long.toString(leaseMs),
-            Integer.toString(settings.maxInFlightPerHost())));
+    List<?> out = outage.call(() -> (List<?>) connection.run("take the URLs of " + hostKey,
+        takeAll, List.of(statsKey), List.of(prefix, hostKey, Integer.toString(max),
+            Long.toString(leaseMs), Integer.toString(settings.maxInFlightPerHost()))),
+        () -> closed);
     List<Lease> leases = new ArrayList<>(out.size() / 2);
     for (int i = 0; i + 1 < out.size(); i += 2) {
       Lease lease = QueueEntry.decode(asString(out.get(i + 1)), hostKey);
@@ -245,9 +262,10 @@ public final class RedisFrontier implements Frontier, FrontierLifecycle {
     if (id == null) {
       throw new IllegalStateException("lease not taken from this frontier: " + lease);
     }
-    Object out = connection.run("give back a lease", release, List.of(statsKey), List.of(prefix,
-        id, mode, Integer.toString(settings.maxInFlightPerHost()),
-        Long.toString(settings.delayMs()), Long.toString(backoffMs), QueueEntry.encode(requeued)));
+    Object out = patiently(() -> connection.run("give back a lease", release, List.of(statsKey),
+        List.of(prefix, id, mode, Integer.toString(settings.maxInFlightPerHost()),
+            Long.toString(settings.delayMs()), Long.toString(backoffMs),
+            QueueEntry.encode(requeued))));
     if (asLong(out) == 0) {
       log.warn("Lease of {} had expired and was queued again before it was given back ({});"
           + " it may be fetched twice: raise the lease duration", lease.url(), mode);
@@ -274,9 +292,9 @@ public final class RedisFrontier implements Frontier, FrontierLifecycle {
   }
 
   private long hostOp(String op, String hostKey, long value) {
-    return asLong(connection.run("update host " + hostKey, host, List.of(statsKey),
-        List.of(prefix, op, hostKey, Long.toString(value),
-            Integer.toString(settings.maxInFlightPerHost()), Long.toString(settings.delayMs()))));
+    return asLong(patiently(() -> connection.run("update host " + hostKey, host,
+        List.of(statsKey), List.of(prefix, op, hostKey, Long.toString(value),
+            Integer.toString(settings.maxInFlightPerHost()), Long.toString(settings.delayMs())))));
   }
 
   /** Stops handing out URLs in this process and closes the connections. */
@@ -311,11 +329,13 @@ public final class RedisFrontier implements Frontier, FrontierLifecycle {
   /** The crawl's shared counters, and this process's view of the shared seen filter. */
   @Override
   public FrontierStats stats() {
-    Map<String, Long> stats = counters();
-    return new FrontierStats(stats.get("pending"), stats.get("leased"),
-        (int) (long) stats.get("hosts"), stats.get("droppedBudget"), stats.get("droppedSkipped"),
-        0, bitmaps.layers().size(), bitmaps.approximateSeen(), bitmaps.seenFpp(),
-        bitmaps.capacityWarnings(), bitmaps.bits(), 0, 0);
+    return patiently(() -> {
+      Map<String, Long> stats = counters();
+      return new FrontierStats(stats.get("pending"), stats.get("leased"),
+          (int) (long) stats.get("hosts"), stats.get("droppedBudget"),
+          stats.get("droppedSkipped"), 0, bitmaps.layers().size(), bitmaps.approximateSeen(),
+          bitmaps.seenFpp(), bitmaps.capacityWarnings(), bitmaps.bits(), 0, 0, outage.outages());
+    });
   }
 
   private static final List<String> STATS = List.of(
@@ -324,8 +344,8 @@ public final class RedisFrontier implements Frontier, FrontierLifecycle {
 
   /** The crawl's shared counters. */
   private Map<String, Long> counters() {
-    List<String> values = connection.command("read the crawl's counters",
-        r -> r.hmget(statsKey, STATS.toArray(new String[0])));
+    List<String> values = patiently(() -> connection.command("read the crawl's counters",
+        r -> r.hmget(statsKey, STATS.toArray(new String[0]))));
     Map<String, Long> stats = new LinkedHashMap<>();
     for (int i = 0; i < STATS.size(); i++) {
       stats.put(STATS.get(i), values.get(i) == null ? 0 : Long.parseLong(values.get(i)));

@@ -324,7 +324,7 @@ public final class ServiceFrontier implements Frontier, FrontierLifecycle {
     return new FrontierStats(Math.max(0, stats.getSize() - stats.getInProcess()),
         stats.getInProcess(), (int) Math.min(Integer.MAX_VALUE, stats.getNumberOfQueues()), 0,
         hosts.dropped(), 0, 1, stats.getCountsOrDefault("filter.estimated_urls", 0),
-        stats.getCountsOrDefault("filter.estimated_fpp_ppb", 0) / 1e9, 0, 0, 0, 0);
+        stats.getCountsOrDefault("filter.estimated_fpp_ppb", 0) / 1e9, 0, 0, 0, 0, 0);
   }
 
   /** The politeness key of {@code url}. */
