@@ -1,16 +1,9 @@
 package dev.sieve.app;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sieve.crawl.CrawlListener;
-import dev.sieve.crawl.LinkCounts;
 import dev.sieve.crawl.PageRecord;
 import java.io.BufferedReader;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -23,7 +16,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
@@ -31,11 +23,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The crawl's JSON Lines output: one JSON object per URL, one per line, with every field of
- * {@link PageRecord} in its order (as the Output section of docs/crawl.md and {@code
- * config/page-record.schema.json} describe them). Every record has every field: one that does not
- * apply is written as null, never left out. Instants are ISO-8601; {@code warc} is {@code {"file",
- * "offset"}}; {@code links} is {@code found} and each fate's count.
+ * The crawl's JSON Lines output: one JSON object per URL, one per line, in {@link PageRecordJson}'s
+ * form; on resume, the records it holds for the URLs that were in flight.
  *
  * <p>{@link #open} only creates and locks the file (nothing in it changes), so that every check
  * can be made before anything is written; {@link #append} or {@link #replace} then choose what
@@ -44,7 +33,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class JsonlOutput implements CrawlListener, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger("dev.sieve.crawl");
-  private static final JsonFactory JSON = new JsonFactory();
 
   private final Path file;
   private final FileChannel channel;
@@ -228,68 +216,13 @@ public final class JsonlOutput implements CrawlListener, AutoCloseable {
     // Whole lines only: a partial last line is no record (it is cut off before appending).
     try (BufferedReader reader = reader(wholeLines())) {
       for (String line = reader.readLine(); line != null; line = reader.readLine()) {
-        String url = firstUrl(line);
+        String url = PageRecordJson.firstUrl(line);
         if (url != null && urls.contains(url)) {
-          found.put(url, parse(mapper.readTree(line))); // the latest, for a URL refetched
+          found.put(url, PageRecordJson.decode(mapper.readTree(line))); // the latest, for a URL refetched
         }
       }
     }
     return found;
-  }
-
-  /** The url field of a record line (written first), or null for a line that is not one. */
-  private static String firstUrl(String line) {
-    try (JsonParser parser = JSON.createParser(line)) {
-      if (parser.nextToken() == JsonToken.START_OBJECT && parser.nextToken() == JsonToken.FIELD_NAME
-          && parser.currentName().equals("url") && parser.nextToken() == JsonToken.VALUE_STRING) {
-        return parser.getText();
-      }
-    } catch (IOException e) {
-      // Not a record: a line another tool wrote; it names no URL.
-    }
-    return null;
-  }
-
-  /** A record read back: what resuming needs (its counters) and what it says of the URL. */
-  private static PageRecord parse(JsonNode node) {
-    JsonNode fetchedAt = node.path("fetchedAt");
-    JsonNode warc = node.path("warc");
-    return PageRecord.builder(node.path("url").asText(),
-            fetchedAt.isTextual() ? Instant.parse(fetchedAt.asText()) : Instant.EPOCH)
-        .found(node.path("depth").asInt(), text(node, "via"), instant(node, "lastmod"))
-        .response(node.path("status").asInt(), text(node, "contentType"),
-            node.path("bytes").asLong(), node.path("fetchMs").asLong())
-        .links(node.path("outlinks").asInt(), node.path("newLinks").asInt(),
-            links(node.path("links")))
-        .redirect(text(node, "redirect"))
-        .error(text(node, "error"), text(node, "cause"))
-        .payload(text(node, "ip"), text(node, "sha1"))
-        .protocol(text(node, "protocol"))
-        .warc(warc.isObject()
-            ? new PageRecord.WarcLocation(warc.path("file").asText(), warc.path("offset").asLong())
-            : null)
-        .refetch(node.path("refetch").asInt())
-        .build();
-  }
-
-  private static String text(JsonNode node, String field) {
-    JsonNode value = node.path(field);
-    return value.isTextual() ? value.asText() : null;
-  }
-
-  private static Instant instant(JsonNode node, String field) {
-    String value = text(node, field);
-    return value == null ? null : Instant.parse(value);
-  }
-
-  /** A record's link fates, or null when it has none (the page was not parsed for links). */
-  private static LinkCounts links(JsonNode links) {
-    if (!links.isObject()) {
-      return null;
-    }
-    Map<String, Integer> byLabel = new java.util.HashMap<>();
-    links.fields().forEachRemaining(field -> byLabel.put(field.getKey(), field.getValue().asInt()));
-    return LinkCounts.fromMap(byLabel);
   }
 
   /**
@@ -303,7 +236,7 @@ public final class JsonlOutput implements CrawlListener, AutoCloseable {
     if (failure != null) {
       throw new UncheckedIOException(message(failure), failure);
     }
-    ByteBuffer line = ByteBuffer.wrap(encode(record));
+    ByteBuffer line = ByteBuffer.wrap(PageRecordJson.encode(record));
     long at = end;
     try {
       while (line.hasRemaining()) {
@@ -329,53 +262,6 @@ public final class JsonlOutput implements CrawlListener, AutoCloseable {
   /** "cannot write FILE: CAUSE", the one line a failure is reported in. */
   String message(IOException e) {
     return "cannot write " + file + ": " + IoMessages.cause(e);
-  }
-
-  static byte[] encode(PageRecord record) {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
-    try (JsonGenerator out = JSON.createGenerator(bytes)) {
-      out.writeStartObject();
-      out.writeStringField("url", record.url());
-      out.writeNumberField("status", record.status());
-      out.writeNumberField("depth", record.depth());
-      out.writeStringField("via", record.via());
-      out.writeStringField("contentType", record.contentType());
-      out.writeNumberField("bytes", record.bytes());
-      out.writeNumberField("fetchMs", record.fetchMs());
-      out.writeNumberField("outlinks", record.outlinks());
-      out.writeNumberField("newLinks", record.newLinks());
-      out.writeStringField("redirect", record.redirect());
-      out.writeStringField("error", record.error());
-      out.writeStringField("cause", record.cause());
-      out.writeStringField("ip", record.ip());
-      out.writeStringField("protocol", record.protocol());
-      out.writeStringField("sha1", record.sha1());
-      if (record.warc() == null) {
-        out.writeNullField("warc");
-      } else {
-        out.writeObjectFieldStart("warc");
-        out.writeStringField("file", record.warc().file());
-        out.writeNumberField("offset", record.warc().offset());
-        out.writeEndObject();
-      }
-      out.writeStringField("lastmod", record.lastmod() == null ? null : record.lastmod().toString());
-      out.writeStringField("fetchedAt", record.fetchedAt().toString());
-      if (record.links() == null) {
-        out.writeNullField("links");
-      } else {
-        out.writeObjectFieldStart("links");
-        for (var fate : record.links().asMap().entrySet()) {
-          out.writeNumberField(fate.getKey(), fate.getValue());
-        }
-        out.writeEndObject();
-      }
-      out.writeNumberField("refetch", record.refetch());
-      out.writeEndObject();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e); // a byte array does not fail
-    }
-    bytes.write('\n');
-    return bytes.toByteArray();
   }
 
   /**

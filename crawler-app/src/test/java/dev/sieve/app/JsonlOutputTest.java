@@ -30,7 +30,7 @@ class JsonlOutputTest {
   void onPage_diskFullMidLine_cutsTheLineOffAndFailsEveryLaterRecord() throws Exception {
     Path file = dir.resolve("crawl.jsonl");
     // The disk takes the first record and half the second.
-    int one = JsonlOutput.encode(record("http://a.example/1")).length;
+    int one = PageRecordJson.encode(record("http://a.example/1")).length;
     FileChannel channel = new FullAfter(FileChannel.open(file, StandardOpenOption.CREATE,
         StandardOpenOption.READ, StandardOpenOption.WRITE), one + one / 2);
     try (JsonlOutput output = new JsonlOutput(file, channel, null, true)) {
@@ -50,7 +50,7 @@ class JsonlOutputTest {
   @Test
   void append_partialLastLine_isCutAndRecordedBeforeIgnoresIt() throws Exception {
     Path file = dir.resolve("crawl.jsonl");
-    String whole = new String(JsonlOutput.encode(record("http://a.example/1")), StandardCharsets.UTF_8);
+    String whole = new String(PageRecordJson.encode(record("http://a.example/1")), StandardCharsets.UTF_8);
     Files.writeString(file, whole + "{\"url\":\"http://a.example/2\",\"sta");
     try (JsonlOutput output = JsonlOutput.open(file)) {
       Map<String, PageRecord> recorded =
@@ -101,7 +101,7 @@ class JsonlOutputTest {
         .warc(new PageRecord.WarcLocation("SIEVE-20260101000000000-00000-h.warc.gz", 1234))
         .build();
     PageRecord seed = record("http://a.example/");
-    Files.write(file, concat(JsonlOutput.encode(full), JsonlOutput.encode(seed)));
+    Files.write(file, concat(PageRecordJson.encode(full), PageRecordJson.encode(seed)));
     try (JsonlOutput output = JsonlOutput.open(file)) {
       Map<String, PageRecord> recorded =
           output.recordedBefore(Set.of("http://a.example/old", "http://a.example/"));
@@ -121,7 +121,7 @@ class JsonlOutputTest {
         .error("not-modified", null)
         .refetch(1)
         .build();
-    Files.write(file, concat(JsonlOutput.encode(first), JsonlOutput.encode(refetch)));
+    Files.write(file, concat(PageRecordJson.encode(first), PageRecordJson.encode(refetch)));
     try (JsonlOutput output = JsonlOutput.open(file)) {
       assertThat(output.recordedBefore(Set.of("http://a.example/")).get("http://a.example/"))
           .isEqualTo(refetch);
@@ -130,7 +130,7 @@ class JsonlOutputTest {
 
   @Test
   void encode_absentFields_areWrittenAsNullNotLeftOut() {
-    String line = new String(JsonlOutput.encode(record("http://a.example/")), StandardCharsets.UTF_8);
+    String line = new String(PageRecordJson.encode(record("http://a.example/")), StandardCharsets.UTF_8);
 
     assertThat(line).contains("\"via\":null", "\"redirect\":null", "\"ip\":null", "\"sha1\":null",
         "\"warc\":null", "\"lastmod\":null", "\"links\":null", "\"refetch\":0");

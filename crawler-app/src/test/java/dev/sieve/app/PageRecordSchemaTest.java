@@ -191,7 +191,7 @@ class PageRecordSchemaTest {
   }
 
   private static String line(PageRecord record) {
-    return new String(JsonlOutput.encode(record), StandardCharsets.UTF_8).trim();
+    return new String(PageRecordJson.encode(record), StandardCharsets.UTF_8).trim();
   }
 
   private static List<Error> errors(String line) {
