@@ -34,6 +34,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -98,11 +99,10 @@ final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
       StreamObserver<Urlfrontier.Long> responses) {
     long cutoff = now() - Integer.toUnsignedLong(request.getDays()) * 86_400L;
     String key = request.getKey();
-    long[] removed = {0};
     try {
-      change(() -> removed[0] = crawls.get(request.getCrawlID())
-          .map(crawl -> crawl.purge(key.isEmpty() ? null : key, cutoff)).orElse(0L), () -> Protos.reply(responses,
-          Urlfrontier.Long.newBuilder().setValue(removed[0]).build()), responses);
+      change(() -> crawls.get(request.getCrawlID())
+              .map(crawl -> crawl.purge(key.isEmpty() ? null : key, cutoff)).orElse(0L),
+          removed -> reply(responses, removed), responses);
     } catch (UnsupportedOperationException e) {
       Protos.fail(responses, counters, Status.UNIMPLEMENTED, "PurgeURLs: " + e.getMessage());
     }
@@ -125,9 +125,8 @@ final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
 
   @Override
   public void deleteCrawl(DeleteCrawlMessage request, StreamObserver<Urlfrontier.Long> responses) {
-    long[] removed = {0};
-    change(() -> removed[0] = crawls.delete(request.getValue()), () -> Protos.reply(responses,
-        Urlfrontier.Long.newBuilder().setValue(Math.max(removed[0], 0)).build()), responses);
+    change(() -> crawls.delete(request.getValue()),
+        removed -> reply(responses, Math.max(removed, 0)), responses);
   }
 
   @Override
@@ -189,10 +188,9 @@ final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
     if (missingKey("DeleteQueue", request.getKey(), responses)) {
       return;
     }
-    long[] removed = {0};
-    change(() -> removed[0] = crawls.get(request.getCrawlID())
-        .map(crawl -> crawl.deleteQueue(request.getKey())).orElse(-1L), () -> Protos.reply(responses,
-        Urlfrontier.Long.newBuilder().setValue(Math.max(removed[0], 0)).build()), responses);
+    change(() -> crawls.get(request.getCrawlID())
+            .map(crawl -> crawl.deleteQueue(request.getKey())).orElse(-1L),
+        removed -> reply(responses, Math.max(removed, 0)), responses);
   }
 
   @Override
@@ -207,7 +205,10 @@ final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
   public void setDelay(QueueDelayParams request, StreamObserver<Empty> responses) {
     int delay = Protos.unsigned(request.getDelayRequestable());
     if (request.getKey().isEmpty()) {
-      change(() -> crawls.defaultDelaySeconds(delay), () -> Protos.reply(responses, Empty.getDefaultInstance()), responses);
+      change(() -> {
+        crawls.defaultDelaySeconds(delay);
+        return true;
+      }, done -> Protos.reply(responses, Empty.getDefaultInstance()), responses);
     } else {
       changeQueue("SetDelay", request.getCrawlID(), request.getKey(), CrawlStore.DELAY, delay,
           responses);
@@ -224,7 +225,10 @@ final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
 
   @Override
   public void setActive(Active request, StreamObserver<Empty> responses) {
-    change(() -> crawls.active(request.getState()), () -> Protos.reply(responses, Empty.getDefaultInstance()), responses);
+    change(() -> {
+      crawls.active(request.getState());
+      return true;
+    }, done -> Protos.reply(responses, Empty.getDefaultInstance()), responses);
   }
 
   @Override
@@ -264,29 +268,32 @@ final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
   /** Applies a queue control to an existing queue, or answers NOT_FOUND. */
   private void changeQueue(String rpc, String crawlId, String key, byte op, long value,
       StreamObserver<Empty> responses) {
-    boolean[] found = {false};
-    change(() -> found[0] = crawls.get(crawlId)
-        .map(crawl -> crawl.control(key, op, value)).orElse(false), () -> {
-      if (found[0]) {
-        Protos.reply(responses, Empty.getDefaultInstance());
-      } else {
-        Protos.fail(responses, counters, Status.NOT_FOUND,
-            rpc + ": no queue '" + key + "' in crawl '" + FrontierStore.normalise(crawlId) + "'");
-      }
-    }, responses);
+    change(() -> crawls.get(crawlId).map(crawl -> crawl.control(key, op, value)).orElse(false),
+        found -> {
+          if (found) {
+            Protos.reply(responses, Empty.getDefaultInstance());
+          } else {
+            Protos.fail(responses, counters, Status.NOT_FOUND, rpc + ": no queue '" + key
+                + "' in crawl '" + FrontierStore.normalise(crawlId) + "'");
+          }
+        }, responses);
   }
 
   /**
    * Changes the store, answering once the change is durable ({@link FrontierStore#afterDurable});
    * UNAVAILABLE if it cannot be.
    */
-  private void change(Runnable change, Runnable answer, StreamObserver<?> responses) {
+  private <T> void change(Supplier<T> change, Consumer<T> answer, StreamObserver<?> responses) {
     try {
-      change.run();
-      crawls.afterDurable(answer);
+      T done = change.get();
+      crawls.afterDurable(() -> answer.accept(done));
     } catch (IllegalStateException e) {
       Protos.fail(responses, counters, Status.UNAVAILABLE, e.getMessage());
     }
+  }
+
+  private static void reply(StreamObserver<Urlfrontier.Long> responses, long value) {
+    Protos.reply(responses, Urlfrontier.Long.newBuilder().setValue(value).build());
   }
 
   private static Map<String, Long> prefixed(String prefix, Map<String, Long> counters) {
