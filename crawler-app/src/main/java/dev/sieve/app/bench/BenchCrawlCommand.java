@@ -2,10 +2,10 @@ package dev.sieve.app.bench;
 
 import dev.sieve.app.JsonlOutput;
 import dev.sieve.app.Main;
-import dev.sieve.app.Units;
 import dev.sieve.crawl.CrawlConfig;
 import dev.sieve.crawl.CrawlProgress;
 import dev.sieve.crawl.Crawler;
+import dev.sieve.units.Units;
 import dev.sieve.url.Url;
 import dev.sieve.warc.WarcSettings;
 import java.io.PrintStream;

@@ -1,15 +1,15 @@
 package dev.sieve.app.bench;
 
-import dev.sieve.app.Main;
-import dev.sieve.app.Units;
 import com.sun.management.GarbageCollectionNotificationInfo;
-import dev.sieve.frontier.Lease;
-import dev.sieve.frontier.Sieve;
+import dev.sieve.app.Main;
 import dev.sieve.frontier.Frontier;
 import dev.sieve.frontier.FrontierSettings;
 import dev.sieve.frontier.FrontierStats;
 import dev.sieve.frontier.Frontiers;
+import dev.sieve.frontier.Lease;
 import dev.sieve.frontier.Politeness;
+import dev.sieve.frontier.Sieve;
+import dev.sieve.units.Units;
 import dev.sieve.url.Url;
 import java.io.IOException;
 import java.io.PrintStream;

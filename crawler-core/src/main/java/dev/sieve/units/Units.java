@@ -1,4 +1,4 @@
-package dev.sieve.app;
+package dev.sieve.units;
 
 import java.util.Locale;
 
