@@ -33,9 +33,9 @@ public final class BenchCommand implements Runnable, CommandLine.IExecutionStrat
   private final Function<Path, CrawlListener> records;
 
   /**
-   * {@code records} opens the output {@code crawl --output FILE} writes, on a file, for {@code bench
-   * crawl} to crawl as the command does; a listener that is {@link AutoCloseable} is closed after
-   * the crawl.
+   * {@code records} opens on a file the output that {@code crawl --output FILE} writes, so that
+   * {@code bench crawl} crawls as the command does; a listener that is {@link AutoCloseable} is
+   * closed after the crawl.
    */
   public BenchCommand(Function<Path, CrawlListener> records) {
     this.records = records;

@@ -65,7 +65,7 @@ final class BenchWebCommand implements Callable<Integer> {
   @Option(names = "--keep", description = "Keep each run's directory (seeds, output, summary, log, time) and print it.")
   boolean keep;
 
-  @Option(names = "--jar", paramLabel = "FILE", description = "The crawler jar to run (default: this one).")
+  @Option(names = "--jar", paramLabel = "FILE", description = "The crawler jar to run (default: the crawler.jar running this bench).")
   Path jar;
 
   @Override
@@ -117,7 +117,8 @@ final class BenchWebCommand implements Callable<Integer> {
       }
       command.add(SiteProcess.java());
       command.addAll(jvmOptions);
-      command.addAll(List.of("-jar", (jar == null ? SiteProcess.crawlerJar(spec) : jar).toString(), "crawl",
+      Path crawler = jar == null ? SiteProcess.crawlerJar(spec) : jar;
+      command.addAll(List.of("-jar", crawler.toString(), "crawl",
           "--seeds", seeds.toString(), "--output", dir.resolve("crawl.jsonl").toString(),
           "--progress-interval", "3600"));
       if (delayMs != null) {

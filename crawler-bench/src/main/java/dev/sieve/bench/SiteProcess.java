@@ -11,8 +11,8 @@ import java.util.concurrent.TimeUnit;
 import picocli.CommandLine;
 
 /**
- * A {@link BenchSite} served by another JVM started on this one's class path, so that what the bench measures
- * in this one is the crawler's alone. Closing it stops that JVM.
+ * A {@link BenchSite} served by another JVM started on this one's class path, so that what the
+ * bench measures in this one is the crawler's alone. Closing it stops that JVM.
  */
 final class SiteProcess implements AutoCloseable {
   private final Process process;
