@@ -2,6 +2,7 @@ package dev.sieve.app;
 
 import dev.sieve.frontier.state.CrawlState;
 import dev.sieve.frontier.state.CrawlStateException;
+import dev.sieve.units.Units;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Locale;

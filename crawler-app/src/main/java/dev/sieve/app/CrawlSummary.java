@@ -1,6 +1,7 @@
 package dev.sieve.app;
 
 import dev.sieve.crawl.CrawlProgress;
+import dev.sieve.units.Units;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Locale;

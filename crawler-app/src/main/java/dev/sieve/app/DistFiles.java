@@ -21,7 +21,7 @@ public final class DistFiles {
   /** Argument: the directory to write {@code man/} and {@code completion/} into. */
   public static void main(String[] args) throws IOException {
     Path out = Path.of(args[0]);
-    CommandLine root = new CommandLine(new Main());
+    CommandLine root = Main.commandLine();
     Path man = Files.createDirectories(out.resolve("man/man1"));
     for (CommandLine command : commands(root)) {
       ManPage page = new ManPage(command.getCommandSpec(), BuildInfo.version());

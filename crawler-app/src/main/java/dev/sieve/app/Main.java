@@ -1,12 +1,15 @@
 package dev.sieve.app;
 
-import dev.sieve.app.bench.BenchCommand;
+import dev.sieve.crawl.CrawlListener;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.lang.reflect.InvocationTargetException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -14,16 +17,20 @@ import picocli.CommandLine.Command;
  * Entry point of {@code crawler.jar}, the command {@code sieve}. Exit codes: 0 when the command ran (page errors are data),
  * 2 for a usage or configuration error or a refused run, 74 when a file cannot be read or written
  * (disk full, permission denied), 1 for an internal failure; 130 and 143 after SIGINT and SIGTERM
- * (the JVM's own, once the shutdown hook has printed the summary).
+ * (the JVM's own, once the shutdown hook has printed the summary). {@code bench} is there when
+ * crawler-bench.jar is beside crawler.jar (crawler.jar's Class-Path names it); the command line
+ * never imports it, and without it {@code sieve bench} says so in a line and exits 2.
  */
 @Command(
     name = "sieve",
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
     description = "Sieve: a polite web crawler whose URL frontier is built on Bloom filters.",
-    subcommands = {CrawlCommand.class, DemoCommand.class, SizeCommand.class, BenchCommand.class,
-        ServeCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {CrawlCommand.class, DemoCommand.class, SizeCommand.class})
 public final class Main implements Runnable {
+  /** The bench commands' class, in crawler-bench.jar (module crawler-bench). */
+  static final String BENCH = "dev.sieve.bench.BenchCommand";
+
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   public static void main(String[] args) {
@@ -33,9 +40,14 @@ public final class Main implements Runnable {
   /** Runs the command line and returns its exit code, without exiting. */
   public static int run(String... args) {
     Logging.configure();
-    CommandLine cli = new CommandLine(new Main());
+    CommandLine cli = commandLine();
     cli.setParameterExceptionHandler(Main::usageError);
-    cli.setExecutionStrategy(BenchCommand::execute);
+    cli.setExecutionStrategy(Main::execute);
+    if (args.length > 0 && args[0].equals("bench") && !cli.getSubcommands().containsKey("bench")) {
+      System.err.println("sieve bench: the benchmarks are not installed (no crawler-bench.jar"
+          + " beside crawler.jar)");
+      return CommandLine.ExitCode.USAGE;
+    }
     if (args.length > 0 && args[0].equals("crawl")) {
       int error = applyConfig(cli.getSubcommands().get("crawl"), args);
       if (error != 0) {
@@ -43,6 +55,65 @@ public final class Main implements Runnable {
       }
     }
     return cli.execute(args);
+  }
+
+  /**
+   * The command line {@code sieve} runs, before its handlers are set: crawl, demo, size, bench
+   * (when its jar is on the class path), serve and help, each printing this version.
+   */
+  public static CommandLine commandLine() {
+    CommandLine cli = new CommandLine(new Main());
+    Object bench = bench();
+    if (bench != null) {
+      cli.addSubcommand(bench);
+    }
+    cli.addSubcommand(new ServeCommand());
+    cli.addSubcommand(new CommandLine.HelpCommand());
+    withVersion(cli, new Version());
+    return cli;
+  }
+
+  /**
+   * The {@code bench} command, given the crawl's record output ({@link JsonlOutput}), or null when
+   * its class is not on the class path.
+   */
+  private static Object bench() {
+    Function<Path, CrawlListener> records = file -> {
+      try {
+        return JsonlOutput.overwriting(file);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    };
+    try {
+      return Class.forName(BENCH).getConstructor(Function.class).newInstance(records);
+    } catch (ClassNotFoundException e) {
+      return null;
+    } catch (ReflectiveOperationException e) {
+      Throwable cause = e instanceof InvocationTargetException ? e.getCause() : e;
+      throw new IllegalStateException("cannot create " + BENCH + ": " + cause, cause);
+    }
+  }
+
+  /** Gives every command without a version provider this one, so that each --version prints it. */
+  private static void withVersion(CommandLine command, CommandLine.IVersionProvider version) {
+    if (command.getCommandSpec().versionProvider() == null) {
+      command.getCommandSpec().versionProvider(version);
+    }
+    command.getSubcommands().values().forEach(sub -> withVersion(sub, version));
+  }
+
+  /**
+   * Runs the last subcommand ({@link CommandLine.RunLast}); a benchmark through {@code bench}'s
+   * own strategy, which prints the machine it measured on below its figures.
+   */
+  private static int execute(CommandLine.ParseResult parseResult) {
+    if (parseResult.hasSubcommand()
+        && parseResult.subcommand().commandSpec().userObject()
+            instanceof CommandLine.IExecutionStrategy bench) {
+      return bench.execute(parseResult);
+    }
+    return new CommandLine.RunLast().execute(parseResult);
   }
 
   /** Runs {@code crawl} with {@code args} as the command line does; returns its exit code. */

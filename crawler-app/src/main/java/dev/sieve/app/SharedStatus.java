@@ -4,6 +4,7 @@ import dev.sieve.frontier.FrontierSettings;
 import dev.sieve.frontier.FrontierStoreException;
 import dev.sieve.frontier.Frontiers;
 import dev.sieve.frontier.redis.CrawlStatus;
+import dev.sieve.units.Units;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.util.Locale;

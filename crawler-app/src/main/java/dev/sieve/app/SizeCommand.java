@@ -3,6 +3,7 @@ package dev.sieve.app;
 import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.bloom.FilterSizing;
 import dev.sieve.bloom.ScalableBloomFilter;
+import dev.sieve.units.Units;
 import java.io.PrintStream;
 import java.math.BigDecimal;
 import java.util.Locale;

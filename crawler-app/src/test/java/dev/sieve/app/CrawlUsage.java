@@ -24,7 +24,7 @@ final class CrawlUsage {
     List<String> command = new ArrayList<>(List.of("crawl", "--seeds", seeds.toString(),
         "--output", dir.resolve("out.jsonl").toString()));
     command.addAll(List.of(args));
-    CommandLine cli = new CommandLine(new Main());
+    CommandLine cli = Main.commandLine();
     StringWriter err = new StringWriter();
     cli.setErr(new PrintWriter(err, true));
     assertThat(cli.execute(command.toArray(String[]::new))).as(err.toString())

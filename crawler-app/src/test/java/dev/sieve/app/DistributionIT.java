@@ -50,6 +50,7 @@ class DistributionIT {
   void tarball_holdsLauncherJarConfigDocsManPagesCompletionAndLicense() {
     assertThat(home.resolve("bin/sieve")).isExecutable();
     assertThat(home.resolve("lib/crawler.jar")).isRegularFile();
+    assertThat(home.resolve("lib/crawler-bench.jar")).isRegularFile();
     assertThat(home.resolve("config/crawler.properties")).isRegularFile();
     assertThat(home.resolve("README.md")).isRegularFile();
     assertThat(home.resolve("docs/crawl.md")).isRegularFile();
@@ -85,6 +86,24 @@ class DistributionIT {
 
     assertThat(help.exitCode).as(help.stderr).isZero();
     assertThat(help.stdout).contains("Usage: sieve crawl").contains("--seeds=FILE").contains("--max-pages");
+  }
+
+  @Test
+  void benchHelp_findsTheBenchJarInLib_andWithoutItSaysSoInALine() throws Exception {
+    Map<String, String> env = Map.of("PATH", JAVA_BIN.toString());
+    Run help = run(elsewhere, env, home.resolve("bin/sieve").toString(), "bench", "--help");
+
+    assertThat(help.exitCode).as(help.stderr).isZero();
+    assertThat(help.stdout).contains("Usage: sieve bench").contains("vs-wget");
+    assertThat(home.resolve("man/man1/sieve-bench-sieve.1")).content().contains("\\-\\-urls");
+
+    Files.delete(home.resolve("lib/crawler-bench.jar"));
+    Run without = run(elsewhere, env, home.resolve("bin/sieve").toString(), "bench", "sieve");
+    assertThat(without.exitCode).isEqualTo(2);
+    assertThat(without.stderr.strip())
+        .isEqualTo("sieve bench: the benchmarks are not installed (no crawler-bench.jar beside crawler.jar)");
+    assertThat(run(elsewhere, env, home.resolve("bin/sieve").toString(), "--help").stdout)
+        .contains("crawl").doesNotContain("bench");
   }
 
   @Test

@@ -86,7 +86,7 @@ class ServeAccessOptionsTest {
       String[] command = new String[args.length + 1];
       command[0] = "serve";
       System.arraycopy(args, 0, command, 1, args.length);
-      assertThat(new CommandLine(new Main()).execute(command))
+      assertThat(Main.commandLine().execute(command))
           .isEqualTo(CommandLine.ExitCode.USAGE);
     } finally {
       System.setErr(stderr);

@@ -16,7 +16,7 @@ import picocli.CommandLine.Model.OptionSpec;
 
 /** Every option of {@code serve} has a row in docs/serve.md's table showing its --help default. */
 class ServeOptionsTest {
-  private final CommandLine serve = new CommandLine(new Main()).getSubcommands().get("serve");
+  private final CommandLine serve = Main.commandLine().getSubcommands().get("serve");
 
   @Test
   void docsServeTable_showsEachOptionWithItsDefault() throws IOException {
@@ -49,7 +49,7 @@ class ServeOptionsTest {
   @Test
   void version_namesTheUrlFrontierApiVersionServed() {
     StringWriter out = new StringWriter();
-    CommandLine main = new CommandLine(new Main());
+    CommandLine main = Main.commandLine();
     main.setOut(new PrintWriter(out));
     assertThat(main.execute("serve", "--version")).isZero();
     assertThat(out.toString()).startsWith("Sieve ").contains("\nURL Frontier API 2.6 ");
@@ -74,7 +74,7 @@ class ServeOptionsTest {
         java.net.InetAddress.getLoopbackAddress())) {
       closedPort = socket.getLocalPort();
     }
-    CommandLine cli = new CommandLine(new Main());
+    CommandLine cli = Main.commandLine();
     java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
     java.io.PrintStream stderr = System.err;
     System.setErr(new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
@@ -90,7 +90,7 @@ class ServeOptionsTest {
 
   /** What {@code serve ARGS} prints when it exits 2 without starting. */
   private static String usageError(String... args) {
-    CommandLine cli = new CommandLine(new Main());
+    CommandLine cli = Main.commandLine();
     StringWriter err = new StringWriter();
     cli.setErr(new PrintWriter(err, true));
     String[] command = new String[args.length + 1];

@@ -1,7 +1,7 @@
 package dev.sieve.app.report;
 
-import dev.sieve.app.Units;
 import dev.sieve.crawl.CrawlProgress;
+import dev.sieve.units.Units;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;

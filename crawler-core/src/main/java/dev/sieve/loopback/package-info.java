@@ -1,8 +1,0 @@
-/**
- * Server processes started on 127.0.0.1 for the bench commands and the tests: {@link
- * dev.sieve.loopback.LoopbackRedis} ({@code redis-server}, one or a three-master cluster) and {@link
- * dev.sieve.loopback.LoopbackNginx}. Each runs without root from a temporary directory on free
- * ports, and closing it stops it; every failure to start is an {@code IOException} naming the
- * server and the cause.
- */
-package dev.sieve.loopback;
