@@ -27,8 +27,10 @@ final class CrawlSummary {
     if (p.refetches() > 0) {
       out.printf(Locale.ROOT, "  refetches:         %,d (%,d not modified)%n", p.refetches(), p.notModified());
     }
-    out.printf(Locale.ROOT, "  connections:       %,d opened, %,d reused; at most %,d fetches in flight%n",
-        p.connections().opened(), p.connections().reused(), p.connections().mostFetching());
+    out.printf(Locale.ROOT,
+        "  connections:       %,d opened, %,d reused, %,d stale; at most %,d fetches in flight%n",
+        p.connections().opened(), p.connections().reused(), p.connections().stale(),
+        p.connections().mostFetching());
     out.printf(Locale.ROOT, "  pending at end:    %,d%n", p.pending());
     out.printf(Locale.ROOT, "  skipped seeds:     %,d%n", skippedSeeds);
     out.printf(Locale.ROOT, "  sieve:             ~%,d URLs seen, fpp %.2g%n", p.sieveEstimate(), p.sieveFpp());

@@ -239,7 +239,8 @@ public final class Crawler {
         stats.linkFates(),
         stats.sitemaps(),
         new CrawlProgress.Connections(slots.fetching(), slots.mostFetching(),
-            pipeline.connectionsOpened(), pipeline.connectionsReused()),
+            pipeline.connectionsOpened(), pipeline.connectionsReused(),
+            pipeline.connectionsStale()),
         pipeline.session(stats.session()),
         stats.refetches.sum(),
         stats.notModified.sum());
