@@ -54,6 +54,7 @@ public final class Fetcher implements AutoCloseable {
   private final AtomicBoolean closed = new AtomicBoolean();
   private final DnsCache dns;
   private final ConnectionCounter connections;
+  private final OneAnswerPeers oneAnswerPeers = new OneAnswerPeers();
 
   Fetcher(FetcherBuilder b) {
     this.userAgent = b.userAgent;
@@ -84,7 +85,9 @@ public final class Fetcher implements AutoCloseable {
             .followRedirects(false)
             .followSslRedirects(false)
             .addNetworkInterceptor(new NoSilentRetries())
-            // Inside NoSilentRetries: sees the exchange exactly as on the wire.
+            // Connections to peers that close after each answer are not kept for reuse.
+            .addNetworkInterceptor(oneAnswerPeers)
+            // Innermost: sees the exchange exactly as on the wire.
             .addNetworkInterceptor(Capture.INTERCEPTOR)
             // An idle connection per host waits out the host's politeness delay for its next fetch
             // (see FetcherBuilder#idleConnections).
@@ -133,6 +136,11 @@ public final class Fetcher implements AutoCloseable {
       // sent once more, at once, on a new connection (the pool may hold more such connections).
       log.debug("fetch {}: kept connection closed by its peer; sending again on a new one", url);
       connections.countStale();
+      if (capture.peer != null && capture.earlierExchanges == 1
+          && capture.idleNanos < OneAnswerPeers.CLOSED_AT_ONCE.toNanos()) {
+        // Closed at once after its first answer: the peer closes after each (tinyproxy does).
+        oneAnswerPeers.learn(capture.peer);
+      }
       result = fetch(url, httpUrl, validators, new Capture(), proxy, true);
     }
     return result;
