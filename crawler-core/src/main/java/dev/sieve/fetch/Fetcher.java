@@ -183,12 +183,10 @@ public final class Fetcher implements AutoCloseable {
     } catch (IOException e) {
       FetchError error = FetchError.classify(e);
       String reason = FetchError.reason(e);
-      if (capture.proxy != null && capture.requestHead() == null
-          && (error == FetchError.CONNECT || error == FetchError.TIMEOUT)
-          && capture.proxy.kind() != ProxyServer.Kind.SOCKS5) {
-        // Nothing was sent: the connection that failed was to the HTTP proxy (a SOCKS5 proxy's
-        // failures are told apart by Socks5Socket).
-        error = FetchError.PROXY_UNREACHABLE;
+      ProxyFailure atProxy = ProxyFailure.of(error, reason, capture, httpUrl.isHttps());
+      if (atProxy != null) {
+        error = atProxy.error;
+        reason = atProxy.getMessage();
       }
       log.debug("fetch {} failed: {} ({})", url, error.label(), reason);
       capture.stale = capture.requestHead() != null && capture.responseHead() == null

@@ -17,6 +17,7 @@ import mockwebserver3.Dispatcher;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
 import mockwebserver3.RecordedRequest;
+import mockwebserver3.SocketEffect;
 import okhttp3.Protocol;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -271,6 +272,30 @@ class FetchProxyTest {
       assertThat(ConnectionFailure.cause(result)).as("not the server's failure").isEmpty();
     }
     assertThat(server.getRequestCount()).isZero();
+  }
+
+  @Test
+  void fetch_proxyClosingWithoutAnswering_theProxysFailureNotTheServers() throws Exception {
+    try (MockWebServer closing = new MockWebServer()) {
+      closing.setDispatcher(new Dispatcher() {
+        @Override
+        public MockResponse dispatch(RecordedRequest request) {
+          return new MockResponse.Builder().onResponseStart(new SocketEffect.CloseSocket()).build();
+        }
+      });
+      closing.start(InetAddress.getByName("127.0.0.1"), 0);
+      through("http://127.0.0.1:" + closing.getPort(), null);
+
+      FetchResult plain = fetcher.fetch(url("/page"));
+      FetchResult tunnel = fetcher.fetch("https://localhost:" + server.getPort() + "/page");
+
+      for (FetchResult result : List.of(plain, tunnel)) {
+        assertThat(result.error()).as(result.toString()).isEqualTo(FetchError.PROXY_UNREACHABLE);
+        assertThat(result.errorMessage()).isEqualTo("proxy closed the connection without answering");
+        assertThat(ConnectionFailure.cause(result)).as("not the server's failure").isEmpty();
+      }
+      assertThat(server.getRequestCount()).isZero();
+    }
   }
 
   @Test
