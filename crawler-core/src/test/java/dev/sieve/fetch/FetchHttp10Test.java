@@ -29,12 +29,12 @@ class FetchHttp10Test {
 
   /** Fetches each page once, checking that each came in an HTTP/1.0 answer. */
   private static void fetchEveryPage(PythonHttpServer server, Fetcher fetcher) {
-      for (int i = 0; i < PAGES; i++) {
-        FetchResult result = fetcher.fetch(server.url("/p" + i + ".html"));
+    for (int i = 0; i < PAGES; i++) {
+      FetchResult result = fetcher.fetch(server.url("/p" + i + ".html"));
 
-        assertThat(result.status()).as(result.toString()).isEqualTo(200);
-        assertThat(result.exchange().orElseThrow().protocols()).containsExactly("http/1.0");
-      }
+      assertThat(result.status()).as(result.toString()).isEqualTo(200);
+      assertThat(result.exchange().orElseThrow().protocols()).containsExactly("http/1.0");
+    }
   }
 
   @Test
