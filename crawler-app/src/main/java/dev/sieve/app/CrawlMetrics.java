@@ -85,6 +85,9 @@ final class CrawlMetrics implements MultiCollector {
         .counters("sieve_crawl_session_events", "What the crawl did as a browser does: meta-refresh,"
             + " cookie-refetch, cookie-rejected, cookie-over-cap", "event", p.session())
         .counter("sieve_crawl_capacity_warnings", "Sieve capacity warnings", p.capacityWarnings())
+        .counters("sieve_crawl_connections", "Connections opened, requests sent on a kept one"
+            + " (reused), requests sent again on a new one as the kept one was closed (stale)",
+            "kind", connections(p.connections()))
         .gauge("sieve_crawl_pending_urls", "URLs waiting in the frontier", p.pending())
         .gauge("sieve_crawl_in_flight_urls", "URLs being fetched", p.inFlight())
         .gauge("sieve_crawl_hosts", "Politeness keys (hosts) seen", p.hosts())
@@ -94,6 +97,14 @@ final class CrawlMetrics implements MultiCollector {
             p.sieveFpp())
         .gauge("sieve_filter_layers", "The Sieve's filter layers", p.sieveLayers());
     return f.build();
+  }
+
+  private static Map<String, Long> connections(CrawlProgress.Connections c) {
+    Map<String, Long> kinds = new LinkedHashMap<>();
+    kinds.put("opened", c.opened());
+    kinds.put("reused", c.reused());
+    kinds.put("stale", c.stale());
+    return kinds;
   }
 
   private static Map<String, Long> withoutFound(Map<String, Long> links) {

@@ -28,8 +28,10 @@ final class CrawlSummary {
     if (p.refetches() > 0) {
       out.printf(Locale.ROOT, "  refetches:         %,d (%,d not modified)%n", p.refetches(), p.notModified());
     }
-    out.printf(Locale.ROOT, "  connections:       %,d opened, %,d reused; at most %,d fetches in flight%n",
-        p.connections().opened(), p.connections().reused(), p.connections().mostFetching());
+    out.printf(Locale.ROOT,
+        "  connections:       %,d opened, %,d reused, %,d stale; at most %,d fetches in flight%n",
+        p.connections().opened(), p.connections().reused(), p.connections().stale(),
+        p.connections().mostFetching());
     if (p.frontierOutages() > 0) {
       out.printf(Locale.ROOT, "  frontier outages:  %,d (Redis unreachable; the crawl waited)%n", p.frontierOutages());
     }

@@ -74,6 +74,8 @@ class CrawlMetricsIT {
       assertThat(during.value("sieve_crawl_links_total{fate=\"invalid\"}")).isEqualTo(1);
       assertThat(during.value("sieve_crawl_links_total{fate=\"seen\"}")).isEqualTo(2);
       assertThat(during.value("sieve_crawl_pending_urls")).isZero();
+      assertThat(during.value("sieve_crawl_connections_total{kind=\"opened\"}")).isPositive();
+      assertThat(during.value("sieve_crawl_connections_total{kind=\"stale\"}")).isZero();
       assertThat(during.value("sieve_filter_estimated_urls")).isBetween(4.0, 6.0);
       assertThat(during.value("sieve_filter_estimated_fpp")).isBetween(0.0, 1e-6);
       assertThat(during.text()).contains("# TYPE sieve_crawl_fetch_seconds histogram");

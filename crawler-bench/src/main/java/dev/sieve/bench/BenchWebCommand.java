@@ -31,7 +31,7 @@ final class BenchWebCommand implements Callable<Integer> {
 
   private static final Pattern PAGES = Pattern.compile("pages:\\s+([\\d,]+) ");
   private static final Pattern CONNECTIONS =
-      Pattern.compile("connections:\\s+([\\d,]+) opened, ([\\d,]+) reused; at most ([\\d,]+) fetches");
+      Pattern.compile("connections:\\s+([\\d,]+) opened, ([\\d,]+) reused(?:, [\\d,]+ stale)?; at most ([\\d,]+) fetches");
 
   @Option(names = "--hosts", defaultValue = "254", description = "Hosts, on 127.0.1.1 upwards (default ${DEFAULT-VALUE}).")
   int hosts;

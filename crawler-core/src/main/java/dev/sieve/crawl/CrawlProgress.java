@@ -70,10 +70,12 @@ public record CrawlProgress(
    * @param mostFetching the most fetches in flight at once so far
    * @param opened connections opened (each a TCP, and for https a TLS, handshake)
    * @param reused requests sent on a connection kept open from an earlier one
+   * @param stale requests sent again at once on a new connection because the kept one they were
+   *     sent on had been closed by its peer (not retries)
    */
-  public record Connections(int fetching, int mostFetching, long opened, long reused) {
+  public record Connections(int fetching, int mostFetching, long opened, long reused, long stale) {
     /** None yet. */
-    public static final Connections NONE = new Connections(0, 0, 0, 0);
+    public static final Connections NONE = new Connections(0, 0, 0, 0, 0);
   }
 
   /** Records with an error of any kind. */

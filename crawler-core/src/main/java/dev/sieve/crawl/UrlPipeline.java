@@ -162,6 +162,10 @@ final class UrlPipeline implements AutoCloseable {
     return fetcher.connectionsReused();
   }
 
+  long connectionsStale() {
+    return fetcher.connectionsStale();
+  }
+
   /** Forces what was archived to the disk and saves the cookie jar (before each checkpoint). */
   void sync() {
     archive.sync();

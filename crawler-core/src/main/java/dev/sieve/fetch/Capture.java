@@ -67,9 +67,13 @@ final class Capture {
   volatile boolean newConnection;
   /** How long the reused connection had been idle; 0 for a new one. */
   volatile long idleNanos;
+  /** How many exchanges the reused connection had carried before this one; 0 for a new one. */
+  volatile int earlierExchanges;
+  /** Who answers on the call's HTTP/1.1 connection ({@link OneAnswerPeers#peer}), or null. */
+  volatile String peer;
   /**
-   * Whether the call failed on a connection reused after an idle time before any answer: the
-   * server most likely closed it while idle.
+   * Whether the call failed on a reused connection before any byte of an answer: the peer had
+   * closed it (while idle, or right after its last answer, without saying so).
    */
   boolean stale;
   private byte[] requestHead;

@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.UnaryOperator;
@@ -39,6 +40,8 @@ final class Clients {
   private final TlsSettings tls;
   private final Family direct;
   private final Map<ProxyServer, Family> proxied = new HashMap<>();
+  /** Each client's unpooled twin ({@link #unpooled}), made on its first use. */
+  private final Map<OkHttpClient, OkHttpClient> unpooled = new ConcurrentHashMap<>();
   private X509TrustManager trust;
 
   /**
@@ -136,6 +139,16 @@ final class Clients {
       client = family.tls.get(shard);
     }
     return client;
+  }
+
+  /**
+   * {@code client} (from {@link #client}) with an empty pool of its own that keeps nothing: its
+   * call opens a new connection and closes it after the answer. For a request sent again because
+   * the kept connection it had was stale, when its pool may hold more like it.
+   */
+  OkHttpClient unpooled(OkHttpClient client) {
+    return unpooled.computeIfAbsent(client, pooled -> pooled.newBuilder()
+        .connectionPool(new ConnectionPool(0, 1, TimeUnit.SECONDS)).build());
   }
 
   private synchronized X509TrustManager trustManager() {

@@ -12,15 +12,18 @@ import okhttp3.EventListener;
 import okhttp3.Protocol;
 
 /**
- * Counts the connections a client opens and the requests that found one open: every call's
- * acquired connection is either new (a TCP connect that ended well) or reused; tells each call's
- * {@link Capture} whether it opened one, or how long the one it reused had been idle. One listener for all calls; thread-safe.
+ * Counts the connections a client opens, the requests that found one open, and the requests sent
+ * again because the one they found was stale: every call's acquired connection is either new (a
+ * TCP connect that ended well) or reused; tells each call's {@link Capture} whether it opened one,
+ * or how long the one it reused had been idle and how many exchanges it had carried. One listener
+ * for all calls; thread-safe.
  */
 final class ConnectionCounter extends EventListener {
   private final LongAdder opened = new LongAdder();
   private final LongAdder acquired = new LongAdder();
-  /** When each pooled connection was last given back; forgotten with the connection. */
-  private final Cache<Connection, Long> releasedAt = CacheBuilder.newBuilder().weakKeys().build();
+  private final LongAdder stale = new LongAdder();
+  /** Each pooled connection's last release and exchanges so far; forgotten with the connection. */
+  private final Cache<Connection, Kept> kept = CacheBuilder.newBuilder().weakKeys().build();
   private final Ticker ticker;
 
   ConnectionCounter(Ticker ticker) {
@@ -43,16 +46,24 @@ final class ConnectionCounter extends EventListener {
   @Override
   public void connectionAcquired(Call call, Connection connection) {
     acquired.increment();
-    Long released = releasedAt.getIfPresent(connection);
+    Kept released = kept.getIfPresent(connection);
     Capture capture = call.request().tag(Capture.class);
     if (capture != null && released != null) {
-      capture.idleNanos = ticker.read() - released;
+      capture.idleNanos = ticker.read() - released.at;
+      capture.earlierExchanges = released.exchanges;
     }
   }
 
   @Override
   public void connectionReleased(Call call, Connection connection) {
-    releasedAt.put(connection, ticker.read());
+    long now = ticker.read();
+    kept.asMap().merge(connection, new Kept(now, 1),
+        (before, one) -> new Kept(now, before.exchanges + 1));
+  }
+
+  /** Notes a request sent again on a new connection because the kept one it was sent on was stale. */
+  void countStale() {
+    stale.increment();
   }
 
   /** Connections opened (TCP, and TLS where the URL is https). */
@@ -64,4 +75,12 @@ final class ConnectionCounter extends EventListener {
   long reused() {
     return Math.max(0, acquired.sum() - opened.sum());
   }
+
+  /** Requests sent again, on a new connection, after failing unanswered on a kept one. */
+  long stale() {
+    return stale.sum();
+  }
+
+  /** When a kept connection was last given back, and the exchanges it has carried. */
+  private record Kept(long at, int exchanges) {}
 }

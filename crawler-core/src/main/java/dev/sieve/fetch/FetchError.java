@@ -31,7 +31,10 @@ public enum FetchError {
   IO("io"),
   /** The host resolved only to addresses the {@link AddressPolicy} refuses: nothing was sent. */
   PRIVATE_ADDRESS("private-address"),
-  /** The proxy could not be reached: refused, timed out, closed; nothing reached the server. */
+  /**
+   * The proxy could not be reached (refused, timed out, closed before the request: nothing reached
+   * the server), or closed or reset a request's connection without answering.
+   */
   PROXY_UNREACHABLE("proxy-unreachable"),
   /** The proxy wants credentials it was not given, or refused those it was (407). */
   PROXY_AUTH("proxy-auth-required");

@@ -22,9 +22,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Fetches one URL with a GET and returns what happened as a {@link FetchResult}; network and HTTP
  * failures are results, not exceptions. Redirects are not followed and nothing is retried: one
- * fetch gets at most one answer (a request sent on a kept connection that the server had closed
- * while idle, and so never answered, is sent once more on a new one). Connections are kept across
- * a host's politeness delay. Thread-safe: share one instance (and so its connection pools)
+ * fetch gets at most one answer (a request that failed on a kept connection before any byte of an
+ * answer, the peer having closed it, is sent once more at once on a new one: {@link
+ * #connectionsStale()}). Connections are kept across a host's politeness delay. Thread-safe: share one instance (and so its connection pools)
  * across workers, and {@link #close()} it when done.
  */
 public final class Fetcher implements AutoCloseable {
@@ -42,11 +42,6 @@ public final class Fetcher implements AutoCloseable {
    * common on servers (5 s) unless the politeness delay asks for longer.
    */
   public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(4);
-  /**
-   * A request that fails unanswered on a connection idle this long is sent again on a new one:
-   * long enough that a server dropping requests is not asked twice, short of any keep-alive.
-   */
-  static final Duration STALE_AFTER = Duration.ofMillis(500);
   private static final String ACCEPT =
       "text/html,application/xhtml+xml;q=0.9,text/plain;q=0.8,*/*;q=0.5";
 
@@ -59,6 +54,7 @@ public final class Fetcher implements AutoCloseable {
   private final AtomicBoolean closed = new AtomicBoolean();
   private final DnsCache dns;
   private final ConnectionCounter connections;
+  private final OneAnswerPeers oneAnswerPeers = new OneAnswerPeers();
 
   Fetcher(FetcherBuilder b) {
     this.userAgent = b.userAgent;
@@ -89,7 +85,9 @@ public final class Fetcher implements AutoCloseable {
             .followRedirects(false)
             .followSslRedirects(false)
             .addNetworkInterceptor(new NoSilentRetries())
-            // Inside NoSilentRetries: sees the exchange exactly as on the wire.
+            // Connections to peers that close after each answer are not kept for reuse.
+            .addNetworkInterceptor(oneAnswerPeers)
+            // Innermost: sees the exchange exactly as on the wire.
             .addNetworkInterceptor(Capture.INTERCEPTOR)
             // An idle connection per host waits out the host's politeness delay for its next fetch
             // (see FetcherBuilder#idleConnections).
@@ -132,18 +130,25 @@ public final class Fetcher implements AutoCloseable {
     }
     Optional<ProxyServer> proxy = clients.proxyFor(httpUrl);
     Capture capture = new Capture();
-    FetchResult result = fetch(url, httpUrl, validators, capture, proxy);
+    FetchResult result = fetch(url, httpUrl, validators, capture, proxy, false);
     if (capture.stale) {
-      // A kept connection the server had closed while idle: the request never got an answer, so
-      // it is sent once more, on a new connection.
-      log.debug("fetch {}: kept connection closed by the server; sending again", url);
-      result = fetch(url, httpUrl, validators, new Capture(), proxy);
+      // A kept connection its peer had closed: the request got no byte of an answer, so it is
+      // sent once more, at once, on a new connection (the pool may hold more such connections).
+      log.debug("fetch {}: kept connection closed by its peer; sending again on a new one", url);
+      connections.countStale();
+      if (capture.peer != null && capture.earlierExchanges == 1
+          && capture.idleNanos < OneAnswerPeers.CLOSED_AT_ONCE.toNanos()) {
+        // Closed at once after its first answer: the peer closes after each (tinyproxy does).
+        oneAnswerPeers.learn(capture.peer);
+      }
+      result = fetch(url, httpUrl, validators, new Capture(), proxy, true);
     }
     return result;
   }
 
+  /** One GET; on a new connection when {@code newConnection}, else on a kept one if any. */
   private FetchResult fetch(String url, HttpUrl httpUrl, Validators validators, Capture capture,
-      Optional<ProxyServer> proxy) {
+      Optional<ProxyServer> proxy, boolean newConnection) {
     capture.proxy = proxy.orElse(null);
     Request.Builder request =
         validators.addTo(new Request.Builder())
@@ -162,7 +167,8 @@ public final class Fetcher implements AutoCloseable {
     }
     Instant date = clock.instant();
     long start = ticker.read();
-    Call call = clients.client(httpUrl, proxy).newCall(request.build());
+    OkHttpClient client = clients.client(httpUrl, proxy);
+    Call call = (newConnection ? clients.unpooled(client) : client).newCall(request.build());
     try {
       if (bypassesDns(httpUrl.host())) {
         addressPolicy.resolve(httpUrl.host()); // throws if refused: nothing is sent
@@ -177,19 +183,14 @@ public final class Fetcher implements AutoCloseable {
     } catch (IOException e) {
       FetchError error = FetchError.classify(e);
       String reason = FetchError.reason(e);
-      if (capture.proxy != null && capture.requestHead() == null
-          && (error == FetchError.CONNECT || error == FetchError.TIMEOUT)
-          && capture.proxy.kind() != ProxyServer.Kind.SOCKS5) {
-        // Nothing was sent: the connection that failed was to the HTTP proxy (a SOCKS5 proxy's
-        // failures are told apart by Socks5Socket).
-        error = FetchError.PROXY_UNREACHABLE;
+      ProxyFailure atProxy = ProxyFailure.of(error, reason, capture, httpUrl.isHttps());
+      if (atProxy != null) {
+        error = atProxy.error;
+        reason = atProxy.getMessage();
       }
       log.debug("fetch {} failed: {} ({})", url, error.label(), reason);
-      // A kept connection closed while idle; through a proxy, at once: proxies such as tinyproxy
-      // close their side after each answer, without saying so.
       capture.stale = capture.requestHead() != null && capture.responseHead() == null
-          && !capture.newConnection
-          && (capture.idleNanos >= STALE_AFTER.toNanos() || capture.proxy != null);
+          && !capture.newConnection && StaleConnection.unanswered(e);
       return FetchResult.failure(url, elapsedMs(start), error, reason);
     }
   }
@@ -244,6 +245,15 @@ public final class Fetcher implements AutoCloseable {
   /** Requests so far sent on a connection kept from an earlier one. */
   public long connectionsReused() {
     return connections.reused();
+  }
+
+  /**
+   * Requests so far sent again, at once and on a new connection, because the kept connection they
+   * were sent on had been closed by its peer (they failed before any byte of an answer); not
+   * retries: each fetch is sent again at most once.
+   */
+  public long connectionsStale() {
+    return connections.stale();
   }
 
   private FetchResult read(String url, Call call, Response response, long start, Instant date,

@@ -26,4 +26,28 @@ final class ProxyFailure extends IOException {
   static ProxyFailure authRequired(String cause) {
     return new ProxyFailure(FetchError.PROXY_AUTH, cause);
   }
+
+  /**
+   * The proxy's failure, when a call through an HTTP proxy ({@code capture.proxy}) that failed
+   * with {@code error} ({@code reason}) got no answer from it: nothing reached the server (a
+   * connect, a CONNECT or a timeout before the request: the connection was to the proxy), or the
+   * proxy closed or reset a plain-http request's connection without answering (a server the proxy
+   * cannot reach is an answer, such as 502). Null for any other failure, a SOCKS5 proxy's (told
+   * apart by {@link Socks5Socket}), or a read timeout after the request (the server may be slow).
+   */
+  static ProxyFailure of(FetchError error, String reason, Capture capture, boolean https) {
+    if (capture.proxy == null || capture.proxy.kind() == ProxyServer.Kind.SOCKS5
+        || capture.responseHead() != null) {
+      return null;
+    }
+    boolean nothingSent = capture.requestHead() == null;
+    if (nothingSent && (error == FetchError.CONNECT || error == FetchError.TIMEOUT)) {
+      return unreachable(reason);
+    }
+    if (error == FetchError.IO && (nothingSent || !https)) {
+      return unreachable(reason.toLowerCase(java.util.Locale.ROOT).contains("reset")
+          ? "proxy reset the connection" : "proxy closed the connection without answering");
+    }
+    return null;
+  }
 }

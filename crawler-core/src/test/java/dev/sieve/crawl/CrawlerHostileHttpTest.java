@@ -110,16 +110,18 @@ class CrawlerHostileHttpTest {
   }
 
   @Test
-  void serverDropsEveryConnection_requestedExactlyOncePlusRetries() throws Exception {
-    // robots.txt first, so "/" goes out on a reused connection: the case OkHttp would repeat.
+  void serverDropsEveryConnection_requestedOncePlusItsStaleResendPlusRetries() throws Exception {
+    // robots.txt first, so "/" goes out on a reused connection: unanswered there, it is sent
+    // again once on a new connection (counted stale, not a retry); then each retry once.
     routes.on("/", () -> new MockResponse.Builder().onResponseStart(new SocketEffect.CloseSocket()).build());
 
     // A failure limit above the attempts, so the host is not given up as unreachable first.
     run(settings().fetch(f -> f.retries(3).hostFailureLimit(10)));
 
-    assertThat(routes.hits("/")).isEqualTo(4);
+    assertThat(routes.hits("/")).isEqualTo(5);
     assertThat(record("/").error()).isEqualTo("io");
     assertThat(summary.retries()).isEqualTo(3);
+    assertThat(summary.connections().stale()).isEqualTo(1);
   }
 
   @Test

@@ -19,7 +19,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** A kept connection is reused by the next fetch of its host, and one the server closed is not a failure. */
+/**
+ * A kept connection is reused by the next fetch of its host, and one the server closed is not a
+ * failure: the request is sent again once, on a new connection.
+ */
 class KeptConnectionTest {
   private final ExecutorService server = Executors.newSingleThreadExecutor();
   private final AtomicInteger accepted = new AtomicInteger();
@@ -55,14 +58,31 @@ class KeptConnectionTest {
   }
 
   @Test
-  void fetch_requestDroppedOnConnectionJustUsed_notSentAgain() throws Exception {
+  void fetch_connectionClosedRightAfterItsAnswer_sentAgainAtOnceAndCountedStale() throws Exception {
     start(1);
     try (Fetcher fetcher = fetcher()) {
       fetcher.fetch(url());
+      FetchResult second = fetcher.fetch(url()); // no idle time: the peer closed it at once
+
+      assertThat(second.status()).as(String.valueOf(second.error())).isEqualTo(200);
+      assertThat(accepted.get()).isEqualTo(2);
+      assertThat(fetcher.connectionsStale()).isEqualTo(1);
+      assertThat(fetcher.connectionsReused()).as("the stale one").isEqualTo(1);
+    }
+  }
+
+  @Test
+  void fetch_newConnectionAlsoUnanswered_sentAgainOnlyOnce() throws Exception {
+    // The first connection answers once; every later request is read and left unanswered.
+    answerFirstOnly();
+    try (Fetcher fetcher = fetcher()) {
+      assertThat(fetcher.fetch(url()).status()).isEqualTo(200);
       FetchResult second = fetcher.fetch(url());
 
       assertThat(second.status()).isZero();
-      assertThat(accepted.get()).isEqualTo(1);
+      assertThat(second.error()).isEqualTo(FetchError.IO);
+      assertThat(accepted.get()).as("the kept connection, then one new one").isEqualTo(2);
+      assertThat(fetcher.connectionsStale()).isEqualTo(1);
     }
   }
 
@@ -101,6 +121,27 @@ class KeptConnectionTest {
             out.write(("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\nok")
                 .getBytes(StandardCharsets.ISO_8859_1));
             out.flush();
+          }
+        } catch (IOException e) {
+          // closed by the test
+        }
+      }
+    });
+  }
+
+  /**
+   * Answers the first request of the first connection, then closes it; every later connection is
+   * closed as soon as its request is read, unanswered.
+   */
+  private void answerFirstOnly() throws IOException {
+    listener = new ServerSocket(0, 16, InetAddress.getByName("127.0.0.1"));
+    server.execute(() -> {
+      while (!listener.isClosed()) {
+        try (Socket socket = listener.accept()) {
+          boolean first = accepted.incrementAndGet() == 1;
+          if (readHead(socket.getInputStream()) && first) {
+            socket.getOutputStream().write(
+                "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok".getBytes(StandardCharsets.ISO_8859_1));
           }
         } catch (IOException e) {
           // closed by the test

@@ -99,6 +99,7 @@ final class ReportPage {
     figure("retries", "retries", p.retries());
     figure("connections opened", "connections.opened", p.connections().opened());
     figure("connections reused", "connections.reused", p.connections().reused());
+    figure("connections stale (sent again)", "connections.stale", p.connections().stale());
     figure("most fetches in flight", "connections.mostFetching", p.connections().mostFetching());
     figure("pending at end", "pending", p.pending());
     figure("hosts", "hosts", p.hosts());
