@@ -6,6 +6,8 @@
  * every frontier from {@link dev.sieve.frontier.FrontierSettings}, which say where it lives:
  * memory ({@code local}), a state directory ({@code state}), Redis ({@code redis}) or a URL
  * Frontier service ({@code urlfrontier}). The {@link dev.sieve.frontier.Sieve} is the seen filter
- * every local frontier puts in front of its queues.
+ * every local frontier puts in front of its queues. {@link dev.sieve.frontier.FrontierTime} is
+ * time as the engine counts it (milliseconds) and the one place the URL Frontier API's seconds
+ * are converted.
  */
 package dev.sieve.frontier;

@@ -19,6 +19,7 @@ import crawlercommons.urlfrontier.Urlfrontier.StringList;
 import crawlercommons.urlfrontier.Urlfrontier.URLInfo;
 import crawlercommons.urlfrontier.Urlfrontier.URLItem;
 import crawlercommons.urlfrontier.Urlfrontier;
+import dev.sieve.frontier.FrontierTime;
 import dev.sieve.frontier.queue.Counters;
 import dev.sieve.frontier.queue.CrawlSnapshot;
 import dev.sieve.frontier.queue.CrawlStore;
@@ -30,6 +31,7 @@ import dev.sieve.serve.limits.StoreLimits;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -74,8 +76,9 @@ final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
     return rejections;
   }
 
+  /** The engine's time: epoch milliseconds ({@link FrontierTime}). */
   private long now() {
-    return clock.instant().getEpochSecond();
+    return clock.millis();
   }
 
   @Override
@@ -97,7 +100,7 @@ final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
   @Override
   public void purgeURLs(Urlfrontier.PurgeUrlParams request,
       StreamObserver<Urlfrontier.Long> responses) {
-    long cutoff = now() - Integer.toUnsignedLong(request.getDays()) * 86_400L;
+    long cutoff = now() - Integer.toUnsignedLong(request.getDays()) * 86_400_000L;
     String key = request.getKey();
     try {
       change(() -> crawls.get(request.getCrawlID())
@@ -197,21 +200,21 @@ final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
   public void blockQueueUntil(BlockQueueParams request, StreamObserver<Empty> responses) {
     if (!missingKey("BlockQueueUntil", request.getKey(), responses)) {
       changeQueue("BlockQueueUntil", request.getCrawlID(), request.getKey(), CrawlStore.BLOCK,
-          Protos.unsigned64(request.getTime()), responses);
+          FrontierTime.millisOfSeconds(Protos.unsigned64(request.getTime())), responses);
     }
   }
 
   @Override
   public void setDelay(QueueDelayParams request, StreamObserver<Empty> responses) {
-    int delay = Protos.unsigned(request.getDelayRequestable());
+    Duration delay = Duration.ofSeconds(Protos.unsigned(request.getDelayRequestable()));
     if (request.getKey().isEmpty()) {
       change(() -> {
-        crawls.defaultDelaySeconds(delay);
+        crawls.defaultDelay(delay);
         return true;
       }, done -> Protos.reply(responses, Empty.getDefaultInstance()), responses);
     } else {
-      changeQueue("SetDelay", request.getCrawlID(), request.getKey(), CrawlStore.DELAY, delay,
-          responses);
+      changeQueue("SetDelay", request.getCrawlID(), request.getKey(), CrawlStore.DELAY,
+          FrontierTime.millis(delay), responses);
     }
   }
 

@@ -10,6 +10,7 @@ import dev.sieve.frontier.queue.TakeLimits;
 import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -41,9 +42,9 @@ final class GetUrls {
         orUnlimited(request.getMaxUrlsPerQueue()),
         orUnlimited(request.getMaxQueues()),
         settings.maxUrlsPerCall,
-        request.getDelayRequestable() == 0 ? settings.leaseSeconds
-            : Protos.unsigned(request.getDelayRequestable()),
-        crawls.defaultDelaySeconds());
+        Duration.ofSeconds(request.getDelayRequestable() == 0 ? settings.leaseSeconds
+            : Protos.unsigned(request.getDelayRequestable())),
+        crawls.defaultDelay());
     List<? extends CrawlStore> visit = anyCrawl
         ? crawls.all()
         : crawls.get(request.getCrawlID()).<List<CrawlStore>>map(List::of).orElse(List.of());

@@ -4,6 +4,7 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import crawlercommons.urlfrontier.Urlfrontier.KnownURLItem;
 import crawlercommons.urlfrontier.Urlfrontier.URLInfo;
 import crawlercommons.urlfrontier.Urlfrontier.URLItem;
+import dev.sieve.frontier.FrontierTime;
 import dev.sieve.frontier.queue.Counters;
 import dev.sieve.frontier.queue.QueuedUrl;
 import io.grpc.Status;
@@ -57,8 +58,8 @@ final class Protos {
     return URLItem.newBuilder()
         .setKnown(KnownURLItem.newBuilder()
             .setInfo(info(crawlId, url))
-            .setRefetchableFromDate(url.refetchFrom()))
-        .setCreationDate(url.created())
+            .setRefetchableFromDate(FrontierTime.secondUp(url.refetchFrom())))
+        .setCreationDate(FrontierTime.secondDown(url.created()))
         .build();
   }
 

@@ -129,7 +129,7 @@ final class PutBatch {
         byCrawl.computeIfAbsent(put.crawlId(), id -> new ArrayList<>()).add(i);
       }
     }
-    long now = Math.floorDiv(clock.millis(), 1000);
+    long now = clock.millis();
     byCrawl.forEach((crawlId, positions) ->
         apply(crawls, counters, crawlId, positions, read, now, status));
     for (int i = 0; i < end; i++) {

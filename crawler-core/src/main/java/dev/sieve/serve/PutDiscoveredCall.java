@@ -104,7 +104,7 @@ final class PutDiscoveredCall implements StreamObserver<DiscoveredBatch> {
         byCrawl.computeIfAbsent(put.crawlId(), id -> new ArrayList<>()).add(i);
       }
     }
-    long now = Math.floorDiv(clock.millis(), 1000);
+    long now = clock.millis();
     byCrawl.forEach((crawlId, positions) ->
         PutBatch.apply(crawls, counters, crawlId, positions, read, now, status));
     try {

@@ -2,6 +2,7 @@ package dev.sieve.serve;
 
 import crawlercommons.urlfrontier.Urlfrontier.URLInfo;
 import crawlercommons.urlfrontier.Urlfrontier.URLItem;
+import dev.sieve.frontier.FrontierTime;
 import dev.sieve.frontier.queue.FrontierStore;
 import dev.sieve.frontier.queue.UrlPut;
 import dev.sieve.url.PlainUrl;
@@ -27,9 +28,8 @@ record PutItem(String crawlId, String key, String url, boolean discovered, long 
       return rejected("empty_item");
     }
     boolean discovered = item.hasDiscovered();
-    return read(info(item), discovered,
-        discovered ? 0 : Protos.unsigned64(item.getKnown().getRefetchableFromDate()),
-        settings);
+    long refetchFrom = discovered ? 0 : Protos.unsigned64(item.getKnown().getRefetchableFromDate());
+    return read(info(item), discovered, FrontierTime.millisOfSeconds(refetchFrom), settings);
   }
 
   /** One URL of a PutDiscovered batch, read and checked as a discovered PutURLs item. */

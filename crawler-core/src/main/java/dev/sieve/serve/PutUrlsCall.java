@@ -163,7 +163,7 @@ final class PutUrlsCall implements StreamObserver<URLItem> {
         refuse(refused);
         return null;
       }
-      long now = Math.floorDiv(clock.millis(), 1000); // no Instant per item
+      long now = clock.millis(); // no Instant per item
       PutResult result;
       do {
         result = crawls.getOrCreate(put.crawlId()).put(put.key(), put.url(), put.discovered(),

@@ -12,6 +12,8 @@ import crawlercommons.urlfrontier.Urlfrontier.CrawlLimitParams;
 import crawlercommons.urlfrontier.Urlfrontier.GetParams;
 import crawlercommons.urlfrontier.Urlfrontier.Local;
 import crawlercommons.urlfrontier.Urlfrontier.QueueDelayParams;
+import crawlercommons.urlfrontier.Urlfrontier.URLItem;
+import crawlercommons.urlfrontier.Urlfrontier.URLStatusRequest;
 import io.grpc.Context;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -145,16 +147,47 @@ class GetUrlsConformanceTest {
 
   @Test
   void get_queueDelay_spacesProductionsOfAQueue() {
-    serve.put(discovered("http://a.test/1"), discovered("http://a.test/2"));
-    serve.blocking.setDelay(QueueDelayParams.newBuilder().setKey("a.test").setDelayRequestable(5)
-        .build());
-    GetParams one = fromDefault().setMaxUrlsPerQueue(1).setDelayRequestable(100).build();
-
-    serve.put(known(serve.get(one).get(0), 0));
+    GetParams one = oneProducedWithDelay(5);
     serve.clock.advance(4);
     assertThat(serve.get(one)).isEmpty();
     serve.clock.advance(1);
     assertThat(serve.get(one)).hasSize(1);
+  }
+
+  @Test
+  void get_queueDelay_inTheApisSeconds_holdsToTheMillisecond() {
+    GetParams one = oneProducedWithDelay(1);
+    serve.clock.advanceMillis(999);
+    assertThat(serve.get(one)).as("999 ms after").isEmpty();
+    serve.clock.advanceMillis(1);
+    assertThat(serve.get(one)).hasSize(1);
+  }
+
+  /**
+   * Queue a.test with two URLs and a delay of {@code seconds}, one of them handed out (by the
+   * GetURLs asking one URL per queue that this returns) and completed now.
+   */
+  private GetParams oneProducedWithDelay(int seconds) {
+    serve.put(discovered("http://a.test/1"), discovered("http://a.test/2"));
+    serve.blocking.setDelay(QueueDelayParams.newBuilder().setKey("a.test")
+        .setDelayRequestable(seconds).build());
+    GetParams one = fromDefault().setMaxUrlsPerQueue(1).setDelayRequestable(100).build();
+    serve.put(known(serve.get(one).get(0), 0));
+    return one;
+  }
+
+  @Test
+  void status_ofAUrlDueBetweenSeconds_isDueFromTheNextSecond_createdInItsOwn() {
+    serve.clock.advanceMillis(400);
+    serve.put(discovered("http://a.test/1"));
+
+    URLItem status = serve.blocking.getURLStatus(
+        URLStatusRequest.newBuilder().setUrl("http://a.test/1").build());
+    assertThat(status.getKnown().getRefetchableFromDate()).as("a date to come: rounded up")
+        .isEqualTo(ServeFixture.START + 1);
+    assertThat(status.getCreationDate()).as("a date past: rounded down")
+        .isEqualTo(ServeFixture.START);
+    assertThat(serve.getAll(10)).as("due now in the engine").hasSize(1);
   }
 
   @Test

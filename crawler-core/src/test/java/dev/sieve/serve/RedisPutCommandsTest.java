@@ -6,6 +6,7 @@ import dev.sieve.frontier.queue.CrawlStore;
 import dev.sieve.frontier.queue.PutResult;
 import dev.sieve.frontier.queue.QueuedUrl;
 import dev.sieve.frontier.queue.TakeLimits;
+import java.time.Duration;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,7 +23,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * costs that read alone.
  */
 class RedisPutCommandsTest {
-  private static final long NOW = 1_800_000_000L;
+  private static final long NOW = 1_800_000_000_000L; // epoch milliseconds
   private static final int QUEUES = 200;
   @RegisterExtension
   static final RedisStoreExtension redis = new RedisStoreExtension();
@@ -100,7 +101,7 @@ class RedisPutCommandsTest {
 
     PutResult[] results = crawl.putAll(batch("mixed", "2"), NOW);
     List<QueuedUrl> out = new ArrayList<>();
-    crawl.take(null, new TakeLimits(1, 10_000, 10_000, 30, 0), NOW, out);
+    crawl.take(null, new TakeLimits(1, 10_000, 10_000, Duration.ofSeconds(30), Duration.ZERO), NOW, out);
 
     assertThat(results).containsOnly(PutResult.CREATED);
     assertThat(out).hasSize(QUEUES).extracting(QueuedUrl::key).doesNotHaveDuplicates();

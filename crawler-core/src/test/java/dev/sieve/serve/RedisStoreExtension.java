@@ -33,6 +33,11 @@ final class RedisStoreExtension implements BeforeAllCallback, AfterAllCallback {
     Optional.ofNullable(servers).ifPresent(RedisServers::close);
   }
 
+  /** The server's URI. */
+  String uri() {
+    return servers.uri();
+  }
+
   /** The store. */
   FrontierStore store() {
     return store;

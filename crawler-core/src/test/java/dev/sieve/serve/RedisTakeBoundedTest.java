@@ -6,6 +6,7 @@ import dev.sieve.frontier.queue.CrawlStore;
 import dev.sieve.frontier.queue.QueueStats;
 import dev.sieve.frontier.queue.QueuedUrl;
 import dev.sieve.frontier.queue.TakeLimits;
+import java.time.Duration;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,8 +19,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * nothing due.
  */
 class RedisTakeBoundedTest {
-  private static final long NOW = 1_800_000_000L;
-  private static final TakeLimits LIMITS = new TakeLimits(10, 100, 100, 30, 0);
+  private static final long NOW = 1_800_000_000_000L; // epoch milliseconds
+  private static final TakeLimits LIMITS =
+      new TakeLimits(10, 100, 100, Duration.ofSeconds(30), Duration.ZERO);
   @RegisterExtension
   static final RedisStoreExtension redis = new RedisStoreExtension();
 
@@ -28,7 +30,7 @@ class RedisTakeBoundedTest {
     CrawlStore crawl = redis.crawl(id);
     List<PutItem> batch = new ArrayList<>();
     for (int q = 0; q < idle; q++) {
-      batch.add(new PutItem(id, "idle" + q, "http://idle" + q + ".test/", false, NOW + 3600,
+      batch.add(new PutItem(id, "idle" + q, "http://idle" + q + ".test/", false, NOW + 3_600_000,
           null, null));
       if (batch.size() == 512 || q == idle - 1) {
         crawl.putAll(batch, NOW);
@@ -145,7 +147,8 @@ class RedisTakeBoundedTest {
     List<QueuedUrl> out = new ArrayList<>();
     assertThat(redis.cli("CONFIG", "RESETSTAT")).startsWith("OK");
 
-    int produced = crawl.take(null, new TakeLimits(1, 100_000, 100_000, 30, 0), NOW, out);
+    int produced = crawl.take(null,
+        new TakeLimits(1, 100_000, 100_000, Duration.ofSeconds(30), Duration.ZERO), NOW, out);
 
     assertThat(produced).isEqualTo(queues);
     assertThat(out).hasSize(queues).extracting(QueuedUrl::key).doesNotHaveDuplicates();
@@ -156,10 +159,10 @@ class RedisTakeBoundedTest {
   void take_idleQueuesComingDue_areHandedOutInTurn() {
     CrawlStore crawl = crawl("due-later", 300);
     List<QueuedUrl> now = new ArrayList<>();
-    crawl.take(null, new TakeLimits(10, 100, 100, 7200, 0), NOW, now);
+    crawl.take(null, new TakeLimits(10, 100, 100, Duration.ofSeconds(7200), Duration.ZERO), NOW, now);
     List<QueuedUrl> later = new ArrayList<>();
 
-    crawl.take(null, new TakeLimits(10, 1000, 1000, 30, 0), NOW + 3600, later);
+    crawl.take(null, new TakeLimits(10, 1000, 1000, Duration.ofSeconds(30), Duration.ZERO), NOW + 3_600_000, later);
 
     assertThat(now).hasSize(1);
     assertThat(later).hasSize(300).extracting(QueuedUrl::key).doesNotHaveDuplicates()

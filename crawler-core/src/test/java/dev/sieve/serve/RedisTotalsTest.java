@@ -6,6 +6,7 @@ import dev.sieve.frontier.queue.CrawlStore;
 import dev.sieve.frontier.queue.QueueStats;
 import dev.sieve.frontier.queue.QueuedUrl;
 import dev.sieve.frontier.queue.TakeLimits;
+import java.time.Duration;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,7 +22,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * totals were never kept (made by an older version) is counted once and then kept.
  */
 class RedisTotalsTest {
-  private static final long START = 1_800_000_000L;
+  private static final long START = 1_800_000_000_000L; // epoch milliseconds
   private static final int HOSTS = 6;
   @RegisterExtension
   static final RedisStoreExtension redis = new RedisStoreExtension();
@@ -53,7 +54,7 @@ class RedisTotalsTest {
     long now = START;
     assertThat(crawl.stats(null, now)).isEqualTo(QueueStats.NONE); // its totals kept from now on
     crawl.put("leased.test", "http://leased.test/1", true, 0, null, now);
-    crawl.take("", new TakeLimits(1, 1, 1, 60, 0), now, new ArrayList<>());
+    crawl.take("", new TakeLimits(1, 1, 1, Duration.ofMillis(60), Duration.ZERO), now, new ArrayList<>());
     crawl.put("leased.test", "http://leased.test/1", false, 0, null, now);
     crawl.put("waiting.test", "http://waiting.test/1", true, 0, null, now);
     crawl.put("waiting.test", "http://waiting.test/1", false, 0, null, now); // never leased
@@ -77,7 +78,7 @@ class RedisTotalsTest {
     }
     crawl.put("h0.test", "http://h0.test/waiting", true, 0, null, now);
     crawl.put("h1.test", "http://h1.test/leased", true, 0, null, now);
-    crawl.take("h1.test", new TakeLimits(1, 1, 1, 5, 0), now, new ArrayList<>());
+    crawl.take("h1.test", new TakeLimits(1, 1, 1, Duration.ofMillis(5), Duration.ZERO), now, new ArrayList<>());
     // As a crawl made before the totals were kept: none of their keys exist.
     for (String key : redis.cli("--scan", "--pattern", "serve:*:totals").split("\\s+")) {
       if (!key.isBlank()) {
@@ -94,7 +95,7 @@ class RedisTotalsTest {
     }
   }
 
-  /** One random change to {@code crawl} at {@code now}; the seconds the clock then moves. */
+  /** One random change to {@code crawl} at {@code now}; the milliseconds the clock then moves. */
   private static long step(CrawlStore crawl, Random random, long now) {
     String host = "h" + random.nextInt(HOSTS) + ".test";
     String url = "http://" + host + "/" + random.nextInt(25);
@@ -112,7 +113,7 @@ class RedisTotalsTest {
       case 4, 5 -> {
         // Completes what a worker leased, or any URL (pending, leased or never seen).
         List<QueuedUrl> leased = new ArrayList<>();
-        crawl.take("", new TakeLimits(3, 3, 5, 1 + random.nextInt(4), 0), now, leased);
+        crawl.take("", new TakeLimits(3, 3, 5, Duration.ofMillis(1 + random.nextInt(4)), Duration.ZERO), now, leased);
         for (QueuedUrl lease : leased) {
           if (random.nextBoolean()) {
             crawl.put(lease.key(), lease.url(), false, random.nextBoolean() ? 0 : now + 2, null,
@@ -121,7 +122,7 @@ class RedisTotalsTest {
         }
         crawl.put(host, url, false, 0, null, now);
       }
-      case 6 -> crawl.take("", new TakeLimits(2, 4, 6, 1 + random.nextInt(5), 0), now,
+      case 6 -> crawl.take("", new TakeLimits(2, 4, 6, Duration.ofMillis(1 + random.nextInt(5)), Duration.ZERO), now,
           new ArrayList<>());
       case 7 -> {
         if (random.nextInt(3) == 0) {

@@ -138,25 +138,33 @@ final class ServeFixture implements AutoCloseable {
     }
   }
 
-  /** A UTC clock standing at a whole second until {@link #advance} moves it. */
+  /**
+   * A UTC clock standing still until moved: by whole seconds ({@link #advance}), the API's unit,
+   * or by milliseconds ({@link #advanceMillis}), the engine's.
+   */
   static final class SecondsClock extends Clock {
-    private final AtomicLong seconds;
+    private final AtomicLong millis;
 
     SecondsClock(long epochSecond) {
-      seconds = new AtomicLong(epochSecond);
+      millis = new AtomicLong(epochSecond * 1000);
     }
 
+    /** The epoch second it stands in. */
     long now() {
-      return seconds.get();
+      return Math.floorDiv(millis.get(), 1000);
     }
 
-    void advance(long by) {
-      seconds.addAndGet(by);
+    void advance(long seconds) {
+      millis.addAndGet(seconds * 1000);
+    }
+
+    void advanceMillis(long by) {
+      millis.addAndGet(by);
     }
 
     @Override
     public Instant instant() {
-      return Instant.ofEpochSecond(seconds.get());
+      return Instant.ofEpochMilli(millis.get());
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.sieve.frontier.durable;
 
 import dev.sieve.bloom.MembershipFilter;
+import dev.sieve.frontier.FrontierTime;
 import dev.sieve.frontier.Sieve;
 import dev.sieve.frontier.queue.CrawlSpace;
 import dev.sieve.frontier.queue.Crawls;
@@ -17,6 +18,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Collection;
 import java.util.zip.CRC32C;
 import java.util.zip.CheckedOutputStream;
@@ -28,15 +30,17 @@ import java.util.zip.CheckedOutputStream;
  * filters' own saved form ({@link MembershipFilter#writeTo}, read back by {@link
  * MembershipFilter#readFrom}) and its queues, each with its salt, completed count, block, delay,
  * crawl limit and pending URLs (URL, due time, metadata, creation date); the magic again, then a CRC32C of it all.
- * Leases are not saved: a URL leased at the checkpoint is saved pending, due as it was.
+ * Times are the engine's ({@link dev.sieve.frontier.FrontierTime}): epoch milliseconds, delays in
+ * milliseconds. Leases are not saved: a URL leased at the checkpoint is saved pending, due as it was.
  */
 final class Checkpoint {
   private static final int MAGIC = 0x53535256; // "SSRV"
   /**
    * 2 added each crawl's completed-URL log (name and length) and each pending URL's creation date;
-   * a version 1 file is read as having no log and each creation date unknown (its due time).
+   * a version 1 file is read as having no log and each creation date unknown (its due time). 3
+   * counts time in milliseconds where 1 and 2 counted seconds: theirs are read multiplied by 1000.
    */
-  private static final int VERSION = 2;
+  private static final int VERSION = 3;
 
   private Checkpoint() {}
 
@@ -49,7 +53,7 @@ final class Checkpoint {
       out.writeInt(MAGIC);
       out.writeInt(VERSION);
       out.writeBoolean(crawls.active());
-      out.writeInt(crawls.defaultDelaySeconds());
+      out.writeLong(FrontierTime.millis(crawls.defaultDelay()));
       java.util.List<CrawlSpace> all = crawls.all();
       out.writeInt(all.size());
       for (CrawlSpace crawl : all) {
@@ -79,7 +83,7 @@ final class Checkpoint {
       out.writeInt(queue.salt());
       out.writeLong(queue.completed());
       out.writeLong(queue.blockedUntil());
-      out.writeInt(queue.delaySeconds());
+      out.writeLong(queue.delayMillis());
       out.writeLong(queue.crawlLimit());
       java.util.List<QueuedUrl> pending = queue.pendingUrls();
       out.writeInt(pending.size());
@@ -114,11 +118,12 @@ final class Checkpoint {
       throw new IOException("checkpoint " + file + " is not a serve checkpoint (bad magic)");
     }
     int version = in.readInt();
-    if (version != VERSION && version != 1) {
-      throw new IOException("checkpoint " + file + ": version " + version + " is not " + VERSION);
+    if (version < 1 || version > VERSION) {
+      throw new IOException("checkpoint " + file + ": version " + version + " is not " + VERSION
+          + " (written by a newer Sieve?)");
     }
     crawls.active(in.readBoolean());
-    crawls.defaultDelaySeconds(in.readInt());
+    crawls.defaultDelay(Duration.ofMillis(version >= 3 ? in.readLong() : in.readInt() * 1000L));
     int count = in.readInt();
     for (int i = 0; i < count; i++) {
       readCrawl(in, crawls, version);
@@ -153,15 +158,16 @@ final class Checkpoint {
     for (int q = 0; q < queues; q++) {
       WorkQueue queue = crawl.restoreQueue(in.readUTF(), in.readInt());
       queue.restoreCompleted(in.readLong());
-      queue.blockUntil(in.readLong());
-      queue.delay(in.readInt());
+      long scale = version >= 3 ? 1 : 1000; // 1 and 2 counted seconds
+      queue.blockUntil(in.readLong() * scale);
+      queue.delay(version >= 3 ? in.readLong() : Change.millisOfDelay(in.readInt()));
       queue.crawlLimit(in.readLong());
       int pending = in.readInt();
       for (int p = 0; p < pending; p++) {
         String url = in.readUTF();
-        long due = in.readLong();
+        long due = in.readLong() * scale;
         byte[] metadata = Change.readBytes(in);
-        queue.restorePending(url, due, metadata, version == 1 ? due : in.readLong());
+        queue.restorePending(url, due, metadata, version == 1 ? due : in.readLong() * scale);
       }
     }
   }

@@ -1,9 +1,11 @@
 package dev.sieve.frontier.durable;
 
+import dev.sieve.frontier.FrontierTime;
 import dev.sieve.frontier.queue.Crawls;
 import dev.sieve.frontier.queue.ForwardingFrontierStore;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
@@ -73,8 +75,8 @@ public final class DurableStore extends ForwardingFrontierStore {
   }
 
   @Override
-  public void defaultDelaySeconds(int seconds) {
-    service(Change.DEFAULT_DELAY, seconds, () -> crawls.defaultDelaySeconds(seconds));
+  public void defaultDelay(Duration delay) {
+    service(Change.DEFAULT_DELAY, FrontierTime.millis(delay), () -> crawls.defaultDelay(delay));
   }
 
   /** Applies and journals a service switch. */

@@ -1,5 +1,6 @@
 package dev.sieve.frontier.queue;
 
+import dev.sieve.frontier.FrontierTime;
 import dev.sieve.frontier.Sieve;
 import dev.sieve.frontier.spill.PendingStore;
 import java.io.IOException;
@@ -198,8 +199,8 @@ public final class CrawlSpace extends CrawlStore {
         break;
       }
       int max = Math.min(limits.maxPerQueue(), limits.maxUrls() - out.size());
-      List<PendingUrl> taken = queue.take(now, max, now + limits.leaseSeconds(),
-          limits.defaultDelaySeconds());
+      List<PendingUrl> taken = queue.take(now, max, FrontierTime.plus(now, limits.leaseMillis()),
+          limits.defaultDelayMillis());
       if (!taken.isEmpty()) {
         produced.add(queue);
         taken.forEach(entry -> out.add(QueuedUrl.of(queue.key, entry)));
@@ -363,7 +364,7 @@ public final class CrawlSpace extends CrawlStore {
     return withQueue(key, queue -> {
       switch (op) {
         case BLOCK -> queue.blockUntil(value);
-        case DELAY -> queue.delay((int) value);
+        case DELAY -> queue.delay(value);
         default -> queue.crawlLimit(value);
       }
     });

@@ -9,7 +9,7 @@ import java.util.function.Predicate;
 
 /**
  * One crawl ID's queues and Sieve, as the gRPC layer uses them: in memory ({@link CrawlSpace}) or
- * in Redis shared by several serve nodes. Times are epoch seconds of the
+ * in Redis shared by several serve nodes. Times are epoch milliseconds of the
  * service's clock. Thread-safe.
  */
 public abstract class CrawlStore {
@@ -88,7 +88,7 @@ public abstract class CrawlStore {
 
   /**
    * Drops the pending URLs of queue {@code key} (every queue when null) first stored before the
-   * epoch second {@code cutoff}; returns how many. The Sieve cannot forget them: discovered again,
+   * epoch millisecond {@code cutoff}; returns how many. The Sieve cannot forget them: discovered again,
    * they are still known. A store that cannot purge throws {@link UnsupportedOperationException}.
    */
   public long purge(String key, long cutoff) {

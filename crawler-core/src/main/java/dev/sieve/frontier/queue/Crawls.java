@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -36,7 +37,7 @@ public final class Crawls extends FrontierStore {
   private int nextSpillDir;
   private final CompletedLogs completedLogs;
   private volatile boolean active = true;
-  private volatile int defaultDelaySeconds;
+  private volatile Duration defaultDelay;
 
   public Crawls(QueueSettings settings) {
     this(settings, SeenKeys::of);
@@ -46,7 +47,7 @@ public final class Crawls extends FrontierStore {
   public Crawls(QueueSettings settings, Function<Sieve, SeenKeys> seenKeys) {
     this.settings = settings;
     this.seenKeys = seenKeys;
-    this.defaultDelaySeconds = settings.queueDelaySeconds();
+    this.defaultDelay = settings.queueDelay();
     this.completedLogs = new CompletedLogs(settings.completedDir(), this::spillRoot);
   }
 
@@ -199,12 +200,12 @@ public final class Crawls extends FrontierStore {
   }
 
   @Override
-  public int defaultDelaySeconds() {
-    return defaultDelaySeconds;
+  public Duration defaultDelay() {
+    return defaultDelay;
   }
 
   @Override
-  public void defaultDelaySeconds(int seconds) {
-    defaultDelaySeconds = seconds;
+  public void defaultDelay(Duration delay) {
+    defaultDelay = delay;
   }
 }

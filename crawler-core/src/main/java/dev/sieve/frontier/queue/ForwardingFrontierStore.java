@@ -2,6 +2,7 @@ package dev.sieve.frontier.queue;
 
 import java.io.IOException;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
@@ -79,13 +80,13 @@ public abstract class ForwardingFrontierStore extends FrontierStore {
   }
 
   @Override
-  public int defaultDelaySeconds() {
-    return delegate.defaultDelaySeconds();
+  public Duration defaultDelay() {
+    return delegate.defaultDelay();
   }
 
   @Override
-  public void defaultDelaySeconds(int seconds) {
-    delegate.defaultDelaySeconds(seconds);
+  public void defaultDelay(Duration delay) {
+    delegate.defaultDelay(delay);
   }
 
   @Override

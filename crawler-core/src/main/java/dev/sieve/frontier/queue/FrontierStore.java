@@ -2,6 +2,7 @@ package dev.sieve.frontier.queue;
 
 import java.io.IOException;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
@@ -67,9 +68,11 @@ public abstract class FrontierStore implements AutoCloseable {
 
   public abstract void active(boolean state);
 
-  public abstract int defaultDelaySeconds();
+  /** The least time between two productions of a queue that has no delay of its own. */
+  public abstract Duration defaultDelay();
 
-  public abstract void defaultDelaySeconds(int seconds);
+  /** Sets {@link #defaultDelay()} for every queue without a delay of its own. */
+  public abstract void defaultDelay(Duration delay);
 
   /** Bytes of pending URLs spilled to disk now, over every crawl (0 where none spill). */
   public long spilledBytes() {

@@ -20,15 +20,15 @@ final class PendingUrl implements IndexedHeap.Slotted {
   };
 
   final String url;
-  /** Epoch second from which it may be handed out. */
+  /** Epoch millisecond from which it may be handed out. */
   long due;
-  /** Epoch second its lease ends; 0 while not leased. */
+  /** Epoch millisecond its lease ends; 0 while not leased. */
   long heldUntil;
   /** The client's metadata as a serialized {@code URLInfo} holding only it; null when none. */
   byte[] metadata;
   /** Whether its crawl's {@link CompletedLog} holds it already: it was completed, then put again. */
   boolean completedLogged;
-  /** Epoch second the service first stored it (URL Frontier 2.6's creation date). */
+  /** Epoch millisecond the service first stored it (URL Frontier 2.6's creation date). */
   final long created;
   /** Where it is in its {@link IndexedHeap}; -1 in none. */
   private int slot = -1;

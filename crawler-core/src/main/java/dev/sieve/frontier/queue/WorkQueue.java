@@ -24,7 +24,7 @@ import java.util.function.Predicate;
  */
 public final class WorkQueue {
   /** The delay value meaning "the service's default". */
-  static final int DEFAULT_DELAY = -1;
+  static final long DEFAULT_DELAY = -1;
 
   final String key;
   final int salt;
@@ -37,7 +37,8 @@ public final class WorkQueue {
   private Set<String> superseded;
   private long completed;
   private long blockedUntil;
-  private int delaySeconds = DEFAULT_DELAY;
+  /** Milliseconds between two productions, or {@link #DEFAULT_DELAY}. */
+  private long delayMillis = DEFAULT_DELAY;
   private long lastProduced;
   private long crawlLimit;
 
@@ -125,7 +126,7 @@ public final class WorkQueue {
   }
 
   /**
-   * Drops the pending URLs first stored before the epoch second {@code cutoff}, leased or not;
+   * Drops the pending URLs first stored before the epoch millisecond {@code cutoff}, leased or not;
    * returns how many. The crawl's Sieve still remembers them.
    */
   long purge(long cutoff) {
@@ -288,12 +289,12 @@ public final class WorkQueue {
    * under its crawl limit, its delay since the last production passed, and fewer than {@code
    * maxPerQueue} URLs in flight (the reference service's reading of max_urls_per_queue).
    */
-  List<PendingUrl> take(long now, int maxPerQueue, long leaseUntil, int defaultDelay) {
+  List<PendingUrl> take(long now, int maxPerQueue, long leaseUntil, long defaultDelay) {
     if (size() == 0 || now < blockedUntil || (crawlLimit > 0 && completed >= crawlLimit)) {
       return List.of();
     }
-    int delay = delaySeconds == DEFAULT_DELAY ? defaultDelay : delaySeconds;
-    if (lastProduced != 0 && now < lastProduced + delay) {
+    long delay = delayMillis == DEFAULT_DELAY ? defaultDelay : delayMillis;
+    if (lastProduced != 0 && now - lastProduced < delay) {
       return List.of();
     }
     if (hot != null) {
@@ -315,7 +316,7 @@ public final class WorkQueue {
 
   /**
    * Moves fresh URLs into the hot part until {@code want} wait there, the first of them due at
-   * {@code now}, and every fresh URL due at the same second as the last one moved, so that the hot
+   * {@code now}, and every fresh URL due at the same instant as the last one moved, so that the hot
    * part orders them by URL as the reference service does; superseded copies are dropped on the
    * way.
    */
@@ -357,8 +358,9 @@ public final class WorkQueue {
     return blockedUntil;
   }
 
-  public int delaySeconds() {
-    return delaySeconds;
+  /** Milliseconds between two productions, or -1 for the service's default. */
+  public long delayMillis() {
+    return delayMillis;
   }
 
   public long crawlLimit() {
@@ -375,13 +377,14 @@ public final class WorkQueue {
     return now < blockedUntil;
   }
 
-  /** Blocks until the epoch second {@code until}; 0 unblocks. */
+  /** Blocks until the epoch millisecond {@code until}; 0 unblocks. */
   public void blockUntil(long until) {
     blockedUntil = until;
   }
 
-  public void delay(int seconds) {
-    delaySeconds = seconds;
+  /** At least {@code millis} between two productions; -1 for the service's default. */
+  public void delay(long millis) {
+    delayMillis = millis;
   }
 
   /** At most {@code limit} completed URLs before the queue stops producing; 0 for no limit. */

@@ -3,6 +3,7 @@ package dev.sieve.frontier.redis;
 import static dev.sieve.frontier.redis.RedisConnection.asLong;
 import static dev.sieve.frontier.redis.RedisConnection.asString;
 
+import dev.sieve.frontier.FrontierTime;
 import dev.sieve.frontier.queue.CrawlSnapshot;
 import dev.sieve.frontier.queue.CrawlStore;
 import dev.sieve.frontier.queue.PutResult;
@@ -171,8 +172,9 @@ final class RedisCrawlStore extends CrawlStore {
       int chunk = Math.min(left.maxUrls(), TAKE_CHUNK);
       List<?> answer = shard.call("get URLs", RedisScripts.STORE_TAKE, key,
           Integer.toString(left.maxPerQueue()), Integer.toString(left.maxQueues()),
-          Integer.toString(chunk), Long.toString(now), Long.toString(now + left.leaseSeconds()),
-          Integer.toString(left.defaultDelaySeconds()), since);
+          Integer.toString(chunk), Long.toString(now),
+          Long.toString(FrontierTime.plus(now, left.leaseMillis())),
+          Long.toString(left.defaultDelayMillis()), since);
       if (answer == null) {
         return produced;
       }

@@ -3,11 +3,14 @@ package dev.sieve.frontier.redis;
 import static dev.sieve.frontier.redis.RedisConnection.asLong;
 import static dev.sieve.frontier.redis.RedisConnection.asString;
 
+import dev.sieve.frontier.FrontierTime;
 import dev.sieve.frontier.queue.CrawlStore;
 import dev.sieve.frontier.queue.FrontierStore;
 import dev.sieve.frontier.queue.QueueSettings;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -22,7 +25,10 @@ import java.util.regex.Pattern;
  * the ID itself when it is letters, digits and {@code ._-}, else {@code ~} and its UTF-8 in hex)
  * whose current generation is a {@link RedisCrawlStore} of {@link RedisShard}s; DeleteCrawl ends the
  * generation, and the next put under the ID starts a new one with fresh Sieves. SetActive and the
- * default delay are shared too. Durability is Redis's (its RDB/AOF settings). Thread-safe.
+ * default delay are shared too. Durability is Redis's (its RDB/AOF settings). Times are the
+ * engine's epoch milliseconds ({@link FrontierTime}); a crawl that a Sieve counting seconds
+ * created (its hash has no {@code ms} field) is refused, when the store opens and when a call
+ * meets it, naming it and what to do. Thread-safe.
  */
 public final class RedisStore extends FrontierStore {
   private static final Pattern PLAIN_ID = Pattern.compile("[A-Za-z0-9._-]{1,100}");
@@ -55,11 +61,38 @@ public final class RedisStore extends FrontierStore {
    * spill directory is unused: Redis holds every pending URL).
    *
    * @throws IllegalArgumentException if the URI is malformed (the message names it)
-   * @throws RedisFrontierException if Redis cannot be reached
+   * @throws RedisFrontierException if Redis cannot be reached, or holds a crawl in seconds
    */
   public static FrontierStore open(String uri, QueueSettings settings, int connections) {
     RedisConnection redis = RedisConnection.open(uri, connections);
+    try {
+      for (String namespace : redis.command("list crawls", r -> r.smembers(CRAWLS))) {
+        List<String> crawl = redis.command("read crawl " + namespace,
+            r -> r.hmget(crawlKey(namespace), "gen", "id", "ms"));
+        if (crawl.get(0) != null && crawl.get(2) == null) {
+          throw new RedisFrontierException(inSeconds(redis.where, crawl.get(1)));
+        }
+      }
+    } catch (RuntimeException e) {
+      redis.close();
+      throw e instanceof UncheckedIOException u
+          ? new RedisFrontierException(u.getCause().getMessage(), u) : e;
+    }
     return new RedisStore(redis, settings, redis.cluster() ? CLUSTER_SHARDS : SERVER_SHARDS);
+  }
+
+  /** Why a crawl created by a Sieve that counted time in seconds is refused, and what to do. */
+  private static String inSeconds(String where, String id) {
+    return "Redis at " + where + " holds serve crawl '" + id + "' written by an older Sieve, whose"
+        + " times were seconds (this one counts milliseconds): finish or delete it (DeleteCrawl)"
+        + " with the Sieve that wrote it, then start again";
+  }
+
+  /** Refuses a crawl that a Sieve counting seconds created ({@code ms} is its hash's field). */
+  private void checkMillis(String id, String ms) {
+    if (!"1".equals(ms)) {
+      throw new UncheckedIOException(new java.io.IOException(inSeconds(redis.where, id)));
+    }
   }
 
   @Override
@@ -97,6 +130,7 @@ public final class RedisStore extends FrontierStore {
     List<?> created = (List<?>) redis.run("create crawl " + id, RedisScripts.STORE_CREATE,
         List.of(crawlKey(namespace), GENERATIONS, CRAWLS),
         List.of(namespace, id, Integer.toString(shards)));
+    checkMillis(id, asString(created.get(2)));
     return adopt(id, namespace, asString(created.get(0)), (int) asLong(created.get(1)));
   }
 
@@ -152,11 +186,12 @@ public final class RedisStore extends FrontierStore {
     String id = FrontierStore.normalise(crawlId);
     String namespace = namespace(id);
     List<String> crawl = redis.command("read crawl " + id,
-        r -> r.hmget(crawlKey(namespace), "gen", "shards"));
+        r -> r.hmget(crawlKey(namespace), "gen", "shards", "ms"));
     if (crawl.get(0) == null) {
       forget(id);
       return Optional.empty();
     }
+    checkMillis(id, crawl.get(2));
     return Optional.of(adopt(id, namespace, crawl.get(0), shardCount(crawl.get(1))));
   }
 
@@ -192,6 +227,7 @@ public final class RedisStore extends FrontierStore {
       Map<String, String> crawl = redis.command("read crawl " + namespace,
           r -> r.hgetAll(crawlKey(namespace)));
       if (crawl.get("gen") != null) {
+        checkMillis(crawl.get("id"), crawl.get("ms"));
         adopt(crawl.get("id"), namespace, crawl.get("gen"), shardCount(crawl.get("shards")));
       }
     }
@@ -247,15 +283,22 @@ public final class RedisStore extends FrontierStore {
     setService("active", state ? "1" : "0");
   }
 
+  /**
+   * The service's default delay: its {@code delay-ms} field, else (as a store written before the
+   * engine counted milliseconds left it) its {@code delay} field in seconds, else the settings'.
+   */
   @Override
-  public int defaultDelaySeconds() {
-    String delay = service("delay");
-    return delay == null ? settings.queueDelaySeconds() : Integer.parseInt(delay);
+  public Duration defaultDelay() {
+    List<String> delay = redis.command("read the service's delay",
+        r -> r.hmget(SERVICE, "delay-ms", "delay"));
+    return delay.get(0) != null ? Duration.ofMillis(Long.parseLong(delay.get(0)))
+        : delay.get(1) != null ? Duration.ofSeconds(Long.parseLong(delay.get(1)))
+        : settings.queueDelay();
   }
 
   @Override
-  public void defaultDelaySeconds(int seconds) {
-    setService("delay", Integer.toString(seconds));
+  public void defaultDelay(Duration delay) {
+    setService("delay-ms", Long.toString(FrontierTime.millis(delay)));
   }
 
   private String service(String field) {

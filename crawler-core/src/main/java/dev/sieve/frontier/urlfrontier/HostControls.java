@@ -1,5 +1,6 @@
 package dev.sieve.frontier.urlfrontier;
 
+import dev.sieve.frontier.FrontierTime;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
@@ -19,16 +20,17 @@ final class HostControls {
 
   private final ServiceCalls calls;
   private final int defaultDelaySeconds;
-  private final LongSupplier nowSeconds;
+  private final LongSupplier nowMillis;
   /** Keys whose delay this process set, to the seconds it set. */
   private final Map<String, Integer> delays = new ConcurrentHashMap<>();
   private final Set<String> skipped = ConcurrentHashMap.newKeySet();
   private final AtomicLong dropped = new AtomicLong();
 
-  HostControls(ServiceCalls calls, Duration politenessDelay, LongSupplier nowSeconds) {
+  HostControls(ServiceCalls calls, Duration politenessDelay, LongSupplier nowMillis) {
     this.calls = calls;
-    this.defaultDelaySeconds = (int) Math.min(Integer.MAX_VALUE, seconds(politenessDelay));
-    this.nowSeconds = nowSeconds;
+    this.defaultDelaySeconds =
+        (int) Math.min(Integer.MAX_VALUE, FrontierTime.seconds(politenessDelay));
+    this.nowMillis = nowMillis;
   }
 
   /** Sets the politeness delay of a key this process has not set one for (once its queue exists). */
@@ -39,7 +41,8 @@ final class HostControls {
 
   /** Crawl-delay: the queue's delay, never below the politeness delay; a call only on a change. */
   void crawlDelay(String key, Duration delay) {
-    int wanted = (int) Math.min(Integer.MAX_VALUE, Math.max(seconds(delay), defaultDelaySeconds));
+    int wanted = (int) Math.min(Integer.MAX_VALUE,
+        Math.max(FrontierTime.seconds(delay), defaultDelaySeconds));
     Integer set = delays.get(key);
     if ((set == null || set != wanted) && calls.setDelay(key, wanted)) {
       delays.put(key, wanted);
@@ -48,7 +51,7 @@ final class HostControls {
 
   /** Retry-After: the queue produces nothing until {@code wait} from now. */
   void block(String key, Duration wait) {
-    if (!calls.blockUntil(key, nowSeconds.getAsLong() + seconds(wait))) {
+    if (!calls.blockUntil(key, FrontierTime.secondAfter(nowMillis.getAsLong(), wait))) {
       log.debug("BlockQueueUntil: the service has no queue {}", key);
     }
   }
@@ -77,11 +80,5 @@ final class HostControls {
   /** URLs dropped because their host was skipped: pending at the skip, and links later. */
   long dropped() {
     return dropped.get();
-  }
-
-  /** Whole seconds, rounded up: the service's unit of time. */
-  static long seconds(Duration duration) {
-    long ms = Math.max(0, duration.toMillis());
-    return (ms + 999) / 1000;
   }
 }

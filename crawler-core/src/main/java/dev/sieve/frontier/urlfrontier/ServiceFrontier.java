@@ -8,6 +8,7 @@ import crawlercommons.urlfrontier.Urlfrontier.URLItem;
 import dev.sieve.frontier.Frontier;
 import dev.sieve.frontier.FrontierLifecycle;
 import dev.sieve.frontier.FrontierStats;
+import dev.sieve.frontier.FrontierTime;
 import dev.sieve.frontier.Lease;
 import dev.sieve.frontier.Politeness;
 import dev.sieve.url.Url;
@@ -79,9 +80,10 @@ public final class ServiceFrontier implements Frontier, FrontierLifecycle {
     this.calls = calls;
     this.crawlId = crawlId;
     this.politeness = politeness;
-    this.leaseSeconds = (int) Math.min(Integer.MAX_VALUE, Math.max(1, HostControls.seconds(lease)));
+    this.leaseSeconds =
+        (int) Math.min(Integer.MAX_VALUE, Math.max(1, FrontierTime.seconds(lease)));
     this.clock = clock;
-    this.hosts = new HostControls(calls, politeness.delay(), this::nowSeconds);
+    this.hosts = new HostControls(calls, politeness.delay(), clock::millis);
   }
 
   /**
@@ -207,7 +209,10 @@ public final class ServiceFrontier implements Frontier, FrontierLifecycle {
 
   @Override
   public void retry(Lease lease, Duration backoff, Map<String, Long> counts) {
-    giveBack(lease, lease.nextAttempt(), nowSeconds() + HostControls.seconds(backoff));
+    // This second plus the backoff in whole seconds: a backoff of 0 is due at once (a retry is not
+    // politeness; a Retry-After is, and blocks the queue: HostControls#block).
+    giveBack(lease, lease.nextAttempt(),
+        FrontierTime.secondDown(clock.millis()) + FrontierTime.seconds(backoff));
   }
 
   @Override
@@ -330,10 +335,6 @@ public final class ServiceFrontier implements Frontier, FrontierLifecycle {
   /** The politeness key of {@code url}. */
   private String hostKey(Url url) {
     return politeness.queueKey().of(url);
-  }
-
-  private long nowSeconds() {
-    return clock.instant().getEpochSecond();
   }
 
   /** GetStats of the crawl for a counter; the last answer when the service fails (logged). */

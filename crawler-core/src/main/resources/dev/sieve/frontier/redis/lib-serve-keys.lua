@@ -15,6 +15,9 @@ local TOTALS = P .. 'totals'
 local ACTIVE = P .. 'active'
 local LEASES = P .. 'leases'
 local LEASE_ENDS = P .. 'lease-ends'
+-- Scores in READY count milliseconds from here (2026-01-01T00:00Z), so that their fraction (the
+-- queue's turn, lib-serve-shard.lua) keeps its bits.
+local READY_EPOCH = 1767225600000
 local function qk(k) return P .. 'q:' .. k end
 local function wk(k) return P .. 'w:' .. k end
 local function lk(k) return P .. 'l:' .. k end

@@ -30,10 +30,14 @@ local function candidates(key)
   if redis.call('EXISTS', qk(key)) == 1 then return {key} end
   return {}
 end
--- Scores queue k in ready at time t (whole seconds) in its turn.
+-- Scores queue k in ready at time t (whole epoch milliseconds) in its turn: the milliseconds since
+-- READY_EPOCH plus a fraction below one half in steps of 2^-15, which a double holds exactly while
+-- the milliseconds stay under 2^37 (until 2030; later, neighbouring turns may tie and go by key).
+-- Turns wrap every 16,384: a GetURLs call crossing a wrap may end early (it hands out the rest on
+-- the next call), as it did at 524,288 when scores counted seconds.
 local function ready_at(k, t)
-  local turn = tonumber(redis.call('ZSCORE', QUEUES, k) or '0') % 524288
-  redis.call('ZADD', READY, string.format('%.17g', t + turn / 1048576), k)
+  local turn = tonumber(redis.call('ZSCORE', QUEUES, k) or '0') % 16384
+  redis.call('ZADD', READY, string.format('%.17g', t - READY_EPOCH + turn / 32768), k)
 end
 -- Sets queue k's score in ready from its state (out of ready when it cannot produce), with the
 -- service's default delay defaultDelay (nil: as the last GetURLs was given it).
@@ -100,7 +104,7 @@ local function touch_all(touched)
     for j = from, to do
       local s = scores[j - from + 1]
       if not s then absent[#absent + 1] = keys[j] end
-      if not s or math.floor(tonumber(s)) > times[j] then rescore(keys[j]) end
+      if not s or math.floor(tonumber(s)) > times[j] - READY_EPOCH then rescore(keys[j]) end
     end
   end
   return absent

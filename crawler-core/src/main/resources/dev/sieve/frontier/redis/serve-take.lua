@@ -19,7 +19,7 @@ if stored ~= ARGV[8] then
   redis.call('SET', P .. 'delay', ARGV[8])
   -- A shorter default delay (SetDelay, rare) may make queues due sooner than ready says.
   if stored and tonumber(stored) > defaultDelay then
-    for _, k in ipairs(redis.call('ZRANGEBYSCORE', READY, '(' .. (now + 1), '+inf')) do
+    for _, k in ipairs(redis.call('ZRANGEBYSCORE', READY, '(' .. (now - READY_EPOCH + 1), '+inf')) do
       rescore(k, defaultDelay)
     end
   end
@@ -83,7 +83,7 @@ else
   -- leave the range: each batch starts after the producers.
   local stale = 0
   while #produced < maxQueues and n < maxUrls and stale < STALE do
-    local batch = redis.call('ZRANGEBYSCORE', READY, '-inf', '(' .. (now + 1), 'LIMIT',
+    local batch = redis.call('ZRANGEBYSCORE', READY, '-inf', '(' .. (now - READY_EPOCH + 1), 'LIMIT',
       #produced, math.min(maxQueues - #produced, maxUrls - n, STALE))
     if #batch == 0 then break end
     for _, k in ipairs(batch) do

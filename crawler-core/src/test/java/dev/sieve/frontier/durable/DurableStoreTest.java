@@ -11,6 +11,7 @@ import dev.sieve.frontier.queue.UrlPut;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -25,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * state directory once the answer ran (what the page cache holds is what a killed process leaves).
  */
 class DurableStoreTest {
-  private static final long NOW = 1_700_000_000L;
+  private static final long NOW = 1_700_000_000_000L; // epoch milliseconds
   @TempDir Path tmp;
 
   @Test
@@ -41,7 +42,7 @@ class DurableStoreTest {
     assertThat(crawl.put("b.test", "http://b.test/1", false, 0, null, NOW))
         .isEqualTo(PutResult.COMPLETED);
     assertThat(crawl.control("a.test", CrawlStore.BLOCK, NOW + 60)).isTrue();
-    store.defaultDelaySeconds(7);
+    store.defaultDelay(Duration.ofSeconds(7));
     CountDownLatch durable = new CountDownLatch(1);
     store.afterDurable(durable::countDown);
     assertThat(durable.await(10, TimeUnit.SECONDS)).as("answered").isTrue();
@@ -58,7 +59,7 @@ class DurableStoreTest {
           .satisfies(url -> assertThat(url.refetchFrom()).as("completed").isZero());
       assertThat(again.queueKeys(true, NOW)).containsExactly("a.test", "b.test");
       assertThat(again.queueKeys(false, NOW)).as("a.test blocked, b.test done").isEmpty();
-      assertThat(restarted.defaultDelaySeconds()).isEqualTo(7);
+      assertThat(restarted.defaultDelay()).isEqualTo(Duration.ofSeconds(7));
       assertThat(again.put("a.test", "http://a.test/1", true, 0, null, NOW))
           .as("the Sieve restored").isEqualTo(PutResult.SEEN);
     } finally {
@@ -81,8 +82,8 @@ class DurableStoreTest {
   }
 
   private static DurableStore open(Path dir) {
-    return DurableStore.open(dir, new Crawls(new QueueSettings(10_000, 0.01, 1, 1 << 20,
-        dir.resolve("spill"), dir.resolve("completed"))), 3600);
+    return DurableStore.open(dir, new Crawls(new QueueSettings(10_000, 0.01,
+        Duration.ofSeconds(1), 1 << 20, dir.resolve("spill"), dir.resolve("completed"))), 3600);
   }
 
   private static Path copy(Path dir, Path to) throws IOException {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sieve.frontier.Sieve;
 import dev.sieve.frontier.spill.PendingStore;
+import java.time.Duration;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -16,7 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
 class SpillingCrawlTest {
   private static final int URLS = 6_000;
   private static final TakeLimits ALL =
-      new TakeLimits(Integer.MAX_VALUE, Integer.MAX_VALUE, 100_000, 100_000, 0);
+      new TakeLimits(Integer.MAX_VALUE, Integer.MAX_VALUE, 100_000, Duration.ofMillis(100_000),
+          Duration.ZERO);
 
   @TempDir Path dir;
 
