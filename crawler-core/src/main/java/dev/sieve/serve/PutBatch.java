@@ -8,6 +8,7 @@ import dev.sieve.serve.limits.StoreLimits;
 import crawlercommons.urlfrontier.Urlfrontier.AckMessage;
 import crawlercommons.urlfrontier.Urlfrontier.URLItem;
 import io.grpc.StatusRuntimeException;
+import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -100,13 +101,24 @@ final class PutBatch {
     flush();
   }
 
-  /** Applies and acks every item come so far. */
+  /**
+   * Applies and acks every item come so far; if the store cannot be reached, none of them is
+   * acked and the stream ends UNAVAILABLE (on whichever thread this runs).
+   */
   synchronized void flush() {
     if (waiting.isEmpty()) {
       return;
     }
     List<URLItem> items = waiting;
     waiting = new ArrayList<>();
+    try {
+      flush(items);
+    } catch (UncheckedIOException e) {
+      call.unavailable(e);
+    }
+  }
+
+  private void flush(List<URLItem> items) {
     AckMessage.Status[] status = new AckMessage.Status[items.size()];
     Map<String, List<Integer>> byCrawl = new LinkedHashMap<>();
     List<PutItem> read = new ArrayList<>(items.size());
@@ -145,6 +157,8 @@ final class PutBatch {
    * CrawlStore#putAll} (again into the crawl created anew if it was deleted meanwhile), setting
    * their ack status: OK, SKIPPED when already known, FAIL (counted and logged) when the store
    * failed.
+   *
+   * @throws UncheckedIOException when the store cannot be reached: the caller ends its stream
    */
   static void apply(FrontierStore crawls, Counters counters, String crawlId,
       List<Integer> positions, List<PutItem> read, long now, AckMessage.Status[] status) {
@@ -169,6 +183,8 @@ final class PutBatch {
         }
         todo = again;
       }
+    } catch (UncheckedIOException e) {
+      throw e;
     } catch (RuntimeException e) {
       long failed = positions.stream().filter(i -> status[i] == null).count();
       counters.adder("put.failed").add(failed);

@@ -10,6 +10,7 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
+import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -80,6 +81,16 @@ final class PutDiscoveredCall implements StreamObserver<DiscoveredBatch> {
     if (refused) {
       return;
     }
+    try {
+      apply(batch);
+    } catch (UncheckedIOException e) {
+      // The store cannot be reached: this batch is not acked, and the stream ends UNAVAILABLE.
+      refused = true;
+      acks.onError(StoreFailures.unavailable("PutDiscovered", e, counters).asRuntimeException());
+    }
+  }
+
+  private void apply(DiscoveredBatch batch) {
     counters.increment("discovered.batches");
     counters.adder("discovered.items").add(batch.getItemsCount());
     AckMessage.Status[] status = new AckMessage.Status[batch.getItemsCount()];

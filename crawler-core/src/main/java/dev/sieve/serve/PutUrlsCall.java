@@ -10,6 +10,7 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
+import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.LongAdder;
@@ -179,6 +180,15 @@ final class PutUrlsCall implements StreamObserver<URLItem> {
 
   synchronized void refuse(StatusRuntimeException refused) {
     refusal = refused;
+  }
+
+  /**
+   * Ends the stream UNAVAILABLE: the store could not be reached ({@code e}), so no item after the
+   * last ack is known to be kept; the client sends them again.
+   */
+  void unavailable(UncheckedIOException e) {
+    refuse(StoreFailures.unavailable("PutURLs", e, counters).asRuntimeException());
+    ack(null, null);
   }
 
   private synchronized boolean refused() {

@@ -16,7 +16,8 @@ import org.slf4j.LoggerFactory;
  * A store that fails (Redis unreachable, or failing a command) ends the call it failed with
  * {@code UNAVAILABLE} and the store's one-line message, counted as {@code unavailable} and logged
  * at WARN without a stack trace; the service goes on. PutURLs acks an item it could not apply
- * FAIL itself ({@link PutUrlsCall}).
+ * FAIL itself ({@link PutUrlsCall}), but a store that cannot be reached ends it UNAVAILABLE too
+ * ({@link #unavailable}): nothing after the last ack was kept.
  */
 final class StoreFailures implements ServerInterceptor {
   private static final Logger log = LoggerFactory.getLogger(StoreFailures.class);
@@ -51,14 +52,22 @@ final class StoreFailures implements ServerInterceptor {
   }
 
   private void fail(ServerCall<?, ?> call, UncheckedIOException e) {
-    String rpc = call.getMethodDescriptor().getBareMethodName();
-    counters.increment(Status.Code.UNAVAILABLE.name().toLowerCase(Locale.ROOT));
-    log.warn("{}: {}", rpc, e.getCause().getMessage());
+    Status status = unavailable(call.getMethodDescriptor().getBareMethodName(), e, counters);
     try {
-      call.close(Status.UNAVAILABLE.withDescription(rpc + ": " + e.getCause().getMessage()),
-          new Metadata());
+      call.close(status, new Metadata());
     } catch (IllegalStateException closedAlready) {
       // The call had answered before the store failed: nothing left to tell the client.
     }
+  }
+
+  /**
+   * The status a call of {@code rpc} ends with when the store failed ({@code e}), counted and
+   * logged as above; for the streams that catch the failure themselves (PutURLs into a store
+   * that batches, PutDiscovered), so that it ends them whichever thread met it.
+   */
+  static Status unavailable(String rpc, UncheckedIOException e, Counters counters) {
+    counters.increment(Status.Code.UNAVAILABLE.name().toLowerCase(Locale.ROOT));
+    log.warn("{}: {}", rpc, e.getCause().getMessage());
+    return Status.UNAVAILABLE.withDescription(rpc + ": " + e.getCause().getMessage());
   }
 }

@@ -3,6 +3,7 @@ package dev.sieve.serve;
 import static dev.sieve.serve.ServeFixture.discovered;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import crawlercommons.urlfrontier.Urlfrontier.AckMessage.Status;
 import crawlercommons.urlfrontier.Urlfrontier.DeleteCrawlMessage;
@@ -139,7 +140,7 @@ class SharedFrontierTest {
   }
 
   @Test
-  void redisGone_callsAnswerUnavailableAndPutsFail_theNodeKeepsServing() throws Exception {
+  void redisGone_callsAndPutStreamsEndUnavailable_theNodeKeepsServing() throws Exception {
     RedisServers own = RedisServers.standalone();
     try (ServeFixture node = new ServeFixture(settings().frontier(own.uri()), a.clock)) {
       node.put(discovered("http://a.test/1"));
@@ -151,12 +152,16 @@ class SharedFrontierTest {
             assertThat(e.getStatus().getDescription())
                 .startsWith("GetStats: Redis frontier at " + own.uri() + " failed to");
           });
-      assertThat(node.put(discovered("http://a.test/2")).get(0).getStatus())
-          .isEqualTo(Status.FAIL);
+      io.grpc.Status putting = io.grpc.Status.fromThrowable(
+          catchThrowable(() -> node.put(discovered("http://a.test/2"))));
+      assertThat(putting.getCode()).as("the stream ends, nothing acked")
+          .isEqualTo(io.grpc.Status.Code.UNAVAILABLE);
+      assertThat(putting.getDescription()).startsWith("PutURLs: Redis frontier at " + own.uri());
       assertThatThrownBy(() -> node.blocking.getActive(Local.getDefaultInstance()))
           .as("still answering").hasMessageContaining("UNAVAILABLE: GetActive: Redis frontier");
-      assertThat(node.server.counters()).containsEntry("unavailable", 2L)
-          .containsEntry("put.failed", 1L);
+      assertThat(node.server.counters()).containsEntry("unavailable", 3L);
+      assertThat(node.server.counters().getOrDefault("put.acked.fail", 0L)).as("no item acked")
+          .isZero();
     } finally {
       own.close();
     }
