@@ -17,8 +17,9 @@ import java.util.function.Predicate;
 /**
  * One crawl ID's namespace: its queues and its own {@link Sieve}, which remembers every URL ever
  * put in a queue (as {@link WorkQueue#seenKey}). Pending URLs are strings in their queues; a
- * completed URL is only bits in the Sieve. Queues are served round-robin: a queue that produced
- * moves to the back. Thread-safe: every method holds this crawl's lock.
+ * completed URL is only bits in the Sieve. Queues are served round-robin, those that cannot
+ * produce set aside until they can ({@link ReadyQueues}). Thread-safe: every method holds this
+ * crawl's lock.
  */
 public final class CrawlSpace extends CrawlStore {
   final String id;
@@ -27,6 +28,7 @@ public final class CrawlSpace extends CrawlStore {
   /** The Sieve's answers, or (benchmark baseline only) an exact set's. */
   private final SeenKeys seen;
   private final Map<String, WorkQueue> queues = new LinkedHashMap<>();
+  private final ReadyQueues turns = new ReadyQueues();
   /** The counter of each {@link PutResult}, by ordinal, once it counted. */
   private final LongAdder[] results = new LongAdder[PutResult.values().length];
   private final PendingStore store;
@@ -71,6 +73,7 @@ public final class CrawlSpace extends CrawlStore {
   public synchronized WorkQueue restoreQueue(String key, int salt) {
     WorkQueue queue = new WorkQueue(key, salt, store);
     queues.put(key, queue);
+    turns.wake(queue);
     return queue;
   }
 
@@ -99,7 +102,7 @@ public final class CrawlSpace extends CrawlStore {
     if (retired) {
       return null;
     }
-    WorkQueue queue = queues.computeIfAbsent(key, k -> new WorkQueue(k, nextSalt++, store));
+    WorkQueue queue = queue(key);
     PutResult result;
     String seenKey = queue.seenKey(url);
     if (discovered) {
@@ -136,8 +139,15 @@ public final class CrawlSpace extends CrawlStore {
         result = PutResult.SCHEDULED;
       }
     }
+    if (result != PutResult.SEEN) {
+      turns.wake(queue);
+    }
     count(result);
     return result;
+  }
+
+  private WorkQueue queue(String key) {
+    return queues.computeIfAbsent(key, k -> new WorkQueue(k, nextSalt++, store));
   }
 
   private void count(PutResult result) {
@@ -161,7 +171,7 @@ public final class CrawlSpace extends CrawlStore {
     List<String> seenKeys = new ArrayList<>(items.size());
     WorkQueue[] into = new WorkQueue[items.size()];
     for (int i = 0; i < into.length; i++) {
-      into[i] = queues.computeIfAbsent(items.get(i).key(), k -> new WorkQueue(k, nextSalt++, store));
+      into[i] = queue(items.get(i).key());
       seenKeys.add(into[i].seenKey(items.get(i).url()));
     }
     boolean[] isNew = new boolean[into.length];
@@ -169,6 +179,7 @@ public final class CrawlSpace extends CrawlStore {
     PutResult[] out = new PutResult[into.length];
     for (int i = 0; i < into.length; i++) {
       if (isNew[i]) {
+        turns.wake(into[i]);
         into[i].addFresh(items.get(i).url(), now, items.get(i).metadata(), now);
       }
       out[i] = isNew[i] ? PutResult.CREATED : PutResult.SEEN;
@@ -187,31 +198,25 @@ public final class CrawlSpace extends CrawlStore {
    */
   @Override
   public synchronized int take(String key, TakeLimits limits, long now, List<QueuedUrl> out) {
-    List<WorkQueue> candidates = new ArrayList<>();
-    if (key != null) {
-      Optional.ofNullable(queues.get(key)).ifPresent(candidates::add);
-    } else {
-      candidates.addAll(queues.values());
-    }
-    List<WorkQueue> produced = new ArrayList<>();
-    for (WorkQueue queue : candidates) {
-      if (produced.size() >= limits.maxQueues() || out.size() >= limits.maxUrls()) {
-        break;
-      }
-      int max = Math.min(limits.maxPerQueue(), limits.maxUrls() - out.size());
-      List<PendingUrl> taken = queue.take(now, max, FrontierTime.plus(now, limits.leaseMillis()),
-          limits.defaultDelayMillis());
-      if (!taken.isEmpty()) {
-        produced.add(queue);
-        taken.forEach(entry -> out.add(QueuedUrl.of(queue.key, entry)));
-      }
-    }
-    for (WorkQueue queue : produced) {
-      queues.remove(queue.key);
-      queues.put(queue.key, queue);
-    }
+    int produced = key == null ? turns.take(limits, now, out) : takeFrom(key, limits, now, out);
     counters.add("get.leased", out.size());
-    return produced.size();
+    return produced;
+  }
+
+  private int takeFrom(String key, TakeLimits limits, long now, List<QueuedUrl> out) {
+    WorkQueue queue = queues.get(key);
+    if (queue == null || limits.maxQueues() <= 0 || out.size() >= limits.maxUrls()) {
+      return 0;
+    }
+    List<PendingUrl> taken = queue.take(now,
+        Math.min(limits.maxPerQueue(), limits.maxUrls() - out.size()),
+        FrontierTime.plus(now, limits.leaseMillis()), limits.defaultDelayMillis());
+    taken.forEach(entry -> out.add(QueuedUrl.of(queue.key, entry)));
+    if (taken.isEmpty()) {
+      return 0;
+    }
+    turns.served(queue);
+    return 1;
   }
 
   /** Totals over queue {@code key}, or over every queue when it is null. */
@@ -229,6 +234,7 @@ public final class CrawlSpace extends CrawlStore {
     long removed = 0;
     for (WorkQueue queue : key == null ? queues.values() : single(key)) {
       removed += queue.purge(cutoff);
+      turns.wake(queue); // its leases may be gone
     }
     return removed;
   }
@@ -240,6 +246,7 @@ public final class CrawlSpace extends CrawlStore {
     if (queue == null) {
       return -1;
     }
+    turns.remove(queue);
     long pending = queue.size();
     queue.clear();
     return pending;
@@ -309,6 +316,7 @@ public final class CrawlSpace extends CrawlStore {
     WorkQueue queue = queues.get(key);
     if (queue != null) {
       change.accept(queue);
+      turns.wake(queue);
     }
     return queue != null;
   }

@@ -103,6 +103,11 @@ final class PendingUrls {
     return waiting.size() == 0 ? Long.MAX_VALUE : waiting.peek().due;
   }
 
+  /** The expiry of the first lease to end; {@link Long#MAX_VALUE} when none is leased. */
+  long firstLeaseExpiry() {
+    return leased.size() == 0 ? Long.MAX_VALUE : leased.peek().heldUntil;
+  }
+
   /** URLs waiting (not leased). */
   int waiting() {
     return waiting.size();

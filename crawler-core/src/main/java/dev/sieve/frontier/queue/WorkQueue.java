@@ -1,9 +1,11 @@
 package dev.sieve.frontier.queue;
 
+import dev.sieve.frontier.FrontierTime;
 import dev.sieve.frontier.spill.PendingQueue;
 import dev.sieve.frontier.spill.PendingStore;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -22,9 +24,12 @@ import java.util.function.Predicate;
  * fresh is found by reading the fresh part, and its fresh copy is marked superseded and dropped
  * when it comes out. Not thread-safe: guarded by the crawl's lock.
  */
-public final class WorkQueue {
+public final class WorkQueue implements IndexedHeap.Slotted {
   /** The delay value meaning "the service's default". */
   static final long DEFAULT_DELAY = -1;
+
+  /** Queues asleep by the time they wake ({@link ReadyQueues}). */
+  static final Comparator<WorkQueue> BY_WAKE = Comparator.comparingLong(queue -> queue.wakeAt);
 
   final String key;
   final int salt;
@@ -41,6 +46,9 @@ public final class WorkQueue {
   private long delayMillis = DEFAULT_DELAY;
   private long lastProduced;
   private long crawlLimit;
+  /** While asleep in {@link ReadyQueues}: the epoch millisecond it wakes, and its heap slot. */
+  long wakeAt;
+  private int heapSlot = -1;
 
   /** A queue read back from a checkpoint, or new in its crawl with that salt. */
   WorkQueue(String key, int salt, PendingStore store) {
@@ -312,6 +320,44 @@ public final class WorkQueue {
       lastProduced = now;
     }
     return taken;
+  }
+
+  /**
+   * The earliest epoch millisecond at which {@link #take} with these arguments might produce, as
+   * the queue stands after a take at {@code now} produced nothing: its block's end, its delay
+   * since it last produced, the first expiry of its {@code maxPerQueue} leases or more, the due
+   * time of its first URL (known once nothing is fresh: the take staged them all). {@link
+   * Long#MAX_VALUE} while only a change (a put, a control) can make it produce: nothing pending,
+   * or its crawl limit met. Never later than the truth; at most {@code now} when unsure.
+   */
+  long readyAt(long now, int maxPerQueue, long defaultDelay) {
+    if (size() == 0 || (crawlLimit > 0 && completed >= crawlLimit)) {
+      return Long.MAX_VALUE;
+    }
+    long at = blockedUntil;
+    long delay = delayMillis == DEFAULT_DELAY ? defaultDelay : delayMillis;
+    if (lastProduced != 0) {
+      at = Math.max(at, FrontierTime.plus(lastProduced, delay));
+    }
+    if (hot != null) {
+      hot.releaseExpired(now);
+      if (hot.inFlight() >= maxPerQueue) {
+        at = Math.max(at, hot.firstLeaseExpiry());
+      } else if (fresh == null) {
+        at = Math.max(at, Math.min(hot.firstWaitingDue(), hot.firstLeaseExpiry()));
+      }
+    }
+    return at;
+  }
+
+  @Override
+  public int heapSlot() {
+    return heapSlot;
+  }
+
+  @Override
+  public void heapSlot(int slot) {
+    heapSlot = slot;
   }
 
   /**

@@ -1,0 +1,114 @@
+package dev.sieve.frontier.queue;
+
+import dev.sieve.frontier.FrontierTime;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.List;
+
+/**
+ * The turns of one crawl's queues: which queue GetURLs (or a crawl's take) asks next. A queue is
+ * in one of three places:
+ *
+ * <ul>
+ *   <li><b>awake</b>: it might produce now; asked in turn, round-robin (a queue that produced goes
+ *       to the back);
+ *   <li><b>asleep</b> until an epoch millisecond before which it cannot produce ({@link
+ *       WorkQueue#readyAt}: its block, its delay since it last produced, its leases' expiry, its
+ *       URLs' due times), in a heap by that time;
+ *   <li><b>idle</b>: it cannot produce until it changes (nothing pending, or its crawl limit met).
+ * </ul>
+ *
+ * <p>A take asks the awake queues only, and a queue that cannot produce is put to sleep (or idle)
+ * as it is asked, so a take costs O(log q) for each queue it asks that produced or fell asleep,
+ * not a visit of every queue. Whatever may make a queue produce sooner wakes it: a put into it, a
+ * control ({@link #wake}); a take with a larger max_urls_per_queue or a shorter default delay than
+ * the queues asleep were judged by wakes them all, since their times assumed those.
+ *
+ * <p>Not thread-safe: guarded by the crawl's lock.
+ */
+final class ReadyQueues {
+  private final LinkedHashSet<WorkQueue> awake = new LinkedHashSet<>();
+  private final IndexedHeap<WorkQueue> asleep = new IndexedHeap<>(WorkQueue.BY_WAKE);
+  /** The least max_urls_per_queue and the longest default delay the queues asleep assumed. */
+  private int sleptAtMaxPerQueue = Integer.MAX_VALUE;
+  private long sleptAtDefaultDelay = 0;
+
+  /** Wakes {@code queue}, new or changed: it goes to the back unless it was awake already. */
+  void wake(WorkQueue queue) {
+    asleep.remove(queue);
+    awake.add(queue);
+  }
+
+  /** Forgets {@code queue} (deleted). */
+  void remove(WorkQueue queue) {
+    asleep.remove(queue);
+    awake.remove(queue);
+  }
+
+  /**
+   * Leases due URLs into {@code out} from the queues in turn, within {@code limits}, as {@link
+   * WorkQueue#take} each; returns how many queues produced.
+   */
+  int take(TakeLimits limits, long now, List<QueuedUrl> out) {
+    long defaultDelay = limits.defaultDelayMillis();
+    wakeDue(now, limits.maxPerQueue(), defaultDelay);
+    long leaseUntil = FrontierTime.plus(now, limits.leaseMillis());
+    List<WorkQueue> produced = new ArrayList<>();
+    for (Iterator<WorkQueue> turn = awake.iterator(); turn.hasNext(); ) {
+      if (produced.size() >= limits.maxQueues() || out.size() >= limits.maxUrls()) {
+        break;
+      }
+      WorkQueue queue = turn.next();
+      int max = Math.min(limits.maxPerQueue(), limits.maxUrls() - out.size());
+      List<PendingUrl> taken = queue.take(now, max, leaseUntil, defaultDelay);
+      if (!taken.isEmpty()) {
+        produced.add(queue);
+        taken.forEach(entry -> out.add(QueuedUrl.of(queue.key, entry)));
+        continue;
+      }
+      long readyAt = queue.readyAt(now, max, defaultDelay);
+      if (readyAt > now) {
+        turn.remove();
+        if (readyAt != Long.MAX_VALUE) {
+          sleep(queue, readyAt, now, max, defaultDelay);
+        }
+      }
+    }
+    for (WorkQueue queue : produced) {
+      served(queue);
+    }
+    return produced.size();
+  }
+
+  /** Moves {@code queue}, which produced, to the back of the turns if it is awake. */
+  void served(WorkQueue queue) {
+    if (awake.remove(queue)) {
+      awake.add(queue);
+    }
+  }
+
+  /** Puts {@code queue} to sleep until {@code until}, noting what its time assumed. */
+  private void sleep(WorkQueue queue, long until, long now, int maxPerQueue, long defaultDelay) {
+    queue.wakeAt = until;
+    asleep.add(queue);
+    if (queue.inFlight(now) >= maxPerQueue) {
+      sleptAtMaxPerQueue = Math.min(sleptAtMaxPerQueue, maxPerQueue);
+    }
+    if (queue.delayMillis() == WorkQueue.DEFAULT_DELAY) {
+      sleptAtDefaultDelay = Math.max(sleptAtDefaultDelay, defaultDelay);
+    }
+  }
+
+  /** Wakes the queues whose time came, or all of them if this take asks more than they assumed. */
+  private void wakeDue(long now, int maxPerQueue, long defaultDelay) {
+    boolean all = maxPerQueue > sleptAtMaxPerQueue || defaultDelay < sleptAtDefaultDelay;
+    while (asleep.size() > 0 && (all || asleep.peek().wakeAt <= now)) {
+      awake.add(asleep.poll());
+    }
+    if (asleep.size() == 0) {
+      sleptAtMaxPerQueue = Integer.MAX_VALUE;
+      sleptAtDefaultDelay = 0;
+    }
+  }
+}
