@@ -2,8 +2,6 @@ package dev.sieve.frontier.queue;
 
 import dev.sieve.frontier.FrontierTime;
 import java.util.ArrayList;
-import java.util.Iterator;
-import java.util.LinkedHashSet;
 import java.util.List;
 
 /**
@@ -25,10 +23,14 @@ import java.util.List;
  * control ({@link #wake}); a take with a larger max_urls_per_queue or a shorter default delay than
  * the queues asleep were judged by wakes them all, since their times assumed those.
  *
- * <p>Not thread-safe: guarded by the crawl's lock.
+ * <p>The awake queues are a list threaded through the queues themselves ({@link
+ * WorkQueue#nextTurn}), so a queue costs two references and a heap slot here, nothing while idle.
+ * Not thread-safe: guarded by the crawl's lock.
  */
 final class ReadyQueues {
-  private final LinkedHashSet<WorkQueue> awake = new LinkedHashSet<>();
+  /** The first and last awake queue; null when none is. */
+  private WorkQueue first;
+  private WorkQueue last;
   private final IndexedHeap<WorkQueue> asleep = new IndexedHeap<>(WorkQueue.BY_WAKE);
   /** The least max_urls_per_queue and the longest default delay the queues asleep assumed. */
   private int sleptAtMaxPerQueue = Integer.MAX_VALUE;
@@ -36,14 +38,16 @@ final class ReadyQueues {
 
   /** Wakes {@code queue}, new or changed: it goes to the back unless it was awake already. */
   void wake(WorkQueue queue) {
-    asleep.remove(queue);
-    awake.add(queue);
+    if (!queue.awake) {
+      asleep.remove(queue);
+      append(queue);
+    }
   }
 
   /** Forgets {@code queue} (deleted). */
   void remove(WorkQueue queue) {
     asleep.remove(queue);
-    awake.remove(queue);
+    unlink(queue);
   }
 
   /**
@@ -55,23 +59,27 @@ final class ReadyQueues {
     wakeDue(now, limits.maxPerQueue(), defaultDelay);
     long leaseUntil = FrontierTime.plus(now, limits.leaseMillis());
     List<WorkQueue> produced = new ArrayList<>();
-    for (Iterator<WorkQueue> turn = awake.iterator(); turn.hasNext(); ) {
+    for (WorkQueue queue = first, next; queue != null; queue = next) {
       if (produced.size() >= limits.maxQueues() || out.size() >= limits.maxUrls()) {
         break;
       }
-      WorkQueue queue = turn.next();
+      next = queue.nextTurn;
       int max = Math.min(limits.maxPerQueue(), limits.maxUrls() - out.size());
       List<PendingUrl> taken = queue.take(now, max, leaseUntil, defaultDelay);
       if (!taken.isEmpty()) {
         produced.add(queue);
-        taken.forEach(entry -> out.add(QueuedUrl.of(queue.key, entry)));
+        for (PendingUrl entry : taken) {
+          out.add(QueuedUrl.of(queue.key, entry));
+        }
         continue;
       }
-      long readyAt = queue.readyAt(now, max, defaultDelay);
+      // Judged by the per-queue limit itself, not by what is left of this take's URLs: a queue
+      // that met the latter can produce in the next take.
+      long readyAt = queue.readyAt(now, limits.maxPerQueue(), defaultDelay);
       if (readyAt > now) {
-        turn.remove();
+        unlink(queue);
         if (readyAt != Long.MAX_VALUE) {
-          sleep(queue, readyAt, now, max, defaultDelay);
+          sleep(queue, readyAt, now, limits.maxPerQueue(), defaultDelay);
         }
       }
     }
@@ -83,9 +91,41 @@ final class ReadyQueues {
 
   /** Moves {@code queue}, which produced, to the back of the turns if it is awake. */
   void served(WorkQueue queue) {
-    if (awake.remove(queue)) {
-      awake.add(queue);
+    if (queue.awake) {
+      unlink(queue);
+      append(queue);
     }
+  }
+
+  private void append(WorkQueue queue) {
+    queue.awake = true;
+    queue.prevTurn = last;
+    queue.nextTurn = null;
+    if (last == null) {
+      first = queue;
+    } else {
+      last.nextTurn = queue;
+    }
+    last = queue;
+  }
+
+  private void unlink(WorkQueue queue) {
+    if (!queue.awake) {
+      return;
+    }
+    if (queue.prevTurn == null) {
+      first = queue.nextTurn;
+    } else {
+      queue.prevTurn.nextTurn = queue.nextTurn;
+    }
+    if (queue.nextTurn == null) {
+      last = queue.prevTurn;
+    } else {
+      queue.nextTurn.prevTurn = queue.prevTurn;
+    }
+    queue.prevTurn = null;
+    queue.nextTurn = null;
+    queue.awake = false;
   }
 
   /** Puts {@code queue} to sleep until {@code until}, noting what its time assumed. */
@@ -104,7 +144,7 @@ final class ReadyQueues {
   private void wakeDue(long now, int maxPerQueue, long defaultDelay) {
     boolean all = maxPerQueue > sleptAtMaxPerQueue || defaultDelay < sleptAtDefaultDelay;
     while (asleep.size() > 0 && (all || asleep.peek().wakeAt <= now)) {
-      awake.add(asleep.poll());
+      append(asleep.poll());
     }
     if (asleep.size() == 0) {
       sleptAtMaxPerQueue = Integer.MAX_VALUE;

@@ -49,6 +49,10 @@ public final class WorkQueue implements IndexedHeap.Slotted {
   /** While asleep in {@link ReadyQueues}: the epoch millisecond it wakes, and its heap slot. */
   long wakeAt;
   private int heapSlot = -1;
+  /** While awake in {@link ReadyQueues}: its neighbours in the turns. */
+  boolean awake;
+  WorkQueue prevTurn;
+  WorkQueue nextTurn;
 
   /** A queue read back from a checkpoint, or new in its crawl with that salt. */
   WorkQueue(String key, int salt, PendingStore store) {
