@@ -109,6 +109,11 @@ final class PutBatch {
     if (waiting.isEmpty()) {
       return;
     }
+    if (call.refused()) {
+      // An item that came while the batch before was being refused: neither applied nor acked.
+      waiting = new ArrayList<>();
+      return;
+    }
     List<URLItem> items = waiting;
     waiting = new ArrayList<>();
     try {

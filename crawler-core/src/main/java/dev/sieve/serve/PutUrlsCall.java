@@ -191,7 +191,8 @@ final class PutUrlsCall implements StreamObserver<URLItem> {
     ack(null, null);
   }
 
-  private synchronized boolean refused() {
+  /** True once the stream is ending refused: no item after that is applied or acked. */
+  synchronized boolean refused() {
     return refusal != null;
   }
 
