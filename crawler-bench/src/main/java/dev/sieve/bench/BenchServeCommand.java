@@ -10,6 +10,7 @@ import crawlercommons.urlfrontier.Urlfrontier.URLItem;
 import dev.sieve.frontier.FrontierSettings;
 import dev.sieve.serve.FrontierServer;
 import dev.sieve.serve.ServeSettings;
+import dev.sieve.serve.limits.ServeLimits;
 import dev.sieve.units.Units;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
@@ -54,7 +55,8 @@ final class BenchServeCommand implements Callable<Integer> {
   long urls;
 
   @Option(names = "--queues", defaultValue = "10000", paramLabel = "Q",
-      description = "Queues (hosts) they spread over (default ${DEFAULT-VALUE}).")
+      description = "Queues (hosts) they spread over (default ${DEFAULT-VALUE}); the"
+          + " services' --max-queues-per-crawl is raised to it.")
   int queues;
 
   @Option(names = "--duplicates", defaultValue = "0.2", paramLabel = "FRACTION",
@@ -145,8 +147,12 @@ final class BenchServeCommand implements Callable<Integer> {
             + " loopback gRPC%s, %d cores shared%n", urls, distinct, duplicates * 100, queues,
         streams, window, tls ? " over TLS" : "", Runtime.getRuntime().availableProcessors());
     transport = tls ? BenchTls.selfSigned(Files.createTempDirectory("bench-tls")) : transport;
+    // The queue limit is a safety rail, not what is measured: it is raised to the bench's queues
+    // (past it, the service would refuse the puts and the streams would wait for acks forever).
     ServeSettings.Builder settings = ServeSettings.builder().port(0).falsePositiveRate(fpp)
-        .pendingMemoryBytes(pendingMemory).access(transport.access());
+        .pendingMemoryBytes(pendingMemory).access(transport.access())
+        .limits(ServeLimits.builder().maxQueuesPerCrawl(
+            Math.max(ServeLimits.DEFAULT_MAX_QUEUES_PER_CRAWL, queues)).build());
     if (redis != null) {
       return BenchServeRedis.compare(this, redis, settings.expectedUrls(distinct), distinct);
     }
