@@ -1,14 +1,10 @@
 package dev.sieve.frontier.queue;
 
 import dev.sieve.frontier.FrontierTime;
-import dev.sieve.frontier.spill.PendingQueue;
 import dev.sieve.frontier.spill.PendingStore;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.function.Predicate;
 
 /**
@@ -16,13 +12,12 @@ import java.util.function.Predicate;
  * and the client's controls (block, delay, crawl limit). Its {@link #salt} is unique within the
  * crawl's life, so that a queue deleted and created again starts with no URL seen.
  *
- * <p>A discovered URL goes to the queue's <em>fresh</em> part, a {@link PendingQueue} of its
- * crawl's {@link PendingStore}: a few bytes per URL ({@link SpilledUrl}), in memory within the
- * store's budget and spilled to its segment files beyond. GetURLs moves fresh URLs into the
- * <em>hot</em> part ({@link PendingUrls}: objects by due time and by lease expiry) as it leases
- * them; a known URL with a refetch date goes there directly. A URL updated while it is still
- * fresh is found by reading the fresh part, and its fresh copy is marked superseded and dropped
- * when it comes out. Not thread-safe: guarded by the crawl's lock.
+ * <p>A discovered URL goes to the queue's <em>fresh</em> part ({@link FreshUrls}: a few bytes per
+ * URL in its crawl's {@link PendingStore}, spilled beyond the store's budget). GetURLs moves fresh
+ * URLs into the <em>hot</em> part ({@link PendingUrls}: objects by due time and by lease expiry)
+ * as it leases them; a known URL with a refetch date goes there directly. A URL updated while it
+ * is still fresh is found by reading the fresh part, and its fresh copy is superseded. Not
+ * thread-safe: guarded by the crawl's lock.
  */
 public final class WorkQueue implements IndexedHeap.Slotted {
   /** The delay value meaning "the service's default". */
@@ -37,9 +32,7 @@ public final class WorkQueue implements IndexedHeap.Slotted {
   /** Null while nothing is hot, so a drained queue costs a few fields. */
   private PendingUrls hot;
   /** Null while nothing is fresh. */
-  private PendingQueue fresh;
-  /** Fresh URLs updated since they were put: dropped as they come out; null when none. */
-  private Set<String> superseded;
+  private FreshUrls fresh;
   private long completed;
   private long blockedUntil;
   /** Milliseconds between two productions, or {@link #DEFAULT_DELAY}. */
@@ -81,25 +74,15 @@ public final class WorkQueue implements IndexedHeap.Slotted {
 
   /** {@code url} as it waits in the fresh part (read back if spilled), or null if not there. */
   PendingUrl freshEntry(String url) {
-    if (fresh == null || (superseded != null && superseded.contains(url))) {
-      return null;
-    }
-    byte[] wanted = url.getBytes(StandardCharsets.UTF_8);
-    PendingUrl[] found = {null};
-    fresh.forEachEntry((bytes, offset, length) -> {
-      if (found[0] == null && SpilledUrl.holds(bytes, offset, wanted)) {
-        found[0] = SpilledUrl.decode(bytes, offset, length);
-      }
-    });
-    return found[0];
+    return fresh == null ? null : fresh.find(url);
   }
 
   /** Adds a URL that is not pending, due at {@code due}, first stored at {@code created}. */
   void addFresh(String url, long due, byte[] metadata, long created) {
     if (fresh == null) {
-      fresh = store.queue(salt + " " + key);
+      fresh = new FreshUrls(store, salt + " " + key);
     }
-    fresh.addLastEntry(SpilledUrl.encode(url, due, metadata, created));
+    fresh.add(url, due, metadata, created);
   }
 
   /** Adds a pending URL read back from a checkpoint. */
@@ -113,7 +96,7 @@ public final class WorkQueue implements IndexedHeap.Slotted {
    */
   void complete(String url, boolean wasFresh) {
     if (wasFresh) {
-      supersede(url);
+      fresh.supersede(url);
     } else if (hot != null && hot.remove(url) && hot.isEmpty()) {
       hot = null;
     }
@@ -132,7 +115,7 @@ public final class WorkQueue implements IndexedHeap.Slotted {
       return;
     }
     if (wasFresh) {
-      supersede(url);
+      fresh.supersede(url);
     }
     hot().add(new PendingUrl(url, due, metadata, created));
   }
@@ -163,23 +146,15 @@ public final class WorkQueue implements IndexedHeap.Slotted {
     }
     if (fresh != null) {
       List<String> old = new ArrayList<>();
-      fresh.forEachEntry((bytes, offset, length) -> {
-        PendingUrl url = SpilledUrl.decode(bytes, offset, length);
-        if (url.created < cutoff && (superseded == null || !superseded.contains(url.url))) {
+      fresh.forEach(url -> {
+        if (url.created < cutoff) {
           old.add(url.url);
         }
       });
-      old.forEach(this::supersede);
+      old.forEach(fresh::supersede);
       removed += old.size();
     }
     return removed;
-  }
-
-  private void supersede(String url) {
-    if (superseded == null) {
-      superseded = new HashSet<>();
-    }
-    superseded.add(url);
   }
 
   private PendingUrls hot() {
@@ -195,8 +170,7 @@ public final class WorkQueue implements IndexedHeap.Slotted {
   }
 
   long size() {
-    return (hot == null ? 0 : hot.size()) + (fresh == null ? 0 : fresh.size())
-        - (superseded == null ? 0 : superseded.size());
+    return (hot == null ? 0 : hot.size()) + (fresh == null ? 0 : fresh.size());
   }
 
   public long completed() {
@@ -216,12 +190,7 @@ public final class WorkQueue implements IndexedHeap.Slotted {
   List<PendingUrl> list() {
     List<PendingUrl> waiting = new ArrayList<>(hot == null ? List.of() : hot.waitingInOrder());
     if (fresh != null) {
-      fresh.forEachEntry((bytes, offset, length) -> {
-        PendingUrl url = SpilledUrl.decode(bytes, offset, length);
-        if (superseded == null || !superseded.contains(url.url)) {
-          waiting.add(url);
-        }
-      });
+      fresh.forEach(waiting::add);
       waiting.sort(PendingUrl.BY_DUE);
     }
     if (hot != null) {
@@ -242,18 +211,12 @@ public final class WorkQueue implements IndexedHeap.Slotted {
     Walk walk = new Walk(filter, from, sink);
     int[] next = {0};
     if (fresh != null) {
-      fresh.forEachEntry((bytes, offset, length) -> {
-        if (walk.stopped) {
-          return;
-        }
-        PendingUrl url = SpilledUrl.decode(bytes, offset, length);
-        if (superseded != null && superseded.contains(url.url)) {
-          return;
-        }
+      fresh.forEachWhile(url -> {
         while (next[0] < waiting.size() && waiting.get(next[0]).due <= url.due) {
           walk.offer(waiting.get(next[0]++));
         }
         walk.offer(url);
+        return !walk.stopped;
       });
     }
     while (next[0] < waiting.size()) {
@@ -373,20 +336,15 @@ public final class WorkQueue implements IndexedHeap.Slotted {
   private void stage(int want, long now) {
     long lastDue = Long.MIN_VALUE;
     while (fresh != null) {
-      byte[] entry = fresh.pollFirstEntry();
-      if (entry == null) {
-        store.remove(fresh);
+      PendingUrl url = fresh.pollFirst();
+      if (url == null) {
+        fresh.release();
         fresh = null;
-        superseded = null; // each marked URL was in the fresh part and came out
         break;
-      }
-      PendingUrl url = SpilledUrl.decode(entry, 0, entry.length);
-      if (superseded != null && superseded.remove(url.url)) {
-        continue;
       }
       if (hot != null && hot.waiting() >= want && hot.firstWaitingDue() <= now
           && url.due > lastDue) {
-        fresh.addFirstEntry(entry);
+        fresh.putBack();
         break;
       }
       hot().add(url);
@@ -397,11 +355,10 @@ public final class WorkQueue implements IndexedHeap.Slotted {
   /** Drops every pending URL (the queue is deleted). */
   void clear() {
     if (fresh != null) {
-      store.remove(fresh);
+      fresh.release();
       fresh = null;
     }
     hot = null;
-    superseded = null;
   }
 
   public long blockedUntil() {
