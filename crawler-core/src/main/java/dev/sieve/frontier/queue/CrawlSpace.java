@@ -1,6 +1,5 @@
 package dev.sieve.frontier.queue;
 
-import dev.sieve.frontier.FrontierTime;
 import dev.sieve.frontier.Sieve;
 import dev.sieve.frontier.spill.PendingStore;
 import java.io.IOException;
@@ -198,25 +197,15 @@ public final class CrawlSpace extends CrawlStore {
    */
   @Override
   public synchronized int take(String key, TakeLimits limits, long now, List<QueuedUrl> out) {
-    int produced = key == null ? turns.take(limits, now, out) : takeFrom(key, limits, now, out);
+    int produced;
+    if (key == null) {
+      produced = turns.take(limits, now, out);
+    } else {
+      WorkQueue queue = queues.get(key);
+      produced = queue != null && turns.takeFrom(queue, limits, now, out) ? 1 : 0;
+    }
     counters.add("get.leased", out.size());
     return produced;
-  }
-
-  private int takeFrom(String key, TakeLimits limits, long now, List<QueuedUrl> out) {
-    WorkQueue queue = queues.get(key);
-    if (queue == null || limits.maxQueues() <= 0 || out.size() >= limits.maxUrls()) {
-      return 0;
-    }
-    List<PendingUrl> taken = queue.take(now,
-        Math.min(limits.maxPerQueue(), limits.maxUrls() - out.size()),
-        FrontierTime.plus(now, limits.leaseMillis()), limits.defaultDelayMillis());
-    taken.forEach(entry -> out.add(QueuedUrl.of(queue.key, entry)));
-    if (taken.isEmpty()) {
-      return 0;
-    }
-    turns.served(queue);
-    return 1;
   }
 
   /** Totals over queue {@code key}, or over every queue when it is null. */

@@ -64,13 +64,8 @@ final class ReadyQueues {
         break;
       }
       next = queue.nextTurn;
-      int max = Math.min(limits.maxPerQueue(), limits.maxUrls() - out.size());
-      List<PendingUrl> taken = queue.take(now, max, leaseUntil, defaultDelay);
-      if (!taken.isEmpty()) {
+      if (lease(queue, limits, now, leaseUntil, out)) {
         produced.add(queue);
-        for (PendingUrl entry : taken) {
-          out.add(QueuedUrl.of(queue.key, entry));
-        }
         continue;
       }
       // Judged by the per-queue limit itself, not by what is left of this take's URLs: a queue
@@ -89,8 +84,33 @@ final class ReadyQueues {
     return produced.size();
   }
 
+  /**
+   * Leases due URLs of {@code queue} alone into {@code out}, within {@code limits}; returns
+   * whether it produced (it then goes to the back of the turns, if awake).
+   */
+  boolean takeFrom(WorkQueue queue, TakeLimits limits, long now, List<QueuedUrl> out) {
+    if (limits.maxQueues() <= 0 || out.size() >= limits.maxUrls()
+        || !lease(queue, limits, now, FrontierTime.plus(now, limits.leaseMillis()), out)) {
+      return false;
+    }
+    served(queue);
+    return true;
+  }
+
+  /** One queue's {@link WorkQueue#take} within what is left of {@code limits}; true if it produced. */
+  private static boolean lease(WorkQueue queue, TakeLimits limits, long now, long leaseUntil,
+      List<QueuedUrl> out) {
+    List<PendingUrl> taken = queue.take(now,
+        Math.min(limits.maxPerQueue(), limits.maxUrls() - out.size()), leaseUntil,
+        limits.defaultDelayMillis());
+    for (PendingUrl entry : taken) {
+      out.add(QueuedUrl.of(queue.key, entry));
+    }
+    return !taken.isEmpty();
+  }
+
   /** Moves {@code queue}, which produced, to the back of the turns if it is awake. */
-  void served(WorkQueue queue) {
+  private void served(WorkQueue queue) {
     if (queue.awake) {
       unlink(queue);
       append(queue);
