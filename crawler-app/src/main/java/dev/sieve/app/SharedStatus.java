@@ -3,7 +3,7 @@ package dev.sieve.app;
 import dev.sieve.frontier.FrontierSettings;
 import dev.sieve.frontier.FrontierStoreException;
 import dev.sieve.frontier.Frontiers;
-import dev.sieve.frontier.redis.CrawlStatus;
+import dev.sieve.frontier.CrawlStatus;
 import dev.sieve.units.Units;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -40,16 +40,13 @@ final class SharedStatus {
     out.printf(Locale.ROOT, "  pending:           %,d%n", s.pending());
     out.printf(Locale.ROOT, "  leased:            %,d%n", s.leased());
     out.printf(Locale.ROOT, "  hosts:             %,d%n", s.hosts());
-    out.printf(Locale.ROOT, "  sieve:             ~%,d URLs seen of capacity %,d, fpp %.2g (target %.2g)%n",
-        s.seenEstimate(), s.capacity(), s.seenFpp(), s.targetFpp());
-    out.printf(Locale.ROOT, "  filter:            %,d bits (%s) in %,d layer(s) (%s), %,d segment(s), k = %d, %,d bits set%n",
-        s.filterBits(), Units.bytes(s.filterBits() / 8), s.layers(),
-        s.grows() ? "grows" : "fixed", s.segments(), s.hashes(), s.setBits());
+    out.printf(Locale.ROOT, "  completed:         %,d%n", s.completed());
+    out.printf(Locale.ROOT, "  sieve:             ~%,d URLs seen, fpp %.2g (target %.2g)%n",
+        s.seenEstimate(), s.seenFpp(), s.targetFpp());
+    out.printf(Locale.ROOT, "  filter:            %,d bits (%s) in %,d layer(s)%n",
+        s.filterBits(), Units.bytes(s.filterBits() / 8), s.layers());
     out.printf(Locale.ROOT, "  dropped:           %,d by host budget, %,d by skipped hosts%n",
         s.droppedByHostBudget(), s.droppedBySkippedHost());
-    out.printf(Locale.ROOT, "  expired leases:    %,d%n", s.expiredLeases());
-    out.printf(Locale.ROOT, "  recovered pushes:  %,d URLs (at most that many duplicates), %,d late%n",
-        s.recoveredUrls(), s.lateUrls());
     out.flush();
     return 0;
   }

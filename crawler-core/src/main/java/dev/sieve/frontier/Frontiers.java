@@ -5,8 +5,11 @@ import dev.sieve.frontier.local.LocalFrontier;
 import dev.sieve.frontier.queue.Crawls;
 import dev.sieve.frontier.queue.FrontierStore;
 import dev.sieve.frontier.queue.QueueSettings;
-import dev.sieve.frontier.redis.CrawlStatus;
-import dev.sieve.frontier.redis.RedisFrontier;
+import dev.sieve.frontier.queue.CrawlStore;
+import dev.sieve.frontier.queue.PutResult;
+import dev.sieve.frontier.queue.QueueStats;
+import dev.sieve.frontier.redis.PatientCrawlStore;
+import dev.sieve.frontier.redis.RedisFrontierException;
 import dev.sieve.frontier.redis.RedisStore;
 import dev.sieve.frontier.state.KeptState;
 import dev.sieve.frontier.urlfrontier.ServiceFrontier;
@@ -15,14 +18,20 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Comparator;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The one way to make a frontier: from {@link FrontierSettings}, which say where it lives ({@link
  * FrontierSettings#where()}).
  */
 public final class Frontiers {
+  /** The longest a crawl's idle take waits before it asks Redis again (other processes' changes). */
+  private static final Duration REDIS_POLL = Duration.ofMillis(50);
+
   private Frontiers() {}
 
   /** {@link #open(FrontierSettings, FrontierListener)} with no listener. */
@@ -37,8 +46,9 @@ public final class Frontiers {
    *   <li>{@link FrontierSettings.Where#URL_FRONTIER}: the crawl ID's queues in a URL Frontier
    *       service, which the service's own Sieve fills (the seen filter settings are the
    *       service's, not these); connects lazily; its lifecycle disconnects;
-   *   <li>{@link FrontierSettings.Where#REDIS}: creates the crawl in Redis, or joins it; its
-   *       lifecycle disconnects;
+   *   <li>{@link FrontierSettings.Where#REDIS}: the crawl ID's queues in Redis, the very ones a
+   *       {@code serve --frontier redis://} node keeps ({@link EngineFrontier} over the service's
+   *       Redis store), created or joined; its lifecycle disconnects;
    *   <li>{@link FrontierSettings.Where#STATE_DIR}: resumes the crawl saved there (checkpoint, then
    *       journals, the URLs in flight at a crash fetched again unless {@code listener} recorded
    *       them; the saved seeds and counters in its lifecycle), or starts one there; checkpoints
@@ -74,7 +84,18 @@ public final class Frontiers {
         return OpenFrontier.kept(service, service);
       }
       case REDIS: {
-        RedisFrontier redis = RedisFrontier.builder().settings(settings).build();
+        AtomicBoolean closed = new AtomicBoolean();
+        PatientCrawlStore crawl = RedisStore.openCrawl(settings.redisUri,
+            QueueSettings.of(settings), settings.connections, settings.crawlId,
+            settings.leaseDuration, closed::get);
+        EngineFrontier redis = new EngineFrontier(crawl, settings.politeness,
+            settings.leaseDuration, Clock.systemUTC(), REDIS_POLL, crawl::outages, crawl::close) {
+          @Override
+          public void close() {
+            closed.set(true);
+            super.close();
+          }
+        };
         return OpenFrontier.kept(redis, redis);
       }
       case STATE_DIR:
@@ -147,12 +168,20 @@ public final class Frontiers {
       throw new IllegalArgumentException("frontier (" + settings.where().name().toLowerCase(
           java.util.Locale.ROOT) + ") keeps no shared status: only a Redis frontier does");
     }
-    RedisFrontier frontier = RedisFrontier.builder().uri(settings.redisUri)
-        .crawlId(settings.crawlId).join();
-    try {
-      return frontier.status();
-    } finally {
-      frontier.disconnect();
+    try (FrontierStore store = RedisStore.open(settings.redisUri, QueueSettings.of(settings), 2)) {
+      String id = FrontierStore.normalise(settings.crawlId);
+      CrawlStore crawl = store.get(id).orElseThrow(() -> new RedisFrontierException(
+          "no crawl '" + id + "' in Redis at " + settings.redisUri));
+      QueueStats totals = crawl.stats(null, Clock.systemUTC().millis());
+      Map<String, Long> counters = crawl.counters();
+      Map<String, Long> filter = crawl.filterStats();
+      return new CrawlStatus(id, totals.size() - totals.inFlight(), totals.inFlight(),
+          totals.queues(), totals.completed(), filter.get("filter.estimated_urls"),
+          filter.get("filter.estimated_fpp_ppb") / 1e9, filter.get("filter.target_fpp_ppb") / 1e9,
+          filter.get("filter.bits"), (int) (long) filter.get("filter.layers"),
+          counters.getOrDefault(PutResult.OVER_BUDGET.counter(), 0L),
+          counters.getOrDefault(PutResult.SKIPPED.counter(), 0L)
+              + counters.getOrDefault(CrawlStore.SKIPPED_DROPPED, 0L));
     }
   }
 

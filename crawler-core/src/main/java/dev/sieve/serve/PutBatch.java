@@ -182,8 +182,8 @@ final class PutBatch {
           if (results[j] == null) {
             again.add(todo.get(j));
           } else {
-            status[todo.get(j)] = results[j] == PutResult.SEEN ? AckMessage.Status.SKIPPED
-                : AckMessage.Status.OK;
+            status[todo.get(j)] = results[j].changedQueue() ? AckMessage.Status.OK
+                : AckMessage.Status.SKIPPED;
           }
         }
         todo = again;

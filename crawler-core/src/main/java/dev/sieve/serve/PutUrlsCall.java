@@ -170,7 +170,7 @@ final class PutUrlsCall implements StreamObserver<URLItem> {
         result = crawls.getOrCreate(put.crawlId()).put(put.key(), put.url(), put.discovered(),
             put.refetchFrom(), put.metadata(), now);
       } while (result == null);
-      return result == PutResult.SEEN ? AckMessage.Status.SKIPPED : AckMessage.Status.OK;
+      return result.changedQueue() ? AckMessage.Status.OK : AckMessage.Status.SKIPPED;
     } catch (RuntimeException e) {
       counters.increment("put.failed");
       log.error("PutURLs: item {} failed: {}", PutItem.ackId(item), e.toString());

@@ -113,13 +113,13 @@ class PausedStreamsTest {
     }
 
     @Override
-    public PutResult[] putAll(List<? extends UrlPut> items, long now) {
+    public PutResult[] putAll(List<? extends UrlPut> items, long queueBudget, long now) {
       try {
         gate.await(10, TimeUnit.SECONDS);
       } catch (Exception e) {
         throw new IllegalStateException("no other batch came to the gate", e);
       }
-      return delegate().putAll(items, now);
+      return delegate().putAll(items, queueBudget, now);
     }
   }
 }

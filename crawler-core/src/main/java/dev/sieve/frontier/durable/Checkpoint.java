@@ -29,7 +29,7 @@ import java.util.zip.CheckedOutputStream;
  * name and length (forced to disk first), its Sieve's filter in the
  * filters' own saved form ({@link MembershipFilter#writeTo}, read back by {@link
  * MembershipFilter#readFrom}) and its queues, each with its salt, completed count, block, delay,
- * crawl limit and pending URLs (URL, due time, metadata, creation date); the magic again, then a CRC32C of it all.
+ * crawl limit, whether it was skipped, and pending URLs (URL, due time, metadata, creation date); the magic again, then a CRC32C of it all.
  * Times are the engine's ({@link dev.sieve.frontier.FrontierTime}): epoch milliseconds, delays in
  * milliseconds. Leases are not saved: a URL leased at the checkpoint is saved pending, due as it was.
  */
@@ -39,8 +39,10 @@ final class Checkpoint {
    * 2 added each crawl's completed-URL log (name and length) and each pending URL's creation date;
    * a version 1 file is read as having no log and each creation date unknown (its due time). 3
    * counts time in milliseconds where 1 and 2 counted seconds: theirs are read multiplied by 1000.
+   * 4 added whether each queue was skipped ({@link dev.sieve.frontier.queue.CrawlStore#SKIP});
+   * older queues were not.
    */
-  private static final int VERSION = 3;
+  private static final int VERSION = 4;
 
   private Checkpoint() {}
 
@@ -85,6 +87,7 @@ final class Checkpoint {
       out.writeLong(queue.blockedUntil());
       out.writeLong(queue.delayMillis());
       out.writeLong(queue.crawlLimit());
+      out.writeBoolean(queue.skipped());
       java.util.List<QueuedUrl> pending = queue.pendingUrls();
       out.writeInt(pending.size());
       for (QueuedUrl url : pending) {
@@ -162,6 +165,9 @@ final class Checkpoint {
       queue.blockUntil(in.readLong() * scale);
       queue.delay(version >= 3 ? in.readLong() : Change.millisOfDelay(in.readInt()));
       queue.crawlLimit(in.readLong());
+      if (version >= 4 && in.readBoolean()) {
+        queue.skip();
+      }
       int pending = in.readInt();
       for (int p = 0; p < pending; p++) {
         String url = in.readUTF();

@@ -20,13 +20,18 @@ final class DurableCrawl extends ForwardingCrawlStore {
     this.state = state;
   }
 
-  /** Puts {@code url}, journaled unless it changed nothing (seen, or the crawl was deleted). */
+  /**
+   * Puts {@code url}, journaled unless it changed no queue (seen, refused, or the crawl was
+   * deleted): a refused URL is only bits in the Sieve, which the next checkpoint keeps (a crash
+   * before it forgets them: refused again when found again).
+   */
   @Override
   public PutResult put(String key, String url, boolean discovered, long refetchFrom,
-      byte[] metadata, long now) {
+      byte[] metadata, long queueBudget, long now) {
     return state.apply(journal -> {
-      PutResult result = delegate().put(key, url, discovered, refetchFrom, metadata, now);
-      if (result != null && result != PutResult.SEEN) {
+      PutResult result = delegate().put(key, url, discovered, refetchFrom, metadata, queueBudget,
+          now);
+      if (changedQueue(result)) {
         journal.accept(Change.put(id(), key, url, discovered, refetchFrom, metadata, now));
       }
       return result;
@@ -39,20 +44,24 @@ final class DurableCrawl extends ForwardingCrawlStore {
    * pass.
    */
   @Override
-  public PutResult[] putAll(List<? extends UrlPut> items, long now) {
+  public PutResult[] putAll(List<? extends UrlPut> items, long queueBudget, long now) {
     return state.apply(journal -> {
       PutResult[] results = new PutResult[items.size()];
       for (int i = 0; i < results.length; i++) {
         UrlPut item = items.get(i);
         results[i] = delegate().put(item.key(), item.url(), item.discovered(),
-            item.refetchFrom(), item.metadata(), now);
-        if (results[i] != null && results[i] != PutResult.SEEN) {
+            item.refetchFrom(), item.metadata(), queueBudget, now);
+        if (changedQueue(results[i])) {
           journal.accept(Change.put(id(), item.key(), item.url(), item.discovered(),
               item.refetchFrom(), item.metadata(), now));
         }
       }
       return results;
     });
+  }
+
+  private static boolean changedQueue(PutResult result) {
+    return result != null && result.changedQueue();
   }
 
   @Override

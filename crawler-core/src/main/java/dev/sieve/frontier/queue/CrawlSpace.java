@@ -97,7 +97,7 @@ public final class CrawlSpace extends CrawlStore {
    */
   @Override
   public synchronized PutResult put(String key, String url, boolean discovered, long refetchFrom,
-      byte[] metadata, long now) {
+      byte[] metadata, long queueBudget, long now) {
     if (retired) {
       return null;
     }
@@ -105,12 +105,12 @@ public final class CrawlSpace extends CrawlStore {
     PutResult result;
     String seenKey = queue.seenKey(url);
     if (discovered) {
-      if (seen.admit(seenKey)) {
+      if (!seen.admit(seenKey)) {
+        result = PutResult.SEEN;
+      } else if ((result = queue.refusal(queueBudget)) == null) {
         queue.addFresh(url, now, metadata, now);
         store.enforceBudget();
         result = PutResult.CREATED;
-      } else {
-        result = PutResult.SEEN;
       }
     } else {
       PendingUrl entry = queue.hotEntry(url);
@@ -138,7 +138,7 @@ public final class CrawlSpace extends CrawlStore {
         result = PutResult.SCHEDULED;
       }
     }
-    if (result != PutResult.SEEN) {
+    if (result.changedQueue()) {
       turns.wake(queue);
     }
     count(result);
@@ -163,9 +163,10 @@ public final class CrawlSpace extends CrawlStore {
    * it holds no known URL) asks the Sieve in one pass ({@link SeenKeys#admitAll}).
    */
   @Override
-  public synchronized PutResult[] putAll(List<? extends UrlPut> items, long now) {
+  public synchronized PutResult[] putAll(List<? extends UrlPut> items, long queueBudget,
+      long now) {
     if (retired || !items.stream().allMatch(UrlPut::discovered)) {
-      return retired ? new PutResult[items.size()] : super.putAll(items, now);
+      return retired ? new PutResult[items.size()] : super.putAll(items, queueBudget, now);
     }
     List<String> seenKeys = new ArrayList<>(items.size());
     WorkQueue[] into = new WorkQueue[items.size()];
@@ -177,11 +178,12 @@ public final class CrawlSpace extends CrawlStore {
     seen.admitAll(seenKeys, isNew);
     PutResult[] out = new PutResult[into.length];
     for (int i = 0; i < into.length; i++) {
-      if (isNew[i]) {
+      out[i] = isNew[i] ? into[i].refusal(queueBudget) : PutResult.SEEN;
+      if (out[i] == null) {
         turns.wake(into[i]);
         into[i].addFresh(items.get(i).url(), now, items.get(i).metadata(), now);
+        out[i] = PutResult.CREATED;
       }
-      out[i] = isNew[i] ? PutResult.CREATED : PutResult.SEEN;
       count(out[i]);
     }
     store.enforceBudget();
@@ -362,6 +364,10 @@ public final class CrawlSpace extends CrawlStore {
       switch (op) {
         case BLOCK -> queue.blockUntil(value);
         case DELAY -> queue.delay(value);
+        case SKIP -> {
+          queue.skip();
+          counters.add(SKIPPED_DROPPED, queue.purge(Long.MAX_VALUE));
+        }
         default -> queue.crawlLimit(value);
       }
     });

@@ -20,19 +20,32 @@ public abstract class CrawlStore {
   public static final byte LIMIT = 'C';
   /** PurgeURLs as a control: {@code value} the cutoff, an empty key every queue. */
   public static final byte PURGE = 'P';
+  /**
+   * Skips a queue for good: its pending URLs, leased or not, are dropped (counted {@value
+   * #SKIPPED_DROPPED}) and its discovered URLs refused from now on ({@link PutResult#SKIPPED});
+   * a known URL is still applied. {@code value} is unused. A crawl's host whose robots.txt
+   * forbids everything is skipped so.
+   */
+  public static final byte SKIP = 'S';
+  /** The counter of the pending URLs {@link #SKIP} dropped. */
+  public static final String SKIPPED_DROPPED = "queue.skipped.dropped";
+  /** {@code queueBudget} of {@link #putAll(List, long, long)} for none. */
+  public static final long NO_BUDGET = 0;
 
   public abstract String id();
 
   /**
    * Applies one item: a discovered URL is created only if the Sieve never saw it in this queue; a
    * known URL is updated (completed with {@code refetchFrom} 0, else due from then, any lease
-   * ended), created if it was not pending.
+   * ended), created if it was not pending. A discovered URL never seen is refused when its queue
+   * was skipped ({@link #SKIP}) or already holds {@code queueBudget} URLs (see {@link
+   * #putAll(List, long, long)}).
    *
    * @return what the item did, or null if this crawl was deleted meanwhile (put it again into
    *     the crawl of that ID, created anew, so that an acknowledged URL is never lost)
    */
   public abstract PutResult put(String key, String url, boolean discovered, long refetchFrom,
-      byte[] metadata, long now);
+      byte[] metadata, long queueBudget, long now);
 
   /**
    * Applies {@code items} (all of this crawl) in order, as {@link #put} each: a store that keeps
@@ -40,14 +53,29 @@ public abstract class CrawlStore {
    *
    * @return what each item did, at its position; null where this crawl was deleted meanwhile
    */
-  public PutResult[] putAll(List<? extends UrlPut> items, long now) {
+  public final PutResult[] putAll(List<? extends UrlPut> items, long now) {
+    return putAll(items, NO_BUDGET, now);
+  }
+
+  /**
+   * As {@link #putAll(List, long)}, a discovered URL never seen refused ({@link
+   * PutResult#OVER_BUDGET}) when its queue already holds {@code queueBudget} URLs, pending (leased
+   * or not) and completed; {@link #NO_BUDGET} for none. A crawl's budget per host is this.
+   */
+  public PutResult[] putAll(List<? extends UrlPut> items, long queueBudget, long now) {
     PutResult[] results = new PutResult[items.size()];
     for (int i = 0; i < results.length; i++) {
       UrlPut item = items.get(i);
       results[i] = put(item.key(), item.url(), item.discovered(), item.refetchFrom(),
-          item.metadata(), now);
+          item.metadata(), queueBudget, now);
     }
     return results;
+  }
+
+  /** {@link #put(String, String, boolean, long, byte[], long, long)} with no budget. */
+  public final PutResult put(String key, String url, boolean discovered, long refetchFrom,
+      byte[] metadata, long now) {
+    return put(key, url, discovered, refetchFrom, metadata, NO_BUDGET, now);
   }
 
   /**
@@ -97,7 +125,7 @@ public abstract class CrawlStore {
 
   /**
    * Applies a queue control ({@link #BLOCK}, {@link #DELAY}, {@link #LIMIT}, {@link
-   * #DELETE_QUEUE}) to queue {@code key}; false if there is no such queue.
+   * #DELETE_QUEUE}, {@link #SKIP}) to queue {@code key}; false if there is no such queue.
    */
   public abstract boolean control(String key, byte op, long value);
 

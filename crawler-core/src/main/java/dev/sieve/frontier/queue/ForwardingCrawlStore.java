@@ -28,13 +28,13 @@ public abstract class ForwardingCrawlStore extends CrawlStore {
 
   @Override
   public PutResult put(String key, String url, boolean discovered, long refetchFrom,
-      byte[] metadata, long now) {
-    return delegate.put(key, url, discovered, refetchFrom, metadata, now);
+      byte[] metadata, long queueBudget, long now) {
+    return delegate.put(key, url, discovered, refetchFrom, metadata, queueBudget, now);
   }
 
   @Override
-  public PutResult[] putAll(List<? extends UrlPut> items, long now) {
-    return delegate.putAll(items, now);
+  public PutResult[] putAll(List<? extends UrlPut> items, long queueBudget, long now) {
+    return delegate.putAll(items, queueBudget, now);
   }
 
   @Override

@@ -39,6 +39,8 @@ public final class WorkQueue implements IndexedHeap.Slotted {
   private long delayMillis = DEFAULT_DELAY;
   private long lastProduced;
   private long crawlLimit;
+  /** Set for good by {@link CrawlStore#SKIP}: discovered URLs are refused. */
+  private boolean skipped;
   /** While asleep in {@link ReadyQueues}: the epoch millisecond it wakes, and its heap slot. */
   long wakeAt;
   private int heapSlot = -1;
@@ -397,5 +399,27 @@ public final class WorkQueue implements IndexedHeap.Slotted {
   /** At most {@code limit} completed URLs before the queue stops producing; 0 for no limit. */
   public void crawlLimit(long limit) {
     crawlLimit = limit;
+  }
+
+  /** Whether {@link CrawlStore#SKIP} skipped it: its discovered URLs are refused. */
+  public boolean skipped() {
+    return skipped;
+  }
+
+  /** Marks it skipped for good (see {@link CrawlStore#SKIP}); its pending URLs are dropped apart. */
+  public void skip() {
+    skipped = true;
+  }
+
+  /**
+   * Whether a new discovered URL is refused, and why: {@link PutResult#SKIPPED}, {@link
+   * PutResult#OVER_BUDGET} when it holds {@code budget} URLs (pending and completed; 0: none), else
+   * null.
+   */
+  PutResult refusal(long budget) {
+    if (skipped) {
+      return PutResult.SKIPPED;
+    }
+    return budget > 0 && size() + completed >= budget ? PutResult.OVER_BUDGET : null;
   }
 }

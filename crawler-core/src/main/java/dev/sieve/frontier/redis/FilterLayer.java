@@ -5,16 +5,17 @@ import dev.sieve.bloom.Hash128;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
- * One layer of the crawl's seen filter in Redis: a blocked Bloom filter of {@code blocks} 512-bit
+ * One layer of a seen filter in Redis: a blocked Bloom filter of {@code blocks} 512-bit
  * blocks and {@code hashes} bits per URL, for {@code capacity} URLs, kept as bitmaps of {@code
  * segmentBits} bits ("segments"). Layer 0's segments are {@code sieve:{ID:seg:I}}, layer L's
  * {@code sieve:{ID:lL:seg:I}}, each in a slot of its own in a cluster; a filter kept in one slot
  * ({@link SharedSieve}) names them {@code sieve:{ID}:seg:I} and {@code sieve:{ID}:lL:seg:I}. Each
  * segment has its set-bit counter ({@code …:bits}), its seal
  * ({@code …:sealed}: set when it holds its share of the capacity, or a newer layer is added;
- * no bit is set in a sealed segment) and, in a
- * cluster, the push intents of URLs it found new ({@code …:intents}). The layer's description
- * ({@link #descriptor}) is what the crawl's layer list in Redis holds. Thread-safe.
+ * no bit is set in a sealed segment) and, in filters written before the crawl shared the
+ * service's store, the push intents of a cluster push ({@code …:intents}, deleted with the
+ * filter). The layer's description ({@link #descriptor}) is what the filter's layer list in
+ * Redis holds. Thread-safe.
  */
 final class FilterLayer {
   final int index;

@@ -83,12 +83,14 @@ final class RedisCrawlStore extends CrawlStore {
 
   @Override
   public PutResult put(String key, String url, boolean discovered, long refetchFrom, byte[] metadata,
-      long now) {
-    return putAll(List.of(new Put(key, url, discovered, refetchFrom, metadata)), now)[0];
+      long queueBudget, long now) {
+    return putAll(List.of(new Put(key, url, discovered, refetchFrom, metadata)), queueBudget,
+        now)[0];
   }
 
+  /** One script per shard the items touch, each checking its queues' budget and skip mark. */
   @Override
-  public PutResult[] putAll(List<? extends UrlPut> items, long now) {
+  public PutResult[] putAll(List<? extends UrlPut> items, long queueBudget, long now) {
     PutResult[] results = new PutResult[items.size()];
     if (stale) {
       return results;
@@ -110,7 +112,7 @@ final class RedisCrawlStore extends CrawlStore {
         RedisShard shard = shards.get(s);
         List<UrlPut> part = byShard.get(s);
         List<Integer> at = positions.get(s);
-        puts.add(() -> shard.put(part, at, now, results));
+        puts.add(() -> shard.put(part, at, queueBudget, now, results));
       }
     }
     if (!puts.isEmpty()) {
@@ -245,6 +247,7 @@ final class RedisCrawlStore extends CrawlStore {
     return pending;
   }
 
+  /** One script on the queue's shard; {@link CrawlStore#SKIP} is serve-skip.lua. */
   @Override
   public boolean control(String key, byte op, long value) {
     if (op == CrawlStore.DELETE_QUEUE) {
@@ -253,6 +256,10 @@ final class RedisCrawlStore extends CrawlStore {
     if (op == CrawlStore.PURGE) {
       purge(key.isEmpty() ? null : key, value);
       return true;
+    }
+    if (op == CrawlStore.SKIP) {
+      List<?> out = shard(key).call("skip queue " + key, RedisScripts.STORE_SKIP, key);
+      return out != null && asLong(out.get(0)) == 1;
     }
     String field = switch (op) {
       case CrawlStore.BLOCK -> "blocked";

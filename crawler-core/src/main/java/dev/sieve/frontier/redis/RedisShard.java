@@ -27,8 +27,10 @@ final class RedisShard {
   private static final long GONE = -2;
   /** The answer of the status script given a queue's old salt. */
   private static final long OTHER_SALT = -3;
+  /** A put item's answer when its queue's salt is another: not applied, put it again. */
+  private static final int PUT_OTHER_SALT = 6;
   /** A put item's answer when the Sieve filled up before it: not applied, put it again. */
-  private static final int PUT_SIEVE_FULL = 5;
+  private static final int PUT_SIEVE_FULL = 7;
   private static final int MAX_ATTEMPTS = 100;
   /** Queues one script removes when a deleted crawl's shard is dropped. */
   static final int DROP_CHUNK = 1000;
@@ -54,9 +56,13 @@ final class RedisShard {
    * deleted and created again meanwhile, or that came after a Sieve segment filled up (the next
    * call finds it sealed and grows the filter first).
    *
+   * @param queueBudget the URLs (pending and completed) a queue may hold before its discovered
+   *     URLs never seen are refused ({@link PutResult#OVER_BUDGET}); 0 for no budget
    * @param results filled at the items' positions {@code at}; left null when the shard is gone
    */
-  void put(List<? extends UrlPut> items, List<Integer> at, long now, PutResult[] results) {
+  void put(List<? extends UrlPut> items, List<Integer> at, long queueBudget, long now,
+      PutResult[] results) {
+    String budget = Long.toString(Math.max(0, queueBudget));
     List<Integer> todo = new ArrayList<>();
     for (int i = 0; i < items.size(); i++) {
       todo.add(i);
@@ -70,13 +76,14 @@ final class RedisShard {
       if (!learnSalts(items, todo)) {
         return;
       }
-      PutCall call = new PutCall(items, todo, now);
+      PutCall call = new PutCall(items, todo, budget, now);
       List<?> out = withFilter("put URLs", RedisScripts.STORE_PUT, call.texts, call);
       if (out == null) {
         return;
       }
       todo = call.answer(out, at, results);
     }
+    sieve.checkCapacity();
   }
 
   /**
@@ -88,6 +95,7 @@ final class RedisShard {
     private final List<? extends UrlPut> items;
     private final List<Integer> todo;
     private final String now;
+    private final String budget;
     /** The batch's queues in order, the salt their URLs were hashed with, each one's place. */
     private final List<String> keys = new ArrayList<>();
     private final List<String> keySalts = new ArrayList<>();
@@ -96,9 +104,10 @@ final class RedisShard {
     /** The items the call sends to the script, whose answers come first. */
     private int sent;
 
-    PutCall(List<? extends UrlPut> items, List<Integer> todo, long now) {
+    PutCall(List<? extends UrlPut> items, List<Integer> todo, String budget, long now) {
       this.items = items;
       this.todo = todo;
+      this.budget = budget;
       this.now = Long.toString(now);
       this.texts = new ArrayList<>(todo.size());
       for (int i : todo) {
@@ -127,9 +136,10 @@ final class RedisShard {
           seenIn[placeOf.get(items.get(todo.get(j)).key())]++;
         }
       }
-      List<String> header = new ArrayList<>(3 + 3 * keys.size());
+      List<String> header = new ArrayList<>(4 + 3 * keys.size());
       header.add(prefix);
       header.add(now);
+      header.add(budget);
       header.add(Integer.toString(keys.size()));
       for (int k = 0; k < keys.size(); k++) {
         header.add(keys.get(k));
@@ -163,7 +173,7 @@ final class RedisShard {
       for (int j = 0; j < todo.size(); j++) {
         int i = todo.get(j);
         int code = sends(j, seen[j]) ? (int) asLong(out.get(r++)) : -1;
-        if (otherSalt.contains(items.get(i).key())) {
+        if (code == PUT_OTHER_SALT || otherSalt.contains(items.get(i).key())) {
           salts.remove(items.get(i).key());
           again.add(i);
         } else if (code == PUT_SIEVE_FULL) {

@@ -81,6 +81,29 @@ public final class RedisStore extends FrontierStore {
     return new RedisStore(redis, settings, redis.cluster() ? CLUSTER_SHARDS : SERVER_SHARDS);
   }
 
+  /**
+   * Crawl {@code crawlId} of the store at {@code uri} (created if new, with {@code settings}'
+   * Sieve), for a crawl process: its calls ride out an outage for up to {@code patience}, unless
+   * {@code abandon} says to stop waiting; closing it closes the connections.
+   *
+   * @throws IllegalArgumentException if the URI is malformed (the message names it)
+   * @throws RedisFrontierException if Redis cannot be reached, or holds a crawl in seconds
+   */
+  public static PatientCrawlStore openCrawl(String uri, QueueSettings settings, int connections,
+      String crawlId, Duration patience, java.util.function.BooleanSupplier abandon) {
+    RedisStore store = (RedisStore) open(uri, settings, connections);
+    try {
+      return new PatientCrawlStore(store, store.getOrCreate(crawlId), store.redis.where, patience,
+          abandon);
+    } catch (UncheckedIOException e) {
+      store.close();
+      throw new RedisFrontierException(e.getCause().getMessage(), e);
+    } catch (RuntimeException e) {
+      store.close();
+      throw e;
+    }
+  }
+
   /** Why a crawl created by a Sieve that counted time in seconds is refused, and what to do. */
   private static String inSeconds(String where, String id) {
     return "Redis at " + where + " holds serve crawl '" + id + "' written by an older Sieve, whose"

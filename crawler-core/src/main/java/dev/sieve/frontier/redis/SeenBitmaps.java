@@ -17,14 +17,13 @@ import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.params.SetParams;
 
 /**
- * The crawl's seen filter in Redis: a stack of {@link FilterLayer}s, each in the {@link
+ * A seen filter in Redis ({@link SharedSieve}'s): a stack of {@link FilterLayer}s, each in the {@link
  * BlockedBloomFilter} layout. A URL's k bits in a layer lie in one 512-bit block, so one segment:
  * the process reads the block (a URL whose bits are all set is seen for good: bits are never
  * cleared, so the script would answer the same), and a script writes it back with the URL's bits
  * in one step with reading it again, which tells exactly one process, of all, that the URL is new
  * ({@link FilterCall}). A URL is new when no older layer holds it and the newest did not; bits
- * are only ever set in the newest layer. (The crawl's cluster push, {@link ClusterPush}, still
- * sets them with {@code BITFIELD}.)
+ * are only ever set in the newest layer.
  *
  * <p><b>Growth</b> (on-capacity grow): the layer list lives in Redis ({@code sieve:{ID}:layers},
  * one {@link FilterLayer#descriptor} per layer). The push script that finds a segment of the newest
@@ -42,6 +41,9 @@ import redis.clients.jedis.params.SetParams;
  * {@link Sieve}'s format on logger {@value Sieve#CAPACITY_LOGGER}. Thread-safe.
  */
 final class SeenBitmaps {
+  /** Bits per filter segment by default: 2²⁸ (32 MiB), well under Redis's 2³²-bit strings. */
+  static final long DEFAULT_SEGMENT_BITS = 1L << 28;
+
   private static final Logger capacityLog = LoggerFactory.getLogger(Sieve.CAPACITY_LOGGER);
   /** Calls in a row that may find the filter grown before one goes through. */
   static final int MAX_ATTEMPTS = 64;

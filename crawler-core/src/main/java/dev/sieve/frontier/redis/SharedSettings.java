@@ -13,7 +13,8 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The crawl-wide settings stored in Redis when the crawl is created; joiners must match. {@code
+ * A seen filter's settings, stored in Redis when it is created; later openers take them as they
+ * are. {@code
  * blocks} and {@code hashes} are the first filter layer's. With {@code grow}, layer {@code i} holds
  * {@code n₀·2^i} URLs at rate {@code ε·(1 − r)·r^i} (r = {@value
  * ScalableBloomFilter#DEFAULT_TIGHTENING_RATIO}), as the in-process {@link ScalableBloomFilter}

@@ -9,10 +9,9 @@ import java.util.Map;
 import redis.clients.jedis.exceptions.JedisException;
 
 /**
- * A seen filter in Redis under an id of its own, for services other than {@link RedisFrontier}
- * that keep their own data in Redis (the URL Frontier service's crawls): the same layers, growth
- * and estimates as the crawl's filter ({@link SeenBitmaps}), every key in the slot of {@code {id}},
- * checked inside the caller's scripts so that the filter's check-and-set and what the caller does
+ * A seen filter in Redis under an id of its own, the Sieve of one shard of a crawl in {@link
+ * RedisStore}: layers, growth and estimates as {@link SeenBitmaps} keeps them, every key in the
+ * slot of {@code {id}}, checked inside the caller's scripts so that the filter's check-and-set and what the caller does
  * with the answer (on keys of the same slot) are one atomic step, in Redis Cluster too. A script
  * includes {@code lib-sieve.lua} and uses its {@code sieve_begin}, {@code sieve_url} and {@code
  * sieve_counts}; {@link #run} lays out its keys and arguments. Thread-safe.
@@ -39,7 +38,7 @@ public final class SharedSieve {
   public static SharedSieve open(RedisConnection connection, String id, long expectedUrls,
       double fpp) {
     SharedSettings wanted = SharedSettings.create(expectedUrls, fpp, true,
-        RedisFrontier.DEFAULT_SEGMENT_BITS, Politeness.DEFAULT.withDelay(java.time.Duration.ZERO));
+        SeenBitmaps.DEFAULT_SEGMENT_BITS, Politeness.DEFAULT.withDelay(java.time.Duration.ZERO));
     try {
       Map<String, String> existing = wanted.store(connection, id);
       SharedSieve sieve = new SharedSieve(connection, id,
@@ -99,6 +98,19 @@ public final class SharedSieve {
 
   public int layers() {
     return bitmaps.layers().size();
+  }
+
+  /**
+   * After a put: warns of each capacity threshold crossed, once in every process sharing the
+   * filter (the first to claim it in Redis logs it; see {@link dev.sieve.frontier.Sieve}).
+   */
+  public void checkCapacity() {
+    bitmaps.checkCapacity();
+  }
+
+  /** Capacity thresholds this process saw crossed. */
+  public int capacityWarnings() {
+    return bitmaps.capacityWarnings();
   }
 
   /** Deletes the filter from Redis: every layer's keys and its settings. */

@@ -14,9 +14,11 @@ import java.util.Optional;
  * What a {@link Lease} keeps besides its URL and key, as URL Frontier metadata: {@code
  * sieve.depth}, {@code sieve.attempt}, {@code sieve.via}, {@code sieve.lastmod} (ISO-8601) and
  * {@code sieve.redirects} (oldest first). A URL put by another client without them is a seed's
- * lease: depth 0, first attempt.
+ * lease: depth 0, first attempt. The crawl in process keeps them so too, in the engine's metadata
+ * bytes ({@link #toBytes}, the form {@code serve} stores a PutURLs item's metadata in), so that a
+ * URL put through either face reads the same through the other.
  */
-final class LeaseMetadata {
+public final class LeaseMetadata {
   static final String DEPTH = "sieve.depth";
   static final String ATTEMPT = "sieve.attempt";
   static final String VIA = "sieve.via";
@@ -46,6 +48,41 @@ final class LeaseMetadata {
   /** {@link #write} of everything {@code lease} keeps. */
   static void write(URLInfo.Builder info, Lease lease) {
     write(info, lease.depth(), lease.attempt(), lease.redirectChain(), lease.via(), lease.lastmod());
+  }
+
+  /**
+   * The engine's metadata bytes of a URL at {@code depth}, {@code attempt}, with its chain, via
+   * and lastmod: a URLInfo holding the metadata alone, as {@code serve} stores a put's.
+   */
+  public static byte[] toBytes(int depth, int attempt, List<String> chain, String via,
+      Instant lastmod) {
+    URLInfo.Builder info = URLInfo.newBuilder();
+    write(info, depth, attempt, chain, via, lastmod);
+    return info.build().toByteArray();
+  }
+
+  /** {@link #toBytes} of everything {@code lease} keeps. */
+  public static byte[] toBytes(Lease lease) {
+    return toBytes(lease.depth(), lease.attempt(), lease.redirectChain(), lease.via(),
+        lease.lastmod());
+  }
+
+  /**
+   * The lease of {@code url} in queue {@code key} with the engine's metadata bytes {@code
+   * metadata} (null: none); empty when the URL is not an http(s) URL. Metadata that does not
+   * parse reads as none: it is data.
+   */
+  public static Optional<Lease> fromBytes(String url, String key, byte[] metadata) {
+    URLInfo.Builder info = URLInfo.newBuilder().setUrl(url).setKey(key);
+    if (metadata != null) {
+      try {
+        info.mergeFrom(metadata);
+      } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+        info.clearMetadata();
+      }
+      info.setUrl(url).setKey(key);
+    }
+    return read(info.build());
   }
 
   /**

@@ -6,6 +6,7 @@ local P = ARGV[1]
 local QUEUES = P .. 'queues'
 local READY = P .. 'ready'
 local SALTS = P .. 'salts'
+local SKIPPED = P .. 'skipped'
 -- Totals GetStats reads rather than every queue (serve-stats.lua), kept by each script that
 -- changes them: TOTALS (pending: URLs waiting or leased; completed: the queues' completed, summed;
 -- kept: '1' once they were counted from every queue), ACTIVE (the queues with URLs pending),

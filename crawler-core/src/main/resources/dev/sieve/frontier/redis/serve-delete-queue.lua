@@ -15,4 +15,5 @@ redis.call('UNLINK', qk(k), wk(k), lk(k), dk(k), mk(k), tk(k), ck(k))
 redis.call('ZREM', QUEUES, k)
 redis.call('ZREM', READY, k)
 redis.call('HDEL', SALTS, k)
+redis.call('SREM', SKIPPED, k)
 return {n}

@@ -14,6 +14,6 @@ for _, k in ipairs(keys) do
 end
 if #keys > 0 then redis.call('ZREM', QUEUES, unpack(keys)) end
 if redis.call('EXISTS', QUEUES) == 1 then return {n, 0} end
-redis.call('UNLINK', READY, SALTS, P .. 'seq', P .. 'salt', P .. 'stats', P .. 'delay', TOTALS,
-  ACTIVE, LEASES, LEASE_ENDS)
+redis.call('UNLINK', READY, SALTS, SKIPPED, P .. 'seq', P .. 'salt', P .. 'stats', P .. 'delay',
+  TOTALS, ACTIVE, LEASES, LEASE_ENDS)
 return {n, 1}

@@ -55,7 +55,7 @@ class LuaScriptsTest {
   @Test
   void everyLuaFile_compilesInRedis_asFileAndWithItsIncludes() throws Exception {
     List<Path> files = luaFiles();
-    assertThat(files).hasSizeGreaterThan(20);
+    assertThat(files).hasSizeGreaterThan(15);
     List<String> failures = new ArrayList<>();
     for (Path file : files) {
       String name = file.getFileName().toString();
@@ -78,40 +78,40 @@ class LuaScriptsTest {
 
   @Test
   void includes_areInlinedOnce_evenWhenTwoLibrariesIncludeTheSame() {
-    String push = Script.load("crawl-push").source;
+    // serve-put includes lib-serve-shard (which includes lib-serve-keys) and lib-sieve.
+    String put = Script.load("serve-put").source;
 
-    assertThat(push).doesNotContain("--! include");
-    assertThat(push.split("local function hkey\\(", -1)).hasSize(2);
-    assertThat(push).contains("local function sieve_begin(").contains("local function enqueue(");
+    assertThat(put).doesNotContain("--! include");
+    assertThat(put.split("local function wk\\(", -1)).hasSize(2);
+    assertThat(put).contains("local function sieve_begin(").contains("local function rescore(");
   }
 
   @Test
-  void crawlAndServe_checkTheSieveWithTheSameLibrary() {
+  void everyScriptThatAdmitsUrls_checksTheSieveWithTheOneLibrary() {
     String library = Script.load("lib-sieve").source;
 
-    assertThat(Script.load("crawl-push").source).contains(library);
     assertThat(Script.load("serve-put").source).contains(library);
+    assertThat(Script.load("serve-status").source).contains(library);
   }
 
   @Test
-  void sieveBlocks_setByAPush_areTheBitsBitfieldReadsForTheCluster() {
+  void sieveBlocks_setByAPush_areSeenByTheNext() {
     FilterLayer layer = new FilterLayer("blocks", true, 0, 4096, 20, 10_000, 1 << 20);
     List<Hash128> pushed = new ArrayList<>();
     for (int i = 0; i < 50; i++) {
       pushed.add(Hash128.of("http://a.test/" + i));
     }
     List<?> out = push(layer, pushed, "entry");
-
     assertThat(out.subList(0, 50)).isEqualTo(Collections.nCopies(50, 1L));
-    String check = Script.load("filter-check").source;
-    int[] positions = new int[20];
+
+    List<Hash128> again = new ArrayList<>(pushed);
+    for (int i = 50; i < 60; i++) {
+      again.add(Hash128.of("http://a.test/" + i));
+    }
+    List<?> second = push(layer, again, "again");
+
     for (int i = 0; i < 60; i++) {
-      String[] offsets = new String[20];
-      int segment = layer.locate(Hash128.of("http://a.test/" + i), offsets, positions);
-      List<String> args = new ArrayList<>(List.of("20"));
-      args.addAll(List.of(offsets));
-      Object held = client.eval(check, List.of(layer.segmentKey(segment)), args);
-      assertThat(held).as("URL %d", i).isEqualTo(List.of(i < 50 ? 1L : 0L));
+      assertThat(second.get(i)).as("URL %d", i).isEqualTo(i < 50 ? 0L : 1L);
     }
   }
 
@@ -125,9 +125,9 @@ class LuaScriptsTest {
     try (RedisConnection connection = connect()) {
       FilterCall early = call(connection, layer, first, "early");
       FilterCall late = call(connection, layer, second, "late");
-      List<?> earlyOut = (List<?>) connection.evalBinary(Script.load("crawl-push"), early.keys,
+      List<?> earlyOut = (List<?>) connection.evalBinary(Script.load("test-sieve-push"), early.keys,
           early.args);
-      List<?> lateOut = (List<?>) connection.evalBinary(Script.load("crawl-push"), late.keys,
+      List<?> lateOut = (List<?>) connection.evalBinary(Script.load("test-sieve-push"), late.keys,
           late.args);
 
       assertThat(earlyOut.subList(0, 2)).isEqualTo(List.of(1L, 1L));
@@ -150,7 +150,7 @@ class LuaScriptsTest {
   private static List<?> push(FilterLayer layer, List<Hash128> urls, String entry) {
     try (RedisConnection connection = connect()) {
       FilterCall call = call(connection, layer, urls, entry);
-      return (List<?>) connection.evalBinary(Script.load("crawl-push"), call.keys, call.args);
+      return (List<?>) connection.evalBinary(Script.load("test-sieve-push"), call.keys, call.args);
     }
   }
 
