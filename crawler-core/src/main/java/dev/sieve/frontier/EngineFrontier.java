@@ -31,7 +31,8 @@ import org.slf4j.LoggerFactory;
  * budget, and what the lease keeps besides its URL (depth, attempt, via, lastmod, redirects) as
  * the URL's metadata ({@link LeaseMetadata}); a take is a lease of one URL over every queue, at
  * most {@link Politeness#maxInFlightPerHost()} of a queue at once, the politeness delay between
- * two productions of a queue unless the host set its own ({@link #setHostDelay}); a completion is
+ * two productions of a queue and after a lease of it was given back, unless the host set a longer
+ * one ({@link #setHostDelay}); a completion is
  * a known put without a refetch date, a retry one due after the backoff, a put-back one due at
  * once and first in its queue; Retry-After blocks the queue; skipping a host skips its queue.
  *
@@ -73,7 +74,7 @@ class EngineFrontier implements Frontier, FrontierLifecycle {
     this.budget = politeness.maxUrlsPerHost() == Long.MAX_VALUE ? CrawlStore.NO_BUDGET
         : politeness.maxUrlsPerHost();
     this.limits = new TakeLimits(politeness.maxInFlightPerHost(), Integer.MAX_VALUE, 1, lease,
-        politeness.delay());
+        politeness.delay(), true);
     this.clock = clock;
     this.pollNanos = pollInterval.toNanos();
     this.outages = outages;

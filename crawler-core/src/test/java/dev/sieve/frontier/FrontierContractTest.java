@@ -412,6 +412,27 @@ class FrontierContractTest {
     };
   }
 
+  @ParameterizedTest
+  @EnumSource(Kind.class)
+  void skipHost_dropsItsWaitingUrls_refusesItsNewOnes_leavesTheLeasedOneAndOtherHosts(Kind kind)
+      throws InterruptedException {
+    Frontier frontier = open(kind).frontier();
+    frontier.push(url("http://a.example/1"), 0, null, null);
+    Lease leased = frontier.poll();
+    frontier.pushAll(List.of(url("http://a.example/2"), url("http://a.example/3"),
+        url("http://b.example/1")), 1, "http://a.example/1");
+
+    int dropped = frontier.skipHost(leased.hostKey());
+
+    assertThat(frontier.push(url("http://a.example/4"), 1, null, null)).isFalse();
+    frontier.complete(leased, Map.of());
+    assertThat(drain(frontier)).containsOnlyKeys("http://b.example/1");
+    if (kind != Kind.URLFRONTIER) { // the service's client counts what it held of the host too
+      assertThat(dropped).isEqualTo(2);
+      assertThat(frontier.stats().droppedBySkippedHost()).isEqualTo(3);
+    }
+  }
+
   /** Takes and completes until the frontier is finished; leases by URL. */
   private static Map<String, Lease> drain(Frontier frontier) throws InterruptedException {
     Map<String, Lease> leases = new HashMap<>();

@@ -63,6 +63,14 @@ public final class CrawlSpace extends CrawlStore {
     this.listing = new CrawlListing(queues, completedLog, seen);
   }
 
+  /**
+   * One crawl in this process, as a crawl runs on it: {@code sieve} its own, its fresh URLs in
+   * {@code store}, no completed URLs kept but in the Sieve.
+   */
+  public static CrawlSpace inProcess(String id, Sieve sieve, PendingStore store) {
+    return new CrawlSpace(id, sieve, 0, SeenKeys.of(sieve), store, null);
+  }
+
   @Override
   public String id() {
     return id;
@@ -114,6 +122,9 @@ public final class CrawlSpace extends CrawlStore {
       }
     } else {
       PendingUrl entry = queue.hotEntry(url);
+      if (WorkQueue.leased(entry, now)) {
+        queue.released(now);
+      }
       // Only a URL the Sieve saw can wait in the fresh part: the others cost no read.
       PendingUrl freshEntry = entry == null && seen.mightHaveSeen(seenKey)
           ? queue.freshEntry(url) : null;
@@ -366,7 +377,7 @@ public final class CrawlSpace extends CrawlStore {
         case DELAY -> queue.delay(value);
         case SKIP -> {
           queue.skip();
-          counters.add(SKIPPED_DROPPED, queue.purge(Long.MAX_VALUE));
+          counters.add(SKIPPED_DROPPED, queue.dropWaiting());
         }
         default -> queue.crawlLimit(value);
       }

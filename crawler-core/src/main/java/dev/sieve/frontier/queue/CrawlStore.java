@@ -21,9 +21,9 @@ public abstract class CrawlStore {
   /** PurgeURLs as a control: {@code value} the cutoff, an empty key every queue. */
   public static final byte PURGE = 'P';
   /**
-   * Skips a queue for good: its pending URLs, leased or not, are dropped (counted {@value
-   * #SKIPPED_DROPPED}) and its discovered URLs refused from now on ({@link PutResult#SKIPPED});
-   * a known URL is still applied. {@code value} is unused. A crawl's host whose robots.txt
+   * Skips a queue for good: its waiting URLs are dropped (counted {@value #SKIPPED_DROPPED}; those
+   * leased are left to their holders to give back) and its discovered URLs refused from now on
+   * ({@link PutResult#SKIPPED}); a known URL is still applied. {@code value} is unused. A crawl's host whose robots.txt
    * forbids everything is skipped so.
    */
   public static final byte SKIP = 'S';

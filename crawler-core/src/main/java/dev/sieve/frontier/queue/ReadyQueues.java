@@ -21,7 +21,9 @@ import java.util.List;
  * as it is asked, so a take costs O(log q) for each queue it asks that produced or fell asleep,
  * not a visit of every queue. Whatever may make a queue produce sooner wakes it: a put into it, a
  * control ({@link #wake}); a take with a larger max_urls_per_queue or a shorter default delay than
- * the queues asleep were judged by wakes them all, since their times assumed those.
+ * the queues asleep were judged by, or one counting the delay from productions only where they
+ * were judged counting it from releases too ({@link TakeLimits#fromRelease}), wakes them all,
+ * since their times assumed those.
  *
  * <p>The awake queues are a list threaded through the queues themselves ({@link
  * WorkQueue#nextTurn}), so a queue costs two references and a heap slot here, nothing while idle.
@@ -35,6 +37,8 @@ final class ReadyQueues {
   /** The least max_urls_per_queue and the longest default delay the queues asleep assumed. */
   private int sleptAtMaxPerQueue = Integer.MAX_VALUE;
   private long sleptAtDefaultDelay = 0;
+  /** Whether a queue asleep was judged by its delay from its last release. */
+  private boolean sleptFromRelease;
 
   /** Wakes {@code queue}, new or changed: it goes to the back unless it was awake already. */
   void wake(WorkQueue queue) {
@@ -56,7 +60,7 @@ final class ReadyQueues {
    */
   int take(TakeLimits limits, long now, List<QueuedUrl> out) {
     long defaultDelay = limits.defaultDelayMillis();
-    wakeDue(now, limits.maxPerQueue(), defaultDelay);
+    wakeDue(now, limits.maxPerQueue(), defaultDelay, limits.fromRelease());
     long leaseUntil = FrontierTime.plus(now, limits.leaseMillis());
     List<WorkQueue> produced = new ArrayList<>();
     for (WorkQueue queue = first, next; queue != null; queue = next) {
@@ -70,11 +74,12 @@ final class ReadyQueues {
       }
       // Judged by the per-queue limit itself, not by what is left of this take's URLs: a queue
       // that met the latter can produce in the next take.
-      long readyAt = queue.readyAt(now, limits.maxPerQueue(), defaultDelay);
+      long readyAt = queue.readyAt(now, limits.maxPerQueue(), defaultDelay,
+          limits.fromRelease());
       if (readyAt > now) {
         unlink(queue);
         if (readyAt != Long.MAX_VALUE) {
-          sleep(queue, readyAt, now, limits.maxPerQueue(), defaultDelay);
+          sleep(queue, readyAt, now, limits.maxPerQueue(), defaultDelay, limits.fromRelease());
         }
       }
     }
@@ -102,7 +107,7 @@ final class ReadyQueues {
       List<QueuedUrl> out) {
     List<PendingUrl> taken = queue.take(now,
         Math.min(limits.maxPerQueue(), limits.maxUrls() - out.size()), leaseUntil,
-        limits.defaultDelayMillis());
+        limits.defaultDelayMillis(), limits.fromRelease());
     for (PendingUrl entry : taken) {
       out.add(QueuedUrl.of(queue.key, entry));
     }
@@ -149,9 +154,11 @@ final class ReadyQueues {
   }
 
   /** Puts {@code queue} to sleep until {@code until}, noting what its time assumed. */
-  private void sleep(WorkQueue queue, long until, long now, int maxPerQueue, long defaultDelay) {
+  private void sleep(WorkQueue queue, long until, long now, int maxPerQueue, long defaultDelay,
+      boolean fromRelease) {
     queue.wakeAt = until;
     asleep.add(queue);
+    sleptFromRelease |= fromRelease;
     if (queue.inFlight(now) >= maxPerQueue) {
       sleptAtMaxPerQueue = Math.min(sleptAtMaxPerQueue, maxPerQueue);
     }
@@ -161,14 +168,16 @@ final class ReadyQueues {
   }
 
   /** Wakes the queues whose time came, or all of them if this take asks more than they assumed. */
-  private void wakeDue(long now, int maxPerQueue, long defaultDelay) {
-    boolean all = maxPerQueue > sleptAtMaxPerQueue || defaultDelay < sleptAtDefaultDelay;
+  private void wakeDue(long now, int maxPerQueue, long defaultDelay, boolean fromRelease) {
+    boolean all = maxPerQueue > sleptAtMaxPerQueue || defaultDelay < sleptAtDefaultDelay
+        || (sleptFromRelease && !fromRelease);
     while (asleep.size() > 0 && (all || asleep.peek().wakeAt <= now)) {
       append(asleep.poll());
     }
     if (asleep.size() == 0) {
       sleptAtMaxPerQueue = Integer.MAX_VALUE;
       sleptAtDefaultDelay = 0;
+      sleptFromRelease = false;
     }
   }
 }

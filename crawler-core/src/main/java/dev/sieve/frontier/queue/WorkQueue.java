@@ -38,6 +38,8 @@ public final class WorkQueue implements IndexedHeap.Slotted {
   /** Milliseconds between two productions, or {@link #DEFAULT_DELAY}. */
   private long delayMillis = DEFAULT_DELAY;
   private long lastProduced;
+  /** The epoch millisecond a lease of it was last given back (a known put of a leased URL). */
+  private long lastReleased;
   private long crawlLimit;
   /** Set for good by {@link CrawlStore#SKIP}: discovered URLs are refused. */
   private boolean skipped;
@@ -159,6 +161,41 @@ public final class WorkQueue implements IndexedHeap.Slotted {
     return removed;
   }
 
+  /** When the delay counts from: the last production, or the later of it and the last release. */
+  private long spacedFrom(boolean fromRelease) {
+    return fromRelease ? Math.max(lastProduced, lastReleased) : lastProduced;
+  }
+
+  /** Whether {@code entry} (a hot entry of this queue) is leased now. */
+  static boolean leased(PendingUrl entry, long now) {
+    return entry != null && entry.heldUntil > now;
+  }
+
+  /** A lease of it was given back at {@code now}. */
+  void released(long now) {
+    lastReleased = Math.max(lastReleased, now);
+  }
+
+  /** Drops the URLs waiting, fresh or hot, not those leased; returns how many. */
+  long dropWaiting() {
+    long removed = 0;
+    if (hot != null) {
+      List<PendingUrl> waiting = new ArrayList<>(hot.waitingInOrder());
+      waiting.forEach(url -> hot.remove(url.url));
+      removed += waiting.size();
+      if (hot.isEmpty()) {
+        hot = null;
+      }
+    }
+    if (fresh != null) {
+      List<String> all = new ArrayList<>();
+      fresh.forEach(url -> all.add(url.url));
+      all.forEach(fresh::supersede);
+      removed += all.size();
+    }
+    return removed;
+  }
+
   private PendingUrls hot() {
     if (hot == null) {
       hot = new PendingUrls();
@@ -266,12 +303,14 @@ public final class WorkQueue implements IndexedHeap.Slotted {
    * under its crawl limit, its delay since the last production passed, and fewer than {@code
    * maxPerQueue} URLs in flight (the reference service's reading of max_urls_per_queue).
    */
-  List<PendingUrl> take(long now, int maxPerQueue, long leaseUntil, long defaultDelay) {
+  List<PendingUrl> take(long now, int maxPerQueue, long leaseUntil, long defaultDelay,
+      boolean fromRelease) {
     if (size() == 0 || now < blockedUntil || (crawlLimit > 0 && completed >= crawlLimit)) {
       return List.of();
     }
     long delay = delayMillis == DEFAULT_DELAY ? defaultDelay : delayMillis;
-    if (lastProduced != 0 && now - lastProduced < delay) {
+    long since = spacedFrom(fromRelease);
+    if (since != 0 && now - since < delay) {
       return List.of();
     }
     if (hot != null) {
@@ -299,14 +338,15 @@ public final class WorkQueue implements IndexedHeap.Slotted {
    * Long#MAX_VALUE} while only a change (a put, a control) can make it produce: nothing pending,
    * or its crawl limit met. Never later than the truth; at most {@code now} when unsure.
    */
-  long readyAt(long now, int maxPerQueue, long defaultDelay) {
+  long readyAt(long now, int maxPerQueue, long defaultDelay, boolean fromRelease) {
     if (size() == 0 || (crawlLimit > 0 && completed >= crawlLimit)) {
       return Long.MAX_VALUE;
     }
     long at = blockedUntil;
     long delay = delayMillis == DEFAULT_DELAY ? defaultDelay : delayMillis;
-    if (lastProduced != 0) {
-      at = Math.max(at, FrontierTime.plus(lastProduced, delay));
+    long since = spacedFrom(fromRelease);
+    if (since != 0) {
+      at = Math.max(at, FrontierTime.plus(since, delay));
     }
     if (hot != null) {
       hot.releaseExpired(now);

@@ -176,7 +176,7 @@ final class RedisCrawlStore extends CrawlStore {
           Integer.toString(left.maxPerQueue()), Integer.toString(left.maxQueues()),
           Integer.toString(chunk), Long.toString(now),
           Long.toString(FrontierTime.plus(now, left.leaseMillis())),
-          Long.toString(left.defaultDelayMillis()), since);
+          Long.toString(left.defaultDelayMillis()), since, left.fromRelease() ? "1" : "0");
       if (answer == null) {
         return produced;
       }

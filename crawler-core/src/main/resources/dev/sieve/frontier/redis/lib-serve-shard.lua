@@ -1,17 +1,18 @@
 -- Library (serve): the prelude of a script over one shard of a serve crawl generation. KEYS[1] is
 -- the shard's tombstone (P .. 'gone', set when the crawl was deleted), ARGV[1] its key prefix P
 -- (lib-serve-keys.lua). Answers {-2} and changes nothing when the shard is gone. Per queue K: q:K
--- (salt, completed, blocked, delay, limit, last, skipped: '1' once serve-skip.lua skipped it), w:K
--- (waiting URLs by due time), l:K (leased URLs by lease end), d:K (the due time of leased URLs),
--- m:K (metadata, Base64), t:K (the creation date, the epoch second it was first stored, of each
--- pending URL whose due time is another: a URL missing from it was created at its due time, as a
--- discovered URL is queued due when stored and a put that moves a pending URL's due time writes the
--- old one here first; see created), c:K (completed URLs, by when they completed; a URL scheduled
--- again leaves it); salts (every queue's salt, as q:K holds it, so a put batch reads them all in
--- one HMGET); skipped (the set of the queues whose q:K is skipped, so a put batch reads them in one
--- SMISMEMBER); queues (queue keys by turn: the seq of their creation or last production), ready
--- (queue keys by the time they may next produce, see below), seq, salt, stats (counters), delay
--- (the service's default delay, as the last GetURLs was given it).
+-- (salt, completed, blocked, delay, limit, last (its last production), released (when a lease of it
+-- was last given back), skipped: '1' once serve-skip.lua skipped it), w:K (waiting URLs by due
+-- time), l:K (leased URLs by lease end), d:K (the due time of leased URLs), m:K (metadata, Base64),
+-- t:K (the creation date, the epoch second it was first stored, of each pending URL whose due time
+-- is another: a URL missing from it was created at its due time, as a discovered URL is queued due
+-- when stored and a put that moves a pending URL's due time writes the old one here first; see
+-- created), c:K (completed URLs, by when they completed; a URL scheduled again leaves it); salts
+-- (every queue's salt, as q:K holds it, so a put batch reads them all in one HMGET); skipped (the
+-- set of the queues whose q:K is skipped, so a put batch reads them in one SMISMEMBER); queues
+-- (queue keys by turn: the seq of their creation or last production), ready (queue keys by the time
+-- they may next produce, see below), seq, salt, stats (counters), delay (the service's default
+-- delay, as the last GetURLs was given it).
 -- ready holds every queue that has URLs pending and is under its crawl limit, scored by when it may
 -- produce: the latest of its block end, its last production plus its delay, and the soonest of its
 -- earliest due URL and earliest lease end, in whole seconds, plus its turn as a fraction below 1/2
@@ -112,7 +113,8 @@ local function touch_all(touched)
 end
 -- Drops the pending URLs, waiting or leased, of queue k first stored before cutoff (their creation
 -- date, see created; nil: every one), adding the lease ends of those leased to ends (lease end ->
--- URLs). Returns how many; the caller keeps the totals and scores k anew.
+-- URLs); with ends nil, the waiting ones only. Returns how many; the caller keeps the totals and
+-- scores k anew.
 local function drop_pending(k, cutoff, ends)
   local W, L, D = wk(k), lk(k), dk(k)
   local dropped = 0
@@ -129,6 +131,7 @@ local function drop_pending(k, cutoff, ends)
   end
   local waiting = redis.call('ZRANGE', W, 0, -1, 'WITHSCORES')
   for j = 1, #waiting, 2 do drop(W, waiting[j], waiting[j + 1]) end
+  if ends == nil then return dropped end
   local leases = redis.call('ZRANGE', L, 0, -1, 'WITHSCORES')
   for j = 1, #leases, 2 do
     local u, e = leases[j], leases[j + 1]

@@ -127,6 +127,7 @@ while i <= #ARGV do
       end
       redis.call('ZREM', L, url)
       redis.call('HDEL', D, url)
+      redis.call('HSET', qk(key), 'released', now)
       changed(key, nowTime)
       ended[leased] = (ended[leased] or 0) + 1
     end

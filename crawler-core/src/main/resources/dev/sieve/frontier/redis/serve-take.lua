@@ -4,7 +4,9 @@
 -- for every queue), max per queue, max queues, max URLs, now, lease end, default delay, since (the
 -- shard's seq when the GetURLs call began, -1 on its first script: a call asking many URLs runs
 -- several, and a queue whose turn is past since produced in it already, so the script stops
--- there). Returns the queues that produced (each goes to the back of the turn), since, then key,
+-- there), from release ('1': a queue's delay also counts from its last lease given back, its
+-- 'released' field, as a crawl's politeness asks; '0': from its last production only, as GetURLs
+-- does). Returns the queues that produced (each goes to the back of the turn), since, then key,
 -- URL, due, metadata per URL leased. Its work is bounded by what it returns and at most STALE
 -- queues whose score proved early, each scored anew after now; it never walks the other queues,
 -- except once after the service's default delay was shortened (those not ready by now).
@@ -14,6 +16,7 @@ local maxPerQueue = tonumber(ARGV[3])
 local maxQueues, maxUrls = tonumber(ARGV[4]), tonumber(ARGV[5])
 local now = tonumber(ARGV[6])
 local defaultDelay = tonumber(ARGV[8])
+local fromRelease = ARGV[10] == '1'
 local stored = redis.call('GET', P .. 'delay')
 if stored ~= ARGV[8] then
   redis.call('SET', P .. 'delay', ARGV[8])
@@ -40,7 +43,8 @@ end
 -- now, or out of ready); nil when k produced in this GetURLs call already.
 local function lease(k)
   if tonumber(redis.call('ZSCORE', QUEUES, k) or '0') > since then return nil end
-  local f = redis.call('HMGET', qk(k), 'blocked', 'limit', 'completed', 'delay', 'last')
+  local f = redis.call('HMGET', qk(k), 'blocked', 'limit', 'completed', 'delay', 'last',
+    'released')
   local limit = tonumber(f[2] or '0')
   local delay = tonumber(f[4] or '-1')
   if delay < 0 then delay = defaultDelay end
@@ -48,6 +52,13 @@ local function lease(k)
   if now < tonumber(f[1] or '0') or (limit > 0 and tonumber(f[3] or '0') >= limit)
       or (last ~= 0 and now < last + delay) then
     rescore(k, defaultDelay)
+    return false
+  end
+  local released = tonumber(f[6] or '0')
+  if fromRelease and released ~= 0 and now < released + delay then
+    -- Later than rescore's score (which knows no release): a GetURLs of the same crawl then
+    -- waits for it too.
+    ready_at(k, released + delay)
     return false
   end
   release(k)
