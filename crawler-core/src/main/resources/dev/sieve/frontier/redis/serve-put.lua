@@ -36,16 +36,17 @@ local full = false
 -- Per queue changed, the soonest time the batch may have made it produce from.
 local touched = {}
 -- Whether each of the batch's queues has the salt the caller used, and whether it is skipped,
--- read with one HMGET and one SMISMEMBER per 1,000.
+-- read with one HMGET and (while any queue of the shard is skipped) one SMISMEMBER per 1,000.
 local salted = {}
 local others = {}
 local skipped = {}
+local anySkipped = redis.call('SCARD', SKIPPED) > 0
 for from = 1, nkeys, 1000 do
   local to = math.min(from + 999, nkeys)
   local keys = {}
   for j = from, to do keys[#keys + 1] = ARGV[2 + 3 * j] end
   local got = redis.call('HMGET', SALTS, unpack(keys))
-  local skips = redis.call('SMISMEMBER', SKIPPED, unpack(keys))
+  local skips = anySkipped and redis.call('SMISMEMBER', SKIPPED, unpack(keys)) or {}
   for j = from, to do
     if skips[j - from + 1] == 1 then skipped[ARGV[2 + 3 * j]] = true end
     if got[j - from + 1] == ARGV[3 + 3 * j] then
@@ -56,6 +57,8 @@ for from = 1, nkeys, 1000 do
     end
   end
 end
+-- The queues a lease of which the batch ended: their 'released' is now, written once each.
+local released = {}
 local function changed(key, t)
   if not touched[key] or t < touched[key] then touched[key] = t end
 end
@@ -127,7 +130,7 @@ while i <= #ARGV do
       end
       redis.call('ZREM', L, url)
       redis.call('HDEL', D, url)
-      redis.call('HSET', qk(key), 'released', now)
+      released[key] = true
       changed(key, nowTime)
       ended[leased] = (ended[leased] or 0) + 1
     end
@@ -172,6 +175,7 @@ while i <= #ARGV do
   end
   out[#out + 1] = result
 end
+for key in pairs(released) do redis.call('HSET', qk(key), 'released', now) end
 activate(touch_all(touched))
 if pendingDelta ~= 0 then redis.call('HINCRBY', TOTALS, 'pending', pendingDelta) end
 if completedDelta ~= 0 then redis.call('HINCRBY', TOTALS, 'completed', completedDelta) end
