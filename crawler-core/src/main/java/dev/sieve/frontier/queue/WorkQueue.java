@@ -129,34 +129,42 @@ public final class WorkQueue implements IndexedHeap.Slotted {
    * returns how many. The crawl's Sieve still remembers them.
    */
   long purge(long cutoff) {
+    return drop(url -> url.created < cutoff, true);
+  }
+
+  /**
+   * Drops the pending URLs {@code which} selects, the leased ones too if {@code leased} (fresh ones
+   * are never leased); returns how many.
+   */
+  private long drop(Predicate<PendingUrl> which, boolean leased) {
     long removed = 0;
     if (hot != null) {
-      List<PendingUrl> old = new ArrayList<>();
+      List<PendingUrl> gone = new ArrayList<>();
       for (PendingUrl url : hot.waitingInOrder()) {
-        if (url.created < cutoff) {
-          old.add(url);
+        if (which.test(url)) {
+          gone.add(url);
         }
       }
-      for (PendingUrl url : hot.leasedInOrder()) {
-        if (url.created < cutoff) {
-          old.add(url);
+      for (PendingUrl url : leased ? hot.leasedInOrder() : List.<PendingUrl>of()) {
+        if (which.test(url)) {
+          gone.add(url);
         }
       }
-      old.forEach(url -> hot.remove(url.url));
-      removed += old.size();
+      gone.forEach(url -> hot.remove(url.url));
+      removed += gone.size();
       if (hot.isEmpty()) {
         hot = null;
       }
     }
     if (fresh != null) {
-      List<String> old = new ArrayList<>();
+      List<String> gone = new ArrayList<>();
       fresh.forEach(url -> {
-        if (url.created < cutoff) {
-          old.add(url.url);
+        if (which.test(url)) {
+          gone.add(url.url);
         }
       });
-      old.forEach(fresh::supersede);
-      removed += old.size();
+      gone.forEach(fresh::supersede);
+      removed += gone.size();
     }
     return removed;
   }
@@ -178,22 +186,7 @@ public final class WorkQueue implements IndexedHeap.Slotted {
 
   /** Drops the URLs waiting, fresh or hot, not those leased; returns how many. */
   long dropWaiting() {
-    long removed = 0;
-    if (hot != null) {
-      List<PendingUrl> waiting = new ArrayList<>(hot.waitingInOrder());
-      waiting.forEach(url -> hot.remove(url.url));
-      removed += waiting.size();
-      if (hot.isEmpty()) {
-        hot = null;
-      }
-    }
-    if (fresh != null) {
-      List<String> all = new ArrayList<>();
-      fresh.forEach(url -> all.add(url.url));
-      all.forEach(fresh::supersede);
-      removed += all.size();
-    }
-    return removed;
+    return drop(url -> true, false);
   }
 
   private PendingUrls hot() {
