@@ -140,11 +140,6 @@ public final class RedisConnection implements AutoCloseable {
         "Redis frontier at " + where + " failed to " + what + ": " + rootMessage(e), e));
   }
 
-  /** Failing to set up a crawl: "cannot use Redis at URI: cause". */
-  RedisFrontierException unusable(JedisException e) {
-    return new RedisFrontierException("cannot use Redis at " + where + ": " + rootMessage(e), e);
-  }
-
   static String rootMessage(Throwable e) {
     Throwable root = e;
     while (root.getCause() != null && root.getCause() != root) {

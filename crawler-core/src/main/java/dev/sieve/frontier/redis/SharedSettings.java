@@ -3,13 +3,9 @@ package dev.sieve.frontier.redis;
 import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.bloom.FilterSizing;
 import dev.sieve.bloom.ScalableBloomFilter;
-import dev.sieve.frontier.Politeness;
-import dev.sieve.frontier.QueueKey;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -21,34 +17,16 @@ import java.util.Map;
  * with blocked layers, so the union stays under ε at any size; without, one layer at ε.
  */
 record SharedSettings(long blocks, int hashes, long expectedUrls, double fpp, boolean grow,
-    long segmentBits, Politeness politeness) {
+    long segmentBits) {
 
   /** The version of this layout, stored with it (2: filter layers). */
   static final int FORMAT = 2;
 
   /** The settings of a new crawl: the first layer sized for {@code expectedUrls}. */
-  static SharedSettings create(long expectedUrls, double fpp, boolean grow, long segmentBits,
-      Politeness politeness) {
+  static SharedSettings create(long expectedUrls, double fpp, boolean grow, long segmentBits) {
     FilterSizing.Plan plan = FilterSizing.blocked(expectedUrls, layerRate(fpp, grow, 0));
     return new SharedSettings(plan.bits() / BlockedBloomFilter.BLOCK_BITS, plan.hashes(),
-        expectedUrls, fpp, grow, segmentBits, politeness);
-  }
-
-  QueueKey queueKey() {
-    return politeness.queueKey();
-  }
-
-  /** The politeness delay in whole milliseconds, as the scripts take it. */
-  long delayMs() {
-    return politeness.delay().toMillis();
-  }
-
-  int maxInFlightPerHost() {
-    return politeness.maxInFlightPerHost();
-  }
-
-  long maxUrlsPerHost() {
-    return politeness.maxUrlsPerHost();
+        expectedUrls, fpp, grow, segmentBits);
   }
 
   private static double layerRate(double fpp, boolean grow, int i) {
@@ -106,23 +84,18 @@ record SharedSettings(long blocks, int hashes, long expectedUrls, double fpp, bo
     map.put("fpp", Double.toString(fpp));
     map.put("on-capacity", grow ? "grow" : "warn");
     map.put("segment-bits", Long.toString(segmentBits));
-    map.put("queue-key", queueKey().name().toLowerCase(Locale.ROOT));
-    map.put("delay-ms", Long.toString(delayMs()));
-    map.put("per-host", Integer.toString(maxInFlightPerHost()));
-    map.put("max-pages-per-host", Long.toString(maxUrlsPerHost()));
     return map;
   }
 
   static SharedSettings fromMap(Map<String, String> map) {
+    // A filter a crawl's own Redis frontier created also holds its politeness (queue-key, delay-ms,
+    // per-host, max-pages-per-host): no longer a filter's, ignored.
     if (!Integer.toString(FORMAT).equals(map.get("format"))) {
       throw new RedisFrontierException("the crawl's settings in Redis are of format "
           + map.get("format") + ", this build reads " + FORMAT);
     }
     return new SharedSettings(Long.parseLong(map.get("blocks")), Integer.parseInt(map.get("hashes")),
         Long.parseLong(map.get("expected-urls")), Double.parseDouble(map.get("fpp")),
-        "grow".equals(map.get("on-capacity")), Long.parseLong(map.get("segment-bits")),
-        new Politeness(Duration.ofMillis(Long.parseLong(map.get("delay-ms"))),
-            Integer.parseInt(map.get("per-host")), Long.parseLong(map.get("max-pages-per-host")),
-            QueueKey.valueOf(map.get("queue-key").toUpperCase(Locale.ROOT))));
+        "grow".equals(map.get("on-capacity")), Long.parseLong(map.get("segment-bits")));
   }
 }

@@ -1,7 +1,6 @@
 package dev.sieve.frontier.redis;
 
 import dev.sieve.bloom.Hash128;
-import dev.sieve.frontier.Politeness;
 import dev.sieve.frontier.redis.RedisConnection.Script;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,7 +37,7 @@ public final class SharedSieve {
   public static SharedSieve open(RedisConnection connection, String id, long expectedUrls,
       double fpp) {
     SharedSettings wanted = SharedSettings.create(expectedUrls, fpp, true,
-        SeenBitmaps.DEFAULT_SEGMENT_BITS, Politeness.DEFAULT.withDelay(java.time.Duration.ZERO));
+        SeenBitmaps.DEFAULT_SEGMENT_BITS);
     try {
       Map<String, String> existing = wanted.store(connection, id);
       SharedSieve sieve = new SharedSieve(connection, id,
